@@ -1,0 +1,36 @@
+// model/include/blsim/model/clock_domain.h -- a clock domain: the frequency its blocks run at.
+//
+// Latencies anywhere in the model are in cycles of the owning domain and converted here at
+// the current frequency, so a DVFS change is seen by every block in the domain. Blocks that
+// have work in flight wait on changed_event() and recompute their completion times.
+#pragma once
+
+#include <systemc>
+
+#include "blsim/model/observable.h"
+
+namespace blsim::model {
+
+class clock_domain {
+public:
+    clock_domain(std::string name, int freq_mhz);
+
+    const std::string& name() const { return name_; }
+    int freq_mhz() const { return freq_mhz_; }
+
+    // Duration of @cycles at the current frequency, rounded up to the time resolution.
+    sc_core::sc_time cycles(double cycles) const;
+
+    // Called by the DVFS controller only.
+    void set_freq_mhz(int freq_mhz);
+
+    const sc_core::sc_event& changed_event() const { return changed_; }
+    observable<int /*old_mhz*/, int /*new_mhz*/> changed;
+
+private:
+    std::string name_;
+    int freq_mhz_;
+    sc_core::sc_event changed_;
+};
+
+} // namespace blsim::model

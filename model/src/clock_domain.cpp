@@ -1,0 +1,34 @@
+// model/src/clock_domain.cpp
+#include "blsim/model/clock_domain.h"
+
+#include <cassert>
+#include <cmath>
+
+namespace blsim::model {
+
+clock_domain::clock_domain(std::string name, int freq_mhz)
+    : name_(std::move(name)), freq_mhz_(freq_mhz)
+{
+    assert(freq_mhz > 0);
+}
+
+sc_core::sc_time clock_domain::cycles(double cycles) const
+{
+    // cycles / MHz = microseconds; round up to whole picoseconds so that a non-zero
+    // latency never collapses to zero time.
+    double ps = std::ceil(cycles * 1e6 / freq_mhz_);
+    return sc_core::sc_time(ps, sc_core::SC_PS);
+}
+
+void clock_domain::set_freq_mhz(int freq_mhz)
+{
+    assert(freq_mhz > 0);
+    if (freq_mhz == freq_mhz_)
+        return;
+    int old = freq_mhz_;
+    freq_mhz_ = freq_mhz;
+    changed_.notify(sc_core::SC_ZERO_TIME);
+    changed.publish(old, freq_mhz);
+}
+
+} // namespace blsim::model

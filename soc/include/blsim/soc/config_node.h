@@ -1,0 +1,80 @@
+// soc/include/blsim/soc/config_node.h -- a YAML document as a tree that remembers where every
+// value came from, plus the diagnostics list that configuration errors are collected into.
+//
+// libyaml parses; this tree keeps each node's file, line and column (1-based) so that
+// validation, which happens later and in one pass, can say exactly where a problem is.
+// Command-line overrides (--set key=value) are applied to the same tree, and carry a
+// location of their own: file "--set", line = which --set (1-based), column within it.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blsim::cfg {
+
+struct mark {
+    std::string file;
+    int line = 0; // 1-based; 0 when unknown
+    int col = 0;  // 1-based
+
+    std::string str() const;
+};
+
+struct node {
+    enum class kind { null, scalar, map, seq };
+
+    kind k = kind::null;
+    mark at;
+    std::string value;   // scalars
+    bool plain = true;   // an unquoted scalar (only those can be numbers, booleans or null)
+    std::vector<std::string> keys; // maps: keys[i] belongs to items[i]
+    std::vector<mark> key_marks;
+    std::vector<node> items;       // map values or sequence items
+
+    bool is_map() const { return k == kind::map; }
+    bool is_seq() const { return k == kind::seq; }
+    bool is_scalar() const { return k == kind::scalar; }
+    bool is_null() const { return k == kind::null; }
+
+    // Map lookup; nullptr when absent (or not a map).
+    const node* find(std::string_view key) const;
+    node* find(std::string_view key);
+
+    static node scalar(std::string v, mark at, bool plain = true);
+    static node map(mark at);
+};
+
+// All user-facing configuration errors, in the order they were found.
+class diagnostics {
+public:
+    void error(const mark& at, const std::string& message);
+    void error(const std::string& message); // no location (e.g. the command line itself)
+
+    bool ok() const { return messages_.empty(); }
+    const std::vector<std::string>& messages() const { return messages_; }
+    void print(std::ostream& os) const;
+
+private:
+    std::vector<std::string> messages_;
+};
+
+// Parse YAML @text named @file_name (for marks) into @out: one document, a mapping at the
+// top. Returns false and records the error on a syntax error. Anchors and aliases are
+// expanded.
+bool parse_yaml(const std::string& text, const std::string& file_name, node& out,
+                diagnostics& diag);
+
+// Apply one override "dotted.key=value" (the @index-th --set, 1-based) to @root. List items
+// are addressed by index or by the value of their 'name' key. Missing map keys are created
+// (the schema then reports them if they are unknown). Returns false on a malformed override.
+bool apply_override(node& root, const std::string& assignment, int index, diagnostics& diag);
+
+// Serialise a tree as YAML (block style, keys in tree order).
+std::string emit_yaml(const node& root);
+
+// Levenshtein distance, for "did you mean" suggestions.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+} // namespace blsim::cfg

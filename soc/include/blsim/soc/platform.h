@@ -1,0 +1,60 @@
+// soc/include/blsim/soc/platform.h -- the composition root: builds the SoC a scenario
+// describes, installs the C kernel as the software of every core, wires observers, runs.
+//
+// SystemC allows one elaboration per process: construct at most one platform per process.
+#pragma once
+
+#include <bls/governor.h>
+#include <bls/kernel.h>
+#include <bls/platform_ops.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "blsim/model/cluster.h"
+#include "blsim/model/energy.h"
+#include "blsim/model/power_controller.h"
+#include "blsim/soc/scenario.h"
+#include "blsim/workloads/constant_taskset.h"
+
+namespace blsim::soc {
+
+class platform {
+public:
+    explicit platform(const scenario_config& cfg);
+    ~platform();
+
+    // Simulate cfg.duration_s and bring the accounting up to the end time.
+    void run();
+
+    const scenario_config& config() const { return cfg_; }
+    unsigned ncpus() const { return pc_->ncpus(); }
+    unsigned nclusters() const { return static_cast<unsigned>(clusters_.size()); }
+    model::cluster& cluster_at(unsigned i) { return *clusters_.at(i); }
+    model::core& core_at(unsigned cpu);
+    model::power_controller& power() { return *pc_; }
+    const model::energy_meter& meter() const { return *meter_; }
+    const bls_kernel& kernel() const { return kernel_; }
+
+    // Model events processed: work segments, power-state and OPP transitions, releases.
+    std::uint64_t events() const;
+
+private:
+    friend struct platform_ops_impl;
+
+    scenario_config cfg_;
+    std::unique_ptr<model::power_controller> pc_;
+    std::vector<std::unique_ptr<model::cluster>> clusters_;
+    std::vector<model::core*> cores_;
+    std::unique_ptr<model::power_model> power_model_;
+    std::unique_ptr<model::energy_meter> meter_;
+    std::unique_ptr<workloads::constant_taskset> workload_;
+    bls_governor governor_{};
+    bls_kernel kernel_{};
+};
+
+// The platform-operations table implemented over the models (soc/src/platform_ops.cpp).
+const bls_platform_ops& systemc_platform_ops();
+
+} // namespace blsim::soc

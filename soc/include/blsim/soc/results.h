@@ -1,0 +1,36 @@
+// soc/include/blsim/soc/results.h -- what a run reports: summary.json (schema in
+// docs/results.md), the human summary, and writing a results directory atomically.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "blsim/soc/platform.h"
+
+namespace blsim::soc {
+
+struct host_stats {
+    double wall_s = 0;
+    std::uint64_t events = 0;
+    double peak_rss_mb = 0;
+};
+
+inline constexpr int summary_schema_version = 1;
+
+// summary.json, as text (pretty-printed, keys in schema order, trailing newline).
+std::string summary_json(platform& p, const host_stats& host);
+
+// The few lines `blsim run` prints.
+std::string human_summary(platform& p, const host_stats& host);
+
+// Write @files (name, content) into @dir, creating it. Each file is written to a temporary
+// name and renamed, so a reader never sees half a file. Returns false with @error set.
+bool write_files(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
+                 std::string& error);
+
+// Peak resident set size of this process, in MiB.
+double peak_rss_mb();
+
+} // namespace blsim::soc

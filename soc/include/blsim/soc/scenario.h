@@ -1,0 +1,54 @@
+// soc/include/blsim/soc/scenario.h -- a scenario: which SoC, which workload and governor, how
+// long, which seed. Loaded from YAML, overridden from the command line, validated in one pass.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "blsim/model/params.h"
+#include "blsim/soc/config_node.h"
+#include "blsim/workloads/constant_taskset.h"
+
+namespace blsim::soc {
+
+struct governor_config {
+    std::string name = "fixed";
+    // fixed: the frequency of each named cluster; unnamed clusters stay at their boot OPP.
+    std::vector<std::pair<std::string, int>> freq_mhz;
+};
+
+struct workload_config {
+    std::string kind = "constant";
+    std::vector<workloads::task_params> tasks;
+};
+
+struct scenario_config {
+    std::string name;
+    std::string description;
+    int seed = 1;
+    double duration_s = 60;
+    model::soc_params soc;
+    governor_config governor;
+    workload_config workload;
+};
+
+// The scenario blsim runs when none is named: configs/scenarios/default.yaml, built in.
+inline constexpr const char* default_scenario = "builtin:configs/scenarios/default.yaml";
+
+// Load @path (a file, or "builtin:<path in the source tree>"), resolve its SoC reference,
+// apply @overrides ("dotted.key=value", in order) and validate. On failure every problem
+// found is in @diag and @out is unspecified.
+bool load_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                   scenario_config& out, cfg::diagnostics& diag);
+
+// The configuration as run, every key with its value (defaults included), as YAML.
+std::string effective_yaml(const scenario_config& cfg);
+
+// docs/config.md, generated from the schemas.
+std::string config_reference_markdown();
+
+// Contents of a file built into the binary from configs/, or nullptr.
+const char* embedded_file(const std::string& path);
+
+} // namespace blsim::soc

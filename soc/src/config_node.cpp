@@ -1,0 +1,480 @@
+// soc/src/config_node.cpp -- YAML to node tree with marks (libyaml), overrides, emission.
+#include "blsim/soc/config_node.h"
+
+#include <yaml.h>
+
+#include <algorithm>
+#include <cassert>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace blsim::cfg {
+
+std::string mark::str() const
+{
+    if (line <= 0)
+        return file;
+    return file + ":" + std::to_string(line) + ":" + std::to_string(col);
+}
+
+const node* node::find(std::string_view key) const
+{
+    if (k != kind::map)
+        return nullptr;
+    for (std::size_t i = 0; i < keys.size(); i++)
+        if (keys[i] == key)
+            return &items[i];
+    return nullptr;
+}
+
+node* node::find(std::string_view key)
+{
+    return const_cast<node*>(static_cast<const node*>(this)->find(key));
+}
+
+node node::scalar(std::string v, mark at, bool plain)
+{
+    node n;
+    n.k = kind::scalar;
+    n.value = std::move(v);
+    n.at = std::move(at);
+    n.plain = plain;
+    return n;
+}
+
+node node::map(mark at)
+{
+    node n;
+    n.k = kind::map;
+    n.at = std::move(at);
+    return n;
+}
+
+void diagnostics::error(const mark& at, const std::string& message)
+{
+    messages_.push_back(at.str() + ": " + message);
+}
+
+void diagnostics::error(const std::string& message) { messages_.push_back(message); }
+
+void diagnostics::print(std::ostream& os) const
+{
+    for (const std::string& m : messages_)
+        os << m << '\n';
+}
+
+// --- parsing ------------------------------------------------------------------------------
+
+namespace {
+
+struct parser_deleter {
+    void operator()(yaml_parser_t* p) const
+    {
+        yaml_parser_delete(p);
+        delete p;
+    }
+};
+
+struct event_guard {
+    yaml_event_t ev;
+    ~event_guard() { yaml_event_delete(&ev); }
+};
+
+class tree_builder {
+public:
+    tree_builder(const std::string& text, const std::string& file, diagnostics& diag)
+        : file_(file), diag_(diag), parser_(new yaml_parser_t)
+    {
+        yaml_parser_initialize(parser_.get());
+        yaml_parser_set_input_string(parser_.get(),
+                                     reinterpret_cast<const unsigned char*>(text.data()),
+                                     text.size());
+    }
+
+    bool build(node& out)
+    {
+        event_guard e{};
+        // Stream start, then either stream end (empty file) or one document.
+        if (!next(e.ev) || e.ev.type != YAML_STREAM_START_EVENT)
+            return false;
+        event_guard d{};
+        if (!next(d.ev))
+            return false;
+        if (d.ev.type == YAML_STREAM_END_EVENT) {
+            out = node::map(mark{file_, 1, 1});
+            return true;
+        }
+        if (!parse_node(out))
+            return false;
+        event_guard end{};
+        if (!next(end.ev))
+            return false;
+        assert(end.ev.type == YAML_DOCUMENT_END_EVENT);
+        event_guard more{};
+        if (!next(more.ev))
+            return false;
+        if (more.ev.type != YAML_STREAM_END_EVENT) {
+            diag_.error(at(more.ev.start_mark), "only one YAML document is allowed");
+            return false;
+        }
+        return true;
+    }
+
+private:
+    mark at(const yaml_mark_t& m) const
+    {
+        return mark{file_, static_cast<int>(m.line) + 1, static_cast<int>(m.column) + 1};
+    }
+
+    bool next(yaml_event_t& ev)
+    {
+        if (yaml_parser_parse(parser_.get(), &ev))
+            return true;
+        const yaml_parser_t& p = *parser_;
+        std::string msg = "YAML syntax error: ";
+        msg += p.problem ? p.problem : "unknown problem";
+        if (p.context) {
+            msg += " (";
+            msg += p.context;
+            msg += ")";
+        }
+        diag_.error(at(p.problem_mark), msg);
+        return false;
+    }
+
+    void remember(const yaml_char_t* anchor, const node& n)
+    {
+        if (anchor)
+            anchors_[reinterpret_cast<const char*>(anchor)] = n;
+    }
+
+    // Parses the node whose first event is next in the stream.
+    bool parse_node(node& out)
+    {
+        event_guard e{};
+        if (!next(e.ev))
+            return false;
+        return parse_from(e.ev, out);
+    }
+
+    bool parse_from(const yaml_event_t& ev, node& out)
+    {
+        switch (ev.type) {
+        case YAML_ALIAS_EVENT: {
+            auto it = anchors_.find(reinterpret_cast<const char*>(ev.data.alias.anchor));
+            if (it == anchors_.end()) {
+                diag_.error(at(ev.start_mark), "unknown alias");
+                return false;
+            }
+            out = it->second;
+            return true;
+        }
+        case YAML_SCALAR_EVENT: {
+            std::string v(reinterpret_cast<const char*>(ev.data.scalar.value),
+                          ev.data.scalar.length);
+            bool plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+            if (plain && (v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL")) {
+                out = node{};
+                out.at = at(ev.start_mark);
+            } else {
+                out = node::scalar(std::move(v), at(ev.start_mark), plain);
+            }
+            remember(ev.data.scalar.anchor, out);
+            return true;
+        }
+        case YAML_SEQUENCE_START_EVENT: {
+            out = node{};
+            out.k = node::kind::seq;
+            out.at = at(ev.start_mark);
+            const yaml_char_t* anchor = ev.data.sequence_start.anchor;
+            for (;;) {
+                event_guard item{};
+                if (!next(item.ev))
+                    return false;
+                if (item.ev.type == YAML_SEQUENCE_END_EVENT)
+                    break;
+                node child;
+                if (!parse_from(item.ev, child))
+                    return false;
+                out.items.push_back(std::move(child));
+            }
+            remember(anchor, out);
+            return true;
+        }
+        case YAML_MAPPING_START_EVENT: {
+            out = node::map(at(ev.start_mark));
+            const yaml_char_t* anchor = ev.data.mapping_start.anchor;
+            for (;;) {
+                event_guard key{};
+                if (!next(key.ev))
+                    return false;
+                if (key.ev.type == YAML_MAPPING_END_EVENT)
+                    break;
+                node k;
+                if (!parse_from(key.ev, k))
+                    return false;
+                if (!k.is_scalar()) {
+                    diag_.error(k.at, "mapping keys must be plain strings");
+                    return false;
+                }
+                if (const node* dup = out.find(k.value)) {
+                    (void)dup;
+                    std::size_t first = std::find(out.keys.begin(), out.keys.end(), k.value) -
+                                        out.keys.begin();
+                    diag_.error(k.at, "duplicate key '" + k.value + "' (first at line " +
+                                          std::to_string(out.key_marks[first].line) + ")");
+                    return false;
+                }
+                node v;
+                if (!parse_node(v))
+                    return false;
+                out.keys.push_back(k.value);
+                out.key_marks.push_back(k.at);
+                out.items.push_back(std::move(v));
+            }
+            remember(anchor, out);
+            return true;
+        }
+        default:
+            diag_.error(at(ev.start_mark), "unexpected YAML event");
+            return false;
+        }
+    }
+
+    std::string file_;
+    diagnostics& diag_;
+    std::unique_ptr<yaml_parser_t, parser_deleter> parser_;
+    std::map<std::string, node> anchors_;
+};
+
+} // namespace
+
+bool parse_yaml(const std::string& text, const std::string& file_name, node& out,
+                diagnostics& diag)
+{
+    tree_builder b(text, file_name, diag);
+    node n;
+    if (!b.build(n))
+        return false;
+    if (n.is_null()) {
+        n = node::map(n.at);
+    } else if (!n.is_map()) {
+        diag.error(n.at, "the document must be a mapping of keys to values");
+        return false;
+    }
+    out = std::move(n);
+    return true;
+}
+
+// --- overrides ----------------------------------------------------------------------------
+
+bool apply_override(node& root, const std::string& assignment, int index, diagnostics& diag)
+{
+    auto here = [&](std::size_t offset) { return mark{"--set", index, static_cast<int>(offset) + 1}; };
+
+    const std::size_t eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0) {
+        diag.error(here(0), "expected key=value, got '" + assignment + "'");
+        return false;
+    }
+    const std::string key = assignment.substr(0, eq);
+    const std::string text = assignment.substr(eq + 1);
+
+    // The value is YAML too, so lists and mappings can be given in flow style.
+    node value;
+    {
+        diagnostics sub;
+        node wrapper;
+        if (!parse_yaml("v: " + text, "--set", wrapper, sub)) {
+            // Re-locate the message: columns in the wrapper are shifted by "v: ".
+            std::string msg = sub.messages().front();
+            std::size_t p = msg.find(": YAML");
+            diag.error(here(eq + 1), "bad value: " + (p == std::string::npos ? msg : msg.substr(p + 2)));
+            return false;
+        }
+        value = wrapper.items.front();
+        // Give every node of the value the override's location.
+        std::vector<node*> stack{&value};
+        while (!stack.empty()) {
+            node* n = stack.back();
+            stack.pop_back();
+            n->at = here(eq + 1);
+            for (mark& m : n->key_marks)
+                m = here(eq + 1);
+            for (node& c : n->items)
+                stack.push_back(&c);
+        }
+    }
+
+    node* cur = &root;
+    std::string walked;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t dot = key.find('.', start);
+        const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        const bool last = dot == std::string::npos;
+        if (part.empty()) {
+            diag.error(here(start), "empty component in key '" + key + "'");
+            return false;
+        }
+        node* child = nullptr;
+        if (cur->is_seq()) {
+            bool numeric = std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (numeric) {
+                std::size_t i = std::stoul(part);
+                if (i < cur->items.size())
+                    child = &cur->items[i];
+            } else {
+                for (node& item : cur->items)
+                    if (const node* name = item.find("name"); name && name->value == part)
+                        child = &item;
+            }
+            if (!child) {
+                std::string have;
+                for (std::size_t i = 0; i < cur->items.size(); i++) {
+                    const node* name = cur->items[i].find("name");
+                    have += (i ? ", " : "") + (name ? name->value : std::to_string(i));
+                }
+                diag.error(here(start), "'" + walked + "' has no item '" + part + "' (have: " + have + ")");
+                return false;
+            }
+        } else {
+            if (cur->is_null())
+                *cur = node::map(cur->at);
+            if (!cur->is_map()) {
+                diag.error(here(start), "'" + walked + "' is a value, not a mapping");
+                return false;
+            }
+            child = cur->find(part);
+            if (!child) {
+                cur->keys.push_back(part);
+                cur->key_marks.push_back(here(start));
+                cur->items.push_back(last ? node{} : node::map(here(start)));
+                child = &cur->items.back();
+            }
+        }
+        walked += (walked.empty() ? "" : ".") + part;
+        if (last) {
+            *child = std::move(value);
+            return true;
+        }
+        cur = child;
+        start = dot + 1;
+    }
+}
+
+// --- emission -----------------------------------------------------------------------------
+
+namespace {
+
+struct emitter {
+    yaml_emitter_t e;
+    std::string out;
+
+    static int write(void* data, unsigned char* buffer, size_t size)
+    {
+        static_cast<emitter*>(data)->out.append(reinterpret_cast<char*>(buffer), size);
+        return 1;
+    }
+
+    emitter()
+    {
+        yaml_emitter_initialize(&e);
+        yaml_emitter_set_output(&e, &emitter::write, this);
+        yaml_emitter_set_unicode(&e, 1);
+        yaml_emitter_set_width(&e, 100);
+    }
+    ~emitter() { yaml_emitter_delete(&e); }
+
+    void emit(yaml_event_t& ev)
+    {
+        int ok = yaml_emitter_emit(&e, &ev);
+        assert(ok && "the emitter only fails on malformed event sequences");
+        (void)ok;
+    }
+
+    void scalar(const std::string& v, bool plain)
+    {
+        yaml_event_t ev;
+        yaml_scalar_event_initialize(&ev, nullptr, nullptr,
+                                     reinterpret_cast<yaml_char_t*>(const_cast<char*>(v.c_str())),
+                                     static_cast<int>(v.size()), plain, !plain,
+                                     plain ? YAML_ANY_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+        emit(ev);
+    }
+
+    void tree(const node& n)
+    {
+        yaml_event_t ev;
+        switch (n.k) {
+        case node::kind::null:
+            scalar("null", true);
+            break;
+        case node::kind::scalar:
+            scalar(n.value, n.plain);
+            break;
+        case node::kind::seq: {
+            // Short lists of scalars read best on one line.
+            bool flat = std::all_of(n.items.begin(), n.items.end(),
+                                    [](const node& c) { return !c.is_map() && !c.is_seq(); });
+            yaml_sequence_start_event_initialize(&ev, nullptr, nullptr, 1,
+                                                 flat ? YAML_FLOW_SEQUENCE_STYLE
+                                                      : YAML_BLOCK_SEQUENCE_STYLE);
+            emit(ev);
+            for (const node& c : n.items)
+                tree(c);
+            yaml_sequence_end_event_initialize(&ev);
+            emit(ev);
+            break;
+        }
+        case node::kind::map:
+            yaml_mapping_start_event_initialize(&ev, nullptr, nullptr, 1, YAML_BLOCK_MAPPING_STYLE);
+            emit(ev);
+            for (std::size_t i = 0; i < n.keys.size(); i++) {
+                scalar(n.keys[i], true);
+                tree(n.items[i]);
+            }
+            yaml_mapping_end_event_initialize(&ev);
+            emit(ev);
+            break;
+        }
+    }
+};
+
+} // namespace
+
+std::string emit_yaml(const node& root)
+{
+    emitter em;
+    yaml_event_t ev;
+    yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+    em.emit(ev);
+    yaml_document_start_event_initialize(&ev, nullptr, nullptr, nullptr, 1);
+    em.emit(ev);
+    em.tree(root);
+    yaml_document_end_event_initialize(&ev, 1);
+    em.emit(ev);
+    yaml_stream_end_event_initialize(&ev);
+    em.emit(ev);
+    yaml_emitter_flush(&em.e);
+    return em.out;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b)
+{
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); j++)
+        prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); i++) {
+        cur[0] = i;
+        for (std::size_t j = 1; j <= b.size(); j++) {
+            std::size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+        }
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+} // namespace blsim::cfg

@@ -1,0 +1,176 @@
+// soc/src/main.cpp -- the blsim command line.
+//
+// Exit status: 0 success, 2 bad input (usage or configuration; nothing written),
+// 1 internal error (a simulator bug or an environment failure such as an unwritable --out).
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "blsim/soc/platform.h"
+#include "blsim/soc/results.h"
+#include "blsim/soc/scenario.h"
+
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_internal = 1;
+constexpr int exit_usage = 2;
+
+const char* const main_help =
+    "usage: blsim <command> [options]\n"
+    "\n"
+    "blsim simulates a big.LITTLE SoC (Versatile Express TC2: 2 Cortex-A15 + 3 Cortex-A7)\n"
+    "event by event and accounts its energy.\n"
+    "\n"
+    "commands:\n"
+    "  run [SCENARIO] [--out DIR] [--set KEY=VALUE]... [--quiet]\n"
+    "                      simulate a scenario (default: the built-in TC2 scenario)\n"
+    "  config-reference    print the configuration reference (docs/config.md)\n"
+    "\n"
+    "options:\n"
+    "  -h, --help          this text; 'blsim run --help' describes run\n"
+    "  --version           print the version\n"
+    "\n"
+    "exit status: 0 success, 2 bad input, 1 internal error\n";
+
+const char* const run_help =
+    "usage: blsim run [SCENARIO] [--out DIR] [--set KEY=VALUE]... [--quiet]\n"
+    "\n"
+    "Simulate SCENARIO (a YAML file; see docs/config.md) and write its results.\n"
+    "Without SCENARIO, runs the built-in default, configs/scenarios/default.yaml.\n"
+    "\n"
+    "  --out DIR           results directory (default: out); created if missing.\n"
+    "                      Writes DIR/summary.json (docs/results.md) and\n"
+    "                      DIR/effective-config.yaml (every key as run, defaults included).\n"
+    "  --set KEY=VALUE     override one configuration key, e.g. --set duration_s=10,\n"
+    "                      --set soc.clusters.a15.cores=1, --set governor.freq_mhz={a7: 500}.\n"
+    "                      Repeatable; applied in order; validated like the file.\n"
+    "  -q, --quiet         print nothing on success\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "Configuration errors are printed as file:line:col: message (an override's location is\n"
+    "--set:N:col), all at once; the exit status is then 2 and nothing is written.\n";
+
+int usage_error(const std::string& message)
+{
+    std::cerr << "blsim: " << message << "\n(see 'blsim --help')\n";
+    return exit_usage;
+}
+
+int cmd_run(int argc, char** argv)
+{
+    std::string scenario_path;
+    std::string out_dir = "out";
+    std::vector<std::string> overrides;
+    bool quiet = false;
+
+    for (int i = 0; i < argc; i++) {
+        const std::string a = argv[i];
+        auto value = [&](const char* opt) -> const char* {
+            if (i + 1 >= argc)
+                return nullptr;
+            (void)opt;
+            return argv[++i];
+        };
+        if (a == "-h" || a == "--help") {
+            std::cout << run_help;
+            return exit_ok;
+        } else if (a == "--out") {
+            const char* v = value("--out");
+            if (!v)
+                return usage_error("--out needs a directory");
+            out_dir = v;
+        } else if (a.rfind("--out=", 0) == 0) {
+            out_dir = a.substr(6);
+        } else if (a == "--set") {
+            const char* v = value("--set");
+            if (!v)
+                return usage_error("--set needs KEY=VALUE");
+            overrides.push_back(v);
+        } else if (a.rfind("--set=", 0) == 0) {
+            overrides.push_back(a.substr(6));
+        } else if (a == "-q" || a == "--quiet") {
+            quiet = true;
+        } else if (!a.empty() && a[0] == '-') {
+            return usage_error("run: unknown option '" + a + "'");
+        } else if (scenario_path.empty()) {
+            scenario_path = a;
+        } else {
+            return usage_error("run: only one SCENARIO may be given (also got '" + a + "')");
+        }
+    }
+    if (out_dir.empty())
+        return usage_error("--out needs a directory");
+
+    blsim::cfg::diagnostics diag;
+    blsim::soc::scenario_config cfg;
+    if (!blsim::soc::load_scenario(scenario_path.empty() ? blsim::soc::default_scenario : scenario_path,
+                                   overrides, cfg, diag)) {
+        diag.print(std::cerr);
+        return exit_usage;
+    }
+
+    const auto t0 = std::chrono::steady_clock::now();
+    blsim::soc::platform plat(cfg);
+    plat.run();
+    const auto t1 = std::chrono::steady_clock::now();
+
+    blsim::soc::host_stats host;
+    host.wall_s = std::chrono::duration<double>(t1 - t0).count();
+    host.events = plat.events();
+    host.peak_rss_mb = blsim::soc::peak_rss_mb();
+
+    std::string error;
+    if (!blsim::soc::write_files(out_dir,
+                                 {{"effective-config.yaml", blsim::soc::effective_yaml(cfg)},
+                                  {"summary.json", blsim::soc::summary_json(plat, host)}},
+                                 error)) {
+        std::cerr << "blsim: cannot write results: " << error << "\n";
+        return exit_internal;
+    }
+    if (!quiet)
+        std::cout << blsim::soc::human_summary(plat, host) << "results: " << out_dir
+                  << "/summary.json, " << out_dir << "/effective-config.yaml\n";
+    return exit_ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    // SystemC prints a banner on first use unless told not to; results go to files and the
+    // terminal should show only blsim's own output.
+    setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "DISABLE", 1);
+
+    if (argc < 2)
+        return usage_error("no command given");
+    const std::string cmd = argv[1];
+    try {
+        if (cmd == "-h" || cmd == "--help") {
+            std::cout << main_help;
+            return exit_ok;
+        }
+        if (cmd == "--version") {
+            std::cout << "blsim " << BLSIM_VERSION << " (SystemC " << sc_core::sc_release() << ")\n";
+            return exit_ok;
+        }
+        if (cmd == "run") {
+            // Simulator warnings must be seen; informational chatter is not wanted.
+            sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+            return cmd_run(argc - 2, argv + 2);
+        }
+        if (cmd == "config-reference") {
+            std::cout << blsim::soc::config_reference_markdown();
+            return exit_ok;
+        }
+        return usage_error("unknown command '" + cmd + "'");
+    } catch (const std::exception& e) {
+        std::cerr << "blsim: internal error: " << e.what() << "\n";
+        return exit_internal;
+    }
+}

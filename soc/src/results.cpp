@@ -1,0 +1,175 @@
+// soc/src/results.cpp
+#include "blsim/soc/results.h"
+
+#include <sys/resource.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace blsim::soc {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+std::string cpu_name(unsigned cpu) { return "cpu" + std::to_string(cpu); }
+
+} // namespace
+
+std::string summary_json(platform& p, const host_stats& host)
+{
+    const model::energy_meter& m = p.meter();
+    const scenario_config& cfg = p.config();
+    const double sim_s = sc_core::sc_time_stamp().to_seconds();
+
+    json j;
+    j["schema_version"] = summary_schema_version;
+    j["scenario"] = cfg.name;
+    j["seed"] = cfg.seed;
+    j["sim_time_s"] = sim_s;
+
+    json energy;
+    energy["total"] = m.total_energy_j();
+    json clusters = json::object(), uncore = json::object(), cores = json::object();
+    for (unsigned c = 0; c < p.nclusters(); c++) {
+        const std::string& name = cfg.soc.clusters[c].name;
+        clusters[name] = m.cluster_energy_j(c);
+        uncore[name] = m.uncore_energy_j(c);
+    }
+    for (unsigned cpu = 0; cpu < p.ncpus(); cpu++)
+        cores[cpu_name(cpu)] = m.core_energy_j(cpu);
+    energy["clusters"] = clusters;
+    energy["uncore"] = uncore;
+    energy["cores"] = cores;
+    j["energy_j"] = energy;
+    j["avg_power_mw"] = sim_s > 0 ? m.total_energy_j() / sim_s * 1e3 : 0.0;
+
+    json res_cores = json::object();
+    for (unsigned cpu = 0; cpu < p.ncpus(); cpu++) {
+        json r;
+        r["cluster"] = cfg.soc.clusters[p.power().cluster_of(cpu)].name;
+        for (model::core_power s : model::all_core_power)
+            r[model::to_string(s)] = m.core_residency_s(cpu, s);
+        res_cores[cpu_name(cpu)] = r;
+    }
+    json res_clusters = json::object();
+    for (unsigned c = 0; c < p.nclusters(); c++) {
+        const model::cluster_params& cp = cfg.soc.clusters[c];
+        json r;
+        for (model::cluster_power s : model::all_cluster_power)
+            r[model::to_string(s)] = m.cluster_residency_s(c, s);
+        json opp = json::object();
+        for (std::size_t i = 0; i < cp.opps.size(); i++)
+            opp[std::to_string(cp.opps[i].freq_mhz)] = m.opp_residency_s(c, static_cast<int>(i));
+        r["opp_mhz"] = opp;
+        res_clusters[cp.name] = r;
+    }
+    j["residency_s"] = {{"cores", res_cores}, {"clusters", res_clusters}};
+
+    json tasks = json::object();
+    const bls_kernel& k = p.kernel();
+    for (std::size_t t = 0; t < cfg.workload.tasks.size(); t++) {
+        const bls_task_stats& s = k.stats[t];
+        json r;
+        r["cpu"] = cfg.workload.tasks[t].cpu;
+        r["released_ref_ms"] = s.released_ref_ns * 1e-6;
+        r["done_ref_ms"] = s.done_ref_ns * 1e-6;
+        r["backlog_ref_ms"] = (s.released_ref_ns - s.done_ref_ns) * 1e-6;
+        r["preemptions"] = s.preemptions;
+        tasks[cfg.workload.tasks[t].name] = r;
+    }
+    j["tasks"] = tasks;
+
+    json h;
+    h["wall_s"] = host.wall_s;
+    h["realtime_factor"] = host.wall_s > 0 ? sim_s / host.wall_s : 0.0;
+    h["events"] = host.events;
+    h["peak_rss_mb"] = host.peak_rss_mb;
+    j["host"] = h;
+    return j.dump(2) + "\n";
+}
+
+std::string human_summary(platform& p, const host_stats& host)
+{
+    const model::energy_meter& m = p.meter();
+    const scenario_config& cfg = p.config();
+    const double sim_s = sc_core::sc_time_stamp().to_seconds();
+    char line[256];
+    std::ostringstream os;
+
+    std::snprintf(line, sizeof line,
+                  "blsim: '%s' (seed %d): %.3f s simulated in %.3f s (%.0fx real time, %llu events)\n",
+                  cfg.name.c_str(), cfg.seed, sim_s, host.wall_s,
+                  host.wall_s > 0 ? sim_s / host.wall_s : 0.0,
+                  static_cast<unsigned long long>(host.events));
+    os << line;
+    std::snprintf(line, sizeof line, "energy %.4f J, average power %.1f mW (%s model)\n",
+                  m.total_energy_j(), sim_s > 0 ? m.total_energy_j() / sim_s * 1e3 : 0.0,
+                  cfg.soc.energy.model == model::power_model_kind::eas ? "eas" : "cv2f");
+    os << line;
+    os << "  cpu   cluster  energy J    on %   wfi %   off %\n";
+    for (unsigned cpu = 0; cpu < p.ncpus(); cpu++) {
+        auto pct = [&](model::core_power s) { return sim_s > 0 ? m.core_residency_s(cpu, s) / sim_s * 100 : 0.0; };
+        std::snprintf(line, sizeof line, "  cpu%-2u %-8s %8.4f  %6.1f  %6.1f  %6.1f\n", cpu,
+                      cfg.soc.clusters[p.power().cluster_of(cpu)].name.c_str(),
+                      m.core_energy_j(cpu), pct(model::core_power::on),
+                      pct(model::core_power::wfi), pct(model::core_power::off));
+        os << line;
+    }
+    for (unsigned c = 0; c < p.nclusters(); c++) {
+        const model::cluster_params& cp = cfg.soc.clusters[c];
+        std::snprintf(line, sizeof line, "  cluster %-8s %8.4f J (shared logic %.4f J), off %.1f%%, at %d MHz\n",
+                      cp.name.c_str(), m.cluster_energy_j(c), m.uncore_energy_j(c),
+                      sim_s > 0 ? m.cluster_residency_s(c, model::cluster_power::off) / sim_s * 100 : 0.0,
+                      p.cluster_at(c).clock().freq_mhz());
+        os << line;
+    }
+    return os.str();
+}
+
+bool write_files(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
+                 std::string& error)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+        error = dir + ": " + ec.message();
+        return false;
+    }
+    for (const auto& [name, content] : files) {
+        const std::filesystem::path final_path = std::filesystem::path(dir) / name;
+        const std::filesystem::path tmp = std::filesystem::path(dir) / ("." + name + ".tmp");
+        {
+            std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+            out << content;
+            out.flush();
+            if (!out) {
+                error = tmp.string() + ": " + std::strerror(errno);
+                std::filesystem::remove(tmp, ec);
+                return false;
+            }
+        }
+        std::filesystem::rename(tmp, final_path, ec);
+        if (ec) {
+            error = final_path.string() + ": " + ec.message();
+            std::filesystem::remove(tmp, ec);
+            return false;
+        }
+    }
+    return true;
+}
+
+double peak_rss_mb()
+{
+    struct rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss / 1024.0; // ru_maxrss is in KiB on Linux
+}
+
+} // namespace blsim::soc

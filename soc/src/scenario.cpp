@@ -1,0 +1,372 @@
+// soc/src/scenario.cpp -- the configuration schema of blsim and its semantic checks.
+//
+// Every key a user can write is declared here, once, with its type, unit, range and meaning;
+// docs/config.md is generated from these declarations.
+#include "blsim/soc/scenario.h"
+
+#include <bls/types.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "blsim/soc/schema.h"
+
+namespace blsim::soc {
+
+using cfg::bind_context;
+using cfg::diagnostics;
+using cfg::mark;
+using cfg::node;
+using cfg::schema;
+
+namespace {
+
+constexpr const char* builtin_prefix = "builtin:";
+
+// --- schemas ------------------------------------------------------------------------------
+
+schema<model::opp_point> opp_schema()
+{
+    schema<model::opp_point> s;
+    s.integer("freq_mhz", &model::opp_point::freq_mhz, 1, 10000, "MHz", "Core clock frequency.", true)
+        .integer("voltage_mv", &model::opp_point::voltage_mv, 500, 1500, "mV",
+                 "Supply voltage at this frequency.", true)
+        .real("core_power_eas", &model::opp_point::core_power_eas, 0, 1e6, "EAS units",
+              "Power of one busy core at this OPP (EAS energy model).", true)
+        .real("cluster_power_eas", &model::opp_point::cluster_power_eas, 0, 1e6, "EAS units",
+              "Power of the cluster's shared logic while any of its cores is busy.", true);
+    return s;
+}
+
+schema<model::dvfs_params> dvfs_schema()
+{
+    schema<model::dvfs_params> s;
+    s.real("voltage_latency_us", &model::dvfs_params::voltage_latency_us, 0, 1e6, "us",
+           "Regulator settling time for a voltage change.", true)
+        .real("freq_latency_us", &model::dvfs_params::freq_latency_us, 0, 1e6, "us",
+              "PLL relock time for a frequency change; the core runs at the old frequency "
+              "meanwhile.",
+              true);
+    return s;
+}
+
+schema<model::power_params> power_schema()
+{
+    using p = model::power_params;
+    schema<p> s;
+    s.real("core_wfi_entry_us", &p::core_wfi_entry_us, 0, 1e6, "us", "Core WFI entry latency.", true)
+        .real("core_wfi_exit_us", &p::core_wfi_exit_us, 0, 1e6, "us",
+              "Core WFI exit latency (interrupt to running).", true)
+        .real("core_off_entry_us", &p::core_off_entry_us, 0, 1e6, "us", "Core power-down latency.", true)
+        .real("core_off_exit_us", &p::core_off_exit_us, 0, 1e6, "us", "Core power-up latency.", true)
+        .real("cluster_off_entry_us", &p::cluster_off_entry_us, 0, 1e6, "us",
+              "Cluster power-down latency, after its last core is off.", true)
+        .real("cluster_off_exit_us", &p::cluster_off_exit_us, 0, 1e6, "us",
+              "Cluster power-up latency, before its first core can start.", true)
+        .boolean("cluster_power_down", &p::cluster_power_down,
+                 "Whether the cluster powers off when its last core does.")
+        .boolean("per_core_power_gating", &p::per_core_power_gating,
+                 "Whether a core can be power-gated on its own (false on TC2: an off core is "
+                 "held in reset and still leaks in the cv2f model).");
+    return s;
+}
+
+schema<model::cv2f_params> cv2f_schema()
+{
+    using p = model::cv2f_params;
+    schema<p> s;
+    s.real("core_dyn_uw_per_mhz_v2", &p::core_dyn_uw_per_mhz_v2, 0, 1e5, "uW/MHz/V^2",
+           "Dynamic power coefficient of a busy core (device tree dynamic-power-coefficient).")
+        .real("cluster_dyn_uw_per_mhz_v2", &p::cluster_dyn_uw_per_mhz_v2, 0, 1e5, "uW/MHz/V^2",
+              "Dynamic power coefficient of the cluster's shared logic while a core is busy.")
+        .real("core_leakage_mw_per_v", &p::core_leakage_mw_per_v, 0, 1e5, "mW/V",
+              "Core leakage per volt of supply, while the core is powered.")
+        .real("cluster_leakage_mw_per_v", &p::cluster_leakage_mw_per_v, 0, 1e5, "mW/V",
+              "Cluster leakage per volt of supply, while the cluster is powered.");
+    return s;
+}
+
+schema<model::cluster_params> cluster_schema()
+{
+    using p = model::cluster_params;
+    schema<p> s;
+    s.text("name", &p::name, "Cluster name, used in results and in --set paths.", true)
+        .text("core_type", &p::core_type, "Core type, informational (e.g. cortex-a15).")
+        .integer("cores", &p::cores, 1, BLS_MAX_CPUS_PER_CLUSTER, "",
+                 "Number of cores (a limit of this model, not of the architecture).", true)
+        .integer("capacity_dmips_mhz", &p::capacity_dmips_mhz, 1, 4096, "DMIPS/MHz (normalised)",
+                 "Per-MHz capacity, as the device tree's capacity-dmips-mhz.", true)
+        .integer("boot_freq_mhz", &p::boot_freq_mhz, 0, 10000, "MHz",
+                 "Frequency at reset; must be an OPP. 0 = the highest OPP.")
+        .list("opps", &p::opps, opp_schema(), 1, 32,
+              "Operating points, by strictly ascending frequency.", true)
+        .real("wfi_power_eas", &p::wfi_power_eas, 0, 1e6, "EAS units",
+              "Cluster power while powered with every core idle (EAS 'WFI' idle state).", true)
+        .real("off_power_eas", &p::off_power_eas, 0, 1e6, "EAS units",
+              "Cluster power while powered down (EAS 'cluster-sleep' idle state).", true)
+        .object("dvfs", &p::dvfs, dvfs_schema(), "DVFS transition latencies.")
+        .object("power", &p::power, power_schema(), "Power controller latencies and gating.")
+        .object("cv2f", &p::cv2f, cv2f_schema(), "Coefficients of the C*V^2*f power model.");
+    return s;
+}
+
+schema<model::energy_params> energy_schema()
+{
+    using p = model::energy_params;
+    schema<p> s;
+    s.choice("model", &p::model,
+             {{"eas", model::power_model_kind::eas}, {"cv2f", model::power_model_kind::cv2f}},
+             "Power model: the EAS tables, or C*V^2*f plus leakage.")
+        .real("eas_mw_per_unit", &p::eas_mw_per_unit, 0, 1000, "mW/EAS unit",
+              "Converts EAS units to milliwatts (docs/calibration.md).");
+    return s;
+}
+
+schema<model::soc_params> soc_schema()
+{
+    using p = model::soc_params;
+    schema<p> s;
+    s.text("name", &p::name, "SoC name.", true)
+        .list("clusters", &p::clusters, cluster_schema(), 1, BLS_MAX_CLUSTERS,
+              "Clusters, in CPU-numbering order: the first cluster's cores are cpu0, cpu1, ...",
+              true)
+        .object("energy", &p::energy, energy_schema(), "How power is computed.");
+    return s;
+}
+
+schema<workloads::task_params> task_schema()
+{
+    using p = workloads::task_params;
+    schema<p> s;
+    s.text("name", &p::name, "Task name.", true)
+        .integer("cpu", &p::cpu, 0, BLS_MAX_CPUS - 1, "", "CPU the task is pinned to.", true)
+        .real("util_pct", &p::util_pct, 0, 100, "%",
+              "Work per period, as a share of the period on the reference CPU.", true)
+        .real("period_ms", &p::period_ms, 0.001, 1e6, "ms", "Release period.", true)
+        .real("offset_ms", &p::offset_ms, 0, 1e6, "ms", "Time of the first release.")
+        .real("mem_fraction", &p::mem_fraction, 0, 1, "",
+              "Share of the work that is memory stall and does not scale with frequency.");
+    return s;
+}
+
+schema<workload_config> workload_schema()
+{
+    schema<workload_config> s;
+    s.choice("kind", &workload_config::kind, {{"constant", std::string("constant")}},
+             "Workload generator. constant: periodic tasks of constant utilisation.")
+        .list("tasks", &workload_config::tasks, task_schema(), 0, BLS_MAX_TASKS,
+              "The task set.");
+    return s;
+}
+
+schema<governor_config> governor_schema()
+{
+    schema<governor_config> s;
+    s.choice("name", &governor_config::name, {{"fixed", std::string("fixed")}},
+             "cpufreq governor. fixed: each cluster at one frequency for the whole run.")
+        .named_integers("freq_mhz", &governor_config::freq_mhz, 1, 10000, "MHz",
+                        "fixed: frequency per cluster name; clusters not named stay at their "
+                        "boot frequency.");
+    return s;
+}
+
+schema<scenario_config> scenario_schema()
+{
+    schema<scenario_config> s;
+    s.text("name", &scenario_config::name, "Scenario name, copied into the results.", true)
+        .text("description", &scenario_config::description, "Free text.")
+        .integer("seed", &scenario_config::seed, 0, 2147483647, "",
+                 "Seed of every random choice of the run; same seed, same results.")
+        .real("duration_s", &scenario_config::duration_s, 1e-6, 1e6, "s", "Simulated time.")
+        .object("soc", &scenario_config::soc, soc_schema(),
+                "The SoC. In a scenario file, a path to a SoC file (relative to the scenario) "
+                "or the mapping itself.")
+        .object("governor", &scenario_config::governor, governor_schema(), "cpufreq governor.")
+        .object("workload", &scenario_config::workload, workload_schema(), "What runs.");
+    return s;
+}
+
+// --- files --------------------------------------------------------------------------------
+
+bool read_source(const std::string& path, std::string& text, std::string& error)
+{
+    if (path.rfind(builtin_prefix, 0) == 0) {
+        const char* content = embedded_file(path.substr(std::strlen(builtin_prefix)));
+        if (!content) {
+            error = "no such built-in file";
+            return false;
+        }
+        text = content;
+        return true;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = std::strerror(errno);
+        return false;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+    return true;
+}
+
+std::string resolve_relative(const std::string& from_file, const std::string& ref)
+{
+    bool builtin = from_file.rfind(builtin_prefix, 0) == 0;
+    std::filesystem::path base(builtin ? from_file.substr(std::strlen(builtin_prefix)) : from_file);
+    std::filesystem::path target(ref);
+    if (ref.rfind(builtin_prefix, 0) == 0 || target.is_absolute())
+        return ref;
+    std::string joined = (base.parent_path() / target).lexically_normal().string();
+    return builtin ? builtin_prefix + joined : joined;
+}
+
+// --- semantic checks ----------------------------------------------------------------------
+
+void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
+{
+    std::set<std::string> names;
+    int ncpus = 0;
+    for (std::size_t i = 0; i < c.soc.clusters.size(); i++) {
+        const model::cluster_params& cl = c.soc.clusters[i];
+        const std::string p = "soc.clusters[" + std::to_string(i) + "]";
+        if (!names.insert(cl.name).second)
+            d.error(ctx.where(p + ".name"), p + ".name: cluster name '" + cl.name + "' is used twice");
+        ncpus += cl.cores;
+        for (std::size_t k = 1; k < cl.opps.size(); k++) {
+            const std::string q = p + ".opps[" + std::to_string(k) + "]";
+            if (cl.opps[k].freq_mhz <= cl.opps[k - 1].freq_mhz)
+                d.error(ctx.where(q + ".freq_mhz"),
+                        q + ".freq_mhz: OPPs must be in strictly ascending frequency order");
+            if (cl.opps[k].voltage_mv < cl.opps[k - 1].voltage_mv)
+                d.error(ctx.where(q + ".voltage_mv"),
+                        q + ".voltage_mv: voltage must not fall as frequency rises");
+        }
+        if (cl.boot_freq_mhz != 0 &&
+            std::none_of(cl.opps.begin(), cl.opps.end(),
+                         [&](const model::opp_point& o) { return o.freq_mhz == cl.boot_freq_mhz; }))
+            d.error(ctx.where(p + ".boot_freq_mhz"), p + ".boot_freq_mhz: " +
+                                                         std::to_string(cl.boot_freq_mhz) +
+                                                         " MHz is not an OPP of cluster '" +
+                                                         cl.name + "'");
+    }
+
+    for (const auto& [cluster, mhz] : c.governor.freq_mhz) {
+        const std::string p = "governor.freq_mhz." + cluster;
+        auto it = std::find_if(c.soc.clusters.begin(), c.soc.clusters.end(),
+                               [&](const model::cluster_params& cl) { return cl.name == cluster; });
+        if (it == c.soc.clusters.end()) {
+            d.error(ctx.where(p), p + ": no cluster named '" + cluster + "'");
+            continue;
+        }
+        if (std::none_of(it->opps.begin(), it->opps.end(),
+                         [&](const model::opp_point& o) { return o.freq_mhz == mhz; }))
+            d.error(ctx.where(p), p + ": " + std::to_string(mhz) + " MHz is not an OPP of cluster '" +
+                                      cluster + "'");
+    }
+
+    for (std::size_t i = 0; i < c.workload.tasks.size(); i++) {
+        const workloads::task_params& t = c.workload.tasks[i];
+        const std::string p = "workload.tasks[" + std::to_string(i) + "].cpu";
+        if (t.cpu >= ncpus)
+            d.error(ctx.where(p), p + ": cpu" + std::to_string(t.cpu) + " does not exist (the SoC has " +
+                                      std::to_string(ncpus) + " CPUs)");
+    }
+}
+
+} // namespace
+
+bool load_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                   scenario_config& out, diagnostics& diag)
+{
+    std::string text, error;
+    if (!read_source(path, text, error)) {
+        diag.error(path + ": cannot read: " + error);
+        return false;
+    }
+    node root;
+    if (!cfg::parse_yaml(text, path, root, diag))
+        return false;
+
+    // A 'soc' override replaces the reference itself, so it is applied before resolving.
+    std::vector<std::pair<int, std::string>> later;
+    for (std::size_t i = 0; i < overrides.size(); i++) {
+        const std::string& o = overrides[i];
+        if (o.rfind("soc=", 0) == 0)
+            cfg::apply_override(root, o, static_cast<int>(i + 1), diag);
+        else
+            later.emplace_back(static_cast<int>(i + 1), o);
+    }
+
+    if (node* soc = root.find("soc"); soc && soc->is_scalar()) {
+        const std::string soc_path = resolve_relative(soc->at.file == "--set" ? std::string("./") : path, soc->value);
+        std::string soc_text;
+        if (!read_source(soc_path, soc_text, error)) {
+            diag.error(soc->at, "cannot read SoC file '" + soc->value + "': " + error);
+            return false;
+        }
+        node soc_root;
+        if (!cfg::parse_yaml(soc_text, soc_path, soc_root, diag))
+            return false;
+        *soc = std::move(soc_root);
+    }
+
+    for (const auto& [index, o] : later)
+        cfg::apply_override(root, o, index, diag);
+    if (!diag.ok())
+        return false;
+
+    bind_context ctx(diag);
+    ctx.record("", root.at);
+    scenario_config c;
+    scenario_schema().bind(root, c, ctx, "");
+    if (!diag.ok())
+        return false;
+    check(c, ctx, diag);
+    if (!diag.ok())
+        return false;
+    out = std::move(c);
+    return true;
+}
+
+std::string effective_yaml(const scenario_config& c)
+{
+    return "# blsim effective configuration: every key, defaults included.\n" +
+           cfg::emit_yaml(scenario_schema().emit(c));
+}
+
+std::string config_reference_markdown()
+{
+    std::vector<cfg::doc_row> rows;
+    scenario_schema().document(rows, "", scenario_config{});
+    std::ostringstream md;
+    md << "# Configuration reference\n\n"
+          "<!-- Generated by `build/blsim config-reference` from soc/src/scenario.cpp; a test "
+          "fails when this file and the schema disagree. -->\n\n"
+          "A scenario is one YAML file. Its `soc` key names a SoC file (a path relative to the\n"
+          "scenario) or holds the SoC mapping itself; `configs/soc/tc2.yaml` is the reference.\n"
+          "Every key below can be overridden from the command line with\n"
+          "`--set dotted.key=value`; list items are addressed by index or by their `name`\n"
+          "(`--set soc.clusters.a15.cores=1`, `--set workload.tasks.0.util_pct=50`), and the\n"
+          "value is YAML (`--set governor.freq_mhz={a15: 800}`).\n\n"
+          "Unknown keys are errors. Errors are reported as `file:line:col: message` (for an\n"
+          "override: `--set:N:col`, N counting the --set options from 1), all of them at once,\n"
+          "and blsim exits with status 2 without writing anything.\n\n"
+          "`[]` in a key marks a list item. \"required\" keys have no default. Ranges are\n"
+          "inclusive. EAS units: the EAS energy model's normalised power, the A7 core at 1 GHz\n"
+          "= 1024 (docs/calibration.md).\n\n"
+          "| key | type | unit | default | range | meaning |\n"
+          "|---|---|---|---|---|---|\n";
+    for (const cfg::doc_row& r : rows)
+        md << "| `" << r.key << "` | " << r.type << " | " << r.unit << " | "
+           << (r.default_value.empty() ? "" : "`" + r.default_value + "`") << " | " << r.range
+           << " | " << r.description << " |\n";
+    return md.str();
+}
+
+} // namespace blsim::soc

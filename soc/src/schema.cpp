@@ -1,0 +1,85 @@
+// soc/src/schema.cpp -- scalar conversions and helpers shared by every schema.
+#include "blsim/soc/schema.h"
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace blsim::cfg {
+
+mark bind_context::where(std::string path) const
+{
+    for (;;) {
+        auto it = marks_.find(path);
+        if (it != marks_.end())
+            return it->second;
+        std::size_t cut = path.find_last_of(".[");
+        if (cut == std::string::npos)
+            break;
+        path.resize(cut);
+    }
+    auto root = marks_.find("");
+    return root == marks_.end() ? mark{} : root->second;
+}
+
+std::string format_number(double v)
+{
+    // Shortest text that reads back to the same double: deterministic and readable.
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
+}
+
+bool parse_integer(const node& n, long long& out)
+{
+    if (!n.is_scalar() || !n.plain || n.value.empty())
+        return false;
+    const char* s = n.value.c_str();
+    char* end = nullptr;
+    errno = 0;
+    long long v = std::strtoll(s, &end, 10);
+    if (errno || *end != '\0')
+        return false;
+    out = v;
+    return true;
+}
+
+bool parse_real(const node& n, double& out)
+{
+    if (!n.is_scalar() || !n.plain || n.value.empty())
+        return false;
+    const char* s = n.value.c_str();
+    char* end = nullptr;
+    errno = 0;
+    double v = std::strtod(s, &end);
+    if (errno || *end != '\0' || !std::isfinite(v))
+        return false;
+    out = v;
+    return true;
+}
+
+std::string describe(const node& n)
+{
+    switch (n.k) {
+    case node::kind::null: return "nothing";
+    case node::kind::scalar: return "'" + n.value + "'";
+    case node::kind::map: return "a mapping";
+    case node::kind::seq: return "a list";
+    }
+    return "?";
+}
+
+std::string closest_key(const std::string& key, const std::vector<std::string>& known)
+{
+    std::string best;
+    std::size_t best_d = std::string::npos;
+    for (const std::string& k : known) {
+        std::size_t d = edit_distance(key, k);
+        if (d < best_d) {
+            best_d = d;
+            best = k;
+        }
+    }
+    return best;
+}
+
+} // namespace blsim::cfg

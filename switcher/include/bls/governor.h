@@ -1,0 +1,42 @@
+/* switcher/include/bls/governor.h -- cpufreq governors: *when* to change performance.
+ *
+ * A governor only asks for cluster frequencies through the platform's cluster_set_freq verb;
+ * it never decides which cluster a logical CPU runs on (that is the big.LITTLE cpufreq
+ * driver's job, in a later layer).
+ */
+#ifndef BLS_GOVERNOR_H
+#define BLS_GOVERNOR_H
+
+#include "bls/platform_ops.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct bls_governor;
+
+struct bls_governor_ops {
+	const char *name;
+	/* start - called once, on the boot CPU, before it runs any task. May call
+	 * cluster_set_freq. Returns 0 or a negative BLS_E* code. Required. */
+	int (*start)(struct bls_governor *gov);
+};
+
+/* A governor instance. freq_mhz[] is the fixed governor's per-cluster setting; other
+ * governors will add their tunables here as they arrive. */
+struct bls_governor {
+	const struct bls_governor_ops *ops;
+	const struct bls_platform_ops *plat_ops;
+	void *plat;
+	unsigned nclusters;
+	unsigned freq_mhz[BLS_MAX_CLUSTERS];
+};
+
+/* fixed: sets every cluster to its configured frequency at boot and never changes it. */
+extern const struct bls_governor_ops bls_governor_fixed;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BLS_GOVERNOR_H */

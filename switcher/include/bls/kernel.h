@@ -1,0 +1,74 @@
+/* switcher/include/bls/kernel.h -- the minimal kernel that runs on every simulated CPU.
+ *
+ * Each simulated CPU runs bls_kernel_cpu_main() as its software: pick a task with pending
+ * work, execute it through the platform (which costs simulated time), and when nothing is
+ * runnable wait for an interrupt, or power the CPU down if no task may ever run on it. Work
+ * arrives through bls_kernel_add_work(), called when a task is released (a timer interrupt
+ * in a real system). Tasks are pinned to one CPU; the scheduler is round robin among the
+ * runnable tasks of a CPU, and a task preempted by an interrupt goes to the back.
+ *
+ * The whole state is the struct bls_kernel the caller owns: several kernels can live in one
+ * process (tests, sweeps), and nothing is allocated.
+ */
+#ifndef BLS_KERNEL_H
+#define BLS_KERNEL_H
+
+#include <stdbool.h>
+
+#include "bls/governor.h"
+#include "bls/platform_ops.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct bls_task_config {
+	unsigned cpu;        /* the CPU the task is pinned to */
+	double mem_fraction; /* share of its work that is memory stall, 0..1 */
+};
+
+struct bls_kernel_config {
+	unsigned ncpus;
+	unsigned boot_cpu;
+	unsigned ntasks;
+	struct bls_task_config tasks[BLS_MAX_TASKS];
+};
+
+/* Per-task accounting, readable by the caller at any time. */
+struct bls_task_stats {
+	double released_ref_ns; /* work handed to the task so far */
+	double done_ref_ns;     /* work it has completed */
+	uint64_t preemptions;   /* executions cut short by an interrupt */
+};
+
+struct bls_kernel {
+	/* private: use the functions below */
+	const struct bls_platform_ops *ops;
+	void *plat;
+	struct bls_governor *gov;
+	struct bls_kernel_config cfg;
+	double pending_ref_ns[BLS_MAX_TASKS];
+	unsigned next_pick[BLS_MAX_CPUS]; /* round-robin cursor per CPU */
+	unsigned ntasks_on[BLS_MAX_CPUS];
+	/* public, read-only */
+	struct bls_task_stats stats[BLS_MAX_TASKS];
+};
+
+/* bls_kernel_init - check @cfg and @ops and set up @k. @gov may be NULL (no governor).
+ * Returns 0, -BLS_EINVAL for a bad configuration, or -BLS_ENOSYS for a missing platform
+ * operation. */
+int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
+		    const struct bls_platform_ops *ops, void *plat, struct bls_governor *gov);
+
+/* bls_kernel_cpu_main - the software of CPU @cpu. Runs on @cpu; never returns. */
+void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu);
+
+/* bls_kernel_add_work - release @ref_ns of work to @task. Any context; the caller raises the
+ * interrupt that tells the task's CPU. Returns 0 or -BLS_EINVAL. */
+int bls_kernel_add_work(struct bls_kernel *k, unsigned task, double ref_ns);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BLS_KERNEL_H */

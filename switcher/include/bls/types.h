@@ -1,0 +1,46 @@
+/* switcher/include/bls/types.h -- limits, identifiers and error codes shared by the C stack.
+ *
+ * The switcher library is C11 and depends on libc only. Every function that can fail returns
+ * 0 or a negative BLS_E* code, kernel style; the codes mirror the errno values the Linux code
+ * it models returns, so traces and tests read the same.
+ */
+#ifndef BLS_TYPES_H
+#define BLS_TYPES_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Compile-time maxima: contexts are plain structs sized by these, so nothing is allocated
+ * after initialisation. The configuration loader rejects larger systems with a message that
+ * names the limit as ours, not the architecture's. */
+#define BLS_MAX_CLUSTERS 4
+#define BLS_MAX_CPUS_PER_CLUSTER 4
+#define BLS_MAX_CPUS (BLS_MAX_CLUSTERS * BLS_MAX_CPUS_PER_CLUSTER)
+#define BLS_MAX_TASKS 64
+
+enum bls_error {
+	BLS_OK = 0,
+	BLS_EINTR = 4,   /* an interrupt became pending before the operation completed */
+	BLS_EBUSY = 16,  /* a request is already pending */
+	BLS_EINVAL = 22, /* invalid argument */
+	BLS_ENOSYS = 38, /* a required platform operation is missing */
+};
+
+/* A piece of ordinary work, in the units the energy/capacity model uses.
+ *
+ * ref_ns is how long the work takes on the reference CPU (the SoC's highest capacity, at its
+ * highest OPP); mem_fraction of it is memory stall time, which does not shrink or stretch with
+ * the core's frequency. See docs/architecture.md, "Work and capacity". */
+struct bls_work {
+	double ref_ns;
+	double mem_fraction;
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BLS_TYPES_H */

@@ -1,0 +1,12 @@
+/* switcher/src/platform_ops.c -- registration checks for the platform operations table. */
+#include "bls/platform_ops.h"
+
+#include <stddef.h>
+
+int bls_platform_ops_check(const struct bls_platform_ops *ops)
+{
+	if (!ops || !ops->now_ns || !ops->cpu_execute || !ops->cpu_wait_for_interrupt ||
+	    !ops->cpu_irq_ack || !ops->cpu_power_down || !ops->cluster_set_freq)
+		return -BLS_ENOSYS;
+	return 0;
+}
