@@ -7,7 +7,9 @@ namespace blsim::model {
 
 namespace {
 
-constexpr double ps_to_s = 1e-12;
+// Dividing (rather than multiplying by 1e-12, which is not exact in binary) keeps whole
+// seconds whole in the results.
+constexpr double ps_per_s = 1e12;
 
 std::size_t core_slot(core_power s)
 {
@@ -126,7 +128,7 @@ void energy_meter::advance(unsigned cluster, std::uint64_t t_ps)
     const std::uint64_t dt = t_ps - c.last_ps;
     if (dt == 0)
         return;
-    const double dt_s = dt * ps_to_s;
+    const double dt_s = dt / ps_per_s;
     // mW * s = mJ
     c.uncore_energy_j += c.uncore_mw * dt_s * 1e-3;
     c.state_ps[cluster_slot(c.snap.state)] += dt;
@@ -213,17 +215,17 @@ double energy_meter::total_energy_j() const
 
 double energy_meter::core_residency_s(unsigned cpu, core_power s) const
 {
-    return cores_.at(cpu).residency_ps[core_slot(s)] * ps_to_s;
+    return cores_.at(cpu).residency_ps[core_slot(s)] / ps_per_s;
 }
 
 double energy_meter::cluster_residency_s(unsigned cluster, cluster_power s) const
 {
-    return clusters_.at(cluster).state_ps[cluster_slot(s)] * ps_to_s;
+    return clusters_.at(cluster).state_ps[cluster_slot(s)] / ps_per_s;
 }
 
 double energy_meter::opp_residency_s(unsigned cluster, int opp_index) const
 {
-    return clusters_.at(cluster).opp_ps.at(opp_index) * ps_to_s;
+    return clusters_.at(cluster).opp_ps.at(opp_index) / ps_per_s;
 }
 
 double energy_meter::cluster_power_mw(unsigned cluster) const

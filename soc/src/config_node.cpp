@@ -428,8 +428,14 @@ struct emitter {
             emit(ev);
             break;
         }
-        case node::kind::map:
-            yaml_mapping_start_event_initialize(&ev, nullptr, nullptr, 1, YAML_BLOCK_MAPPING_STYLE);
+        case node::kind::map: {
+            // Small records of scalars (an OPP, a task) read best on one line, as written.
+            bool flat = !n.items.empty() && n.items.size() <= 6 &&
+                        std::all_of(n.items.begin(), n.items.end(),
+                                    [](const node& c) { return !c.is_map() && !c.is_seq(); });
+            yaml_mapping_start_event_initialize(&ev, nullptr, nullptr, 1,
+                                                flat ? YAML_FLOW_MAPPING_STYLE
+                                                     : YAML_BLOCK_MAPPING_STYLE);
             emit(ev);
             for (std::size_t i = 0; i < n.keys.size(); i++) {
                 scalar(n.keys[i], true);
@@ -438,6 +444,7 @@ struct emitter {
             yaml_mapping_end_event_initialize(&ev);
             emit(ev);
             break;
+        }
         }
     }
 };

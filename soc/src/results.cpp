@@ -26,7 +26,7 @@ std::string summary_json(platform& p, const host_stats& host)
 {
     const model::energy_meter& m = p.meter();
     const scenario_config& cfg = p.config();
-    const double sim_s = sc_core::sc_time_stamp().to_seconds();
+    const double sim_s = sc_core::sc_time_stamp().value() / 1e12;
 
     json j;
     j["schema_version"] = summary_schema_version;
@@ -99,7 +99,7 @@ std::string human_summary(platform& p, const host_stats& host)
 {
     const model::energy_meter& m = p.meter();
     const scenario_config& cfg = p.config();
-    const double sim_s = sc_core::sc_time_stamp().to_seconds();
+    const double sim_s = sc_core::sc_time_stamp().value() / 1e12;
     char line[256];
     std::ostringstream os;
 

@@ -303,28 +303,41 @@ bool load_scenario(const std::string& path, const std::vector<std::string>& over
             later.emplace_back(static_cast<int>(i + 1), o);
     }
 
+    bool soc_ok = true;
     if (node* soc = root.find("soc"); soc && soc->is_scalar()) {
         const std::string soc_path = resolve_relative(soc->at.file == "--set" ? std::string("./") : path, soc->value);
         std::string soc_text;
-        if (!read_source(soc_path, soc_text, error)) {
-            diag.error(soc->at, "cannot read SoC file '" + soc->value + "': " + error);
-            return false;
-        }
         node soc_root;
-        if (!cfg::parse_yaml(soc_text, soc_path, soc_root, diag))
-            return false;
+        if (!read_source(soc_path, soc_text, error))
+            diag.error(soc->at, "cannot read SoC file '" + soc->value + "': " + error);
+        else
+            cfg::parse_yaml(soc_text, soc_path, soc_root, diag);
+        // On failure the SoC is left empty, and the rest is still checked so that every
+        // error is reported at once.
+        soc_ok = diag.ok();
         *soc = std::move(soc_root);
     }
 
     for (const auto& [index, o] : later)
         cfg::apply_override(root, o, index, diag);
-    if (!diag.ok())
-        return false;
 
     bind_context ctx(diag);
     ctx.record("", root.at);
     scenario_config c;
-    scenario_schema().bind(root, c, ctx, "");
+    if (soc_ok) {
+        scenario_schema().bind(root, c, ctx, "");
+    } else {
+        // The SoC could not be read: check everything but it, without its noise.
+        node rest = root;
+        std::size_t i = std::find(rest.keys.begin(), rest.keys.end(), "soc") - rest.keys.begin();
+        if (i < rest.keys.size()) {
+            rest.keys.erase(rest.keys.begin() + i);
+            rest.key_marks.erase(rest.key_marks.begin() + i);
+            rest.items.erase(rest.items.begin() + i);
+        }
+        scenario_schema().bind(rest, c, ctx, "");
+        return false;
+    }
     if (!diag.ok())
         return false;
     check(c, ctx, diag);

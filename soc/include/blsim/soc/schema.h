@@ -121,7 +121,7 @@ public:
             }
             out.*m = n.value;
         };
-        auto emit = [=](const T& v) { return node::scalar(v.*m, {}, false); };
+        auto emit = [=](const T& v) { return node::scalar(v.*m, {}); };
         add(key, "string", "", "", doc, required, bind, emit);
         return *this;
     }
