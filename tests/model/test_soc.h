@@ -1,0 +1,34 @@
+// tests/model/test_soc.h -- a small SoC description whose numbers are easy to work by hand.
+#pragma once
+
+#include "blsim/model/params.h"
+
+namespace blsim::test {
+
+// One cluster "c" of @cores cores, capacity 1024/MHz, OPPs 500 MHz/900 mV and 1000 MHz/1000 mV
+// (EAS core 10/30, cluster 100/200), WFI 5, off 1, 1 mW per EAS unit.
+inline model::soc_params small_soc(int cores = 2)
+{
+    model::cluster_params c;
+    c.name = "c";
+    c.cores = cores;
+    c.capacity_dmips_mhz = 1024;
+    c.opps = {{500, 900, 10, 100}, {1000, 1000, 30, 200}};
+    c.wfi_power_eas = 5;
+    c.off_power_eas = 1;
+    c.dvfs = {10, 30};
+    c.power.core_wfi_entry_us = 1;
+    c.power.core_wfi_exit_us = 2;
+    c.power.core_off_entry_us = 10;
+    c.power.core_off_exit_us = 20;
+    c.power.cluster_off_entry_us = 100;
+    c.power.cluster_off_exit_us = 200;
+    model::soc_params soc;
+    soc.name = "small";
+    soc.clusters = {c};
+    soc.energy.model = model::power_model_kind::eas;
+    soc.energy.eas_mw_per_unit = 1.0;
+    return soc;
+}
+
+} // namespace blsim::test
