@@ -23,7 +23,10 @@ mark bind_context::where(std::string path) const
 
 std::string format_number(double v)
 {
-    // Shortest text that reads back to the same double: deterministic and readable.
+    // Whole numbers as integers (1000000, not 1e+06); others as the shortest text that
+    // reads back to the same double. Deterministic and readable.
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+        return std::to_string(static_cast<long long>(v));
     char buf[64];
     auto r = std::to_chars(buf, buf + sizeof buf, v);
     return std::string(buf, r.ptr);

@@ -1,0 +1,189 @@
+// tests/soc/run_test.cpp -- whole runs through the blsim command line, as a user runs it.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+struct result {
+    int status = -1;
+    std::string out, err;
+};
+
+std::string slurp(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Runs blsim with @args (already shell-quoted where needed).
+result blsim(const std::string& args)
+{
+    const fs::path err = fs::temp_directory_path() / ("blsim-test-err-" + std::to_string(::getpid()));
+    const std::string cmd = std::string(BLSIM_BINARY) + " " + args + " 2>" + err.string();
+    result r;
+    FILE* p = ::popen(cmd.c_str(), "r");
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
+        r.out.append(buf, n);
+    int st = ::pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.err = slurp(err);
+    fs::remove(err);
+    return r;
+}
+
+class run_test : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        dir = fs::temp_directory_path() /
+              ("blsim-run-test-" + std::to_string(::getpid()) + "-" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir);
+    }
+    void TearDown() override { fs::remove_all(dir); }
+    fs::path dir;
+};
+
+TEST_F(run_test, default_scenario_writes_a_consistent_summary)
+{
+    result r = blsim("run --out " + dir.string() + " --set duration_s=2");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("blsim: 'tc2-default' (seed 1): 2.000 s simulated"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("results: " + dir.string() + "/summary.json"), std::string::npos);
+    EXPECT_TRUE(r.err.empty()) << r.err;
+
+    json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_EQ(s["schema_version"], 1);
+    EXPECT_EQ(s["scenario"], "tc2-default");
+    EXPECT_EQ(s["seed"], 1);
+    EXPECT_DOUBLE_EQ(s["sim_time_s"].get<double>(), 2.0);
+
+    // Energy adds up: cores + shared logic = clusters, clusters = total.
+    double clusters = 0;
+    for (const auto& [name, e] : s["energy_j"]["clusters"].items()) {
+        double parts = s["energy_j"]["uncore"][name].get<double>();
+        for (const auto& [cpu, r] : s["residency_s"]["cores"].items())
+            if (r["cluster"] == name)
+                parts += s["energy_j"]["cores"][cpu].get<double>();
+        EXPECT_NEAR(parts, e.get<double>(), 1e-12) << name;
+        clusters += e.get<double>();
+    }
+    EXPECT_NEAR(clusters, s["energy_j"]["total"].get<double>(), 1e-12);
+    EXPECT_NEAR(s["avg_power_mw"].get<double>(), s["energy_j"]["total"].get<double>() / 2.0 * 1e3, 1e-9);
+
+    // Residencies sum to the simulated time, per core and per cluster (states and OPPs).
+    EXPECT_EQ(s["residency_s"]["cores"].size(), 5u);
+    for (const auto& [cpu, r] : s["residency_s"]["cores"].items())
+        EXPECT_NEAR(r["on"].get<double>() + r["wfi"].get<double>() + r["off"].get<double>(), 2.0, 1e-12) << cpu;
+    for (const auto& [name, r] : s["residency_s"]["clusters"].items()) {
+        EXPECT_NEAR(r["on"].get<double>() + r["off"].get<double>(), 2.0, 1e-12) << name;
+        double opp = 0;
+        for (const auto& [mhz, t] : r["opp_mhz"].items())
+            opp += t.get<double>();
+        EXPECT_NEAR(opp, 2.0, 1e-12) << name;
+    }
+    // The fixed governor moves a15 from its boot OPP (1200 MHz) down to 1000 MHz: frequency
+    // first, after the 3 ms PLL relock (the voltage follows 1 ms later).
+    EXPECT_NEAR(s["residency_s"]["clusters"]["a15"]["opp_mhz"]["1200"].get<double>(), 0.003, 1e-12);
+    EXPECT_NEAR(s["residency_s"]["clusters"]["a15"]["opp_mhz"]["1000"].get<double>(), 1.997, 1e-12);
+    // cpu4 has no task: off after its 10 us power-down latency.
+    EXPECT_NEAR(s["residency_s"]["cores"]["cpu4"]["off"].get<double>(), 2.0 - 10e-6, 1e-12);
+    // cpu0 runs 30% of the reference CPU on an A15 at 1000 MHz: 36% of the time, plus
+    // the first 3 ms at 1200 MHz and wake-up latencies.
+    EXPECT_NEAR(s["residency_s"]["cores"]["cpu0"]["on"].get<double>() / 2.0, 0.36, 0.005);
+
+    for (const char* key : {"wall_s", "realtime_factor", "events", "peak_rss_mb"})
+        EXPECT_TRUE(s["host"].contains(key)) << key;
+    EXPECT_GT(s["host"]["events"].get<double>(), 0);
+
+    const std::string eff = slurp(dir / "effective-config.yaml");
+    EXPECT_NE(eff.find("duration_s: 2\n"), std::string::npos);
+    EXPECT_NE(eff.find("eas_mw_per_unit: 0.187"), std::string::npos);
+}
+
+TEST_F(run_test, same_config_and_seed_give_identical_results)
+{
+    ASSERT_EQ(blsim("run -q --out " + (dir / "a").string() + " --set duration_s=1").status, 0);
+    ASSERT_EQ(blsim("run -q --out " + (dir / "b").string() + " --set duration_s=1").status, 0);
+    auto strip_host = [](json s) {
+        s.erase("host");
+        return s.dump();
+    };
+    EXPECT_EQ(strip_host(json::parse(slurp(dir / "a" / "summary.json"))),
+              strip_host(json::parse(slurp(dir / "b" / "summary.json"))));
+    EXPECT_EQ(slurp(dir / "a" / "effective-config.yaml"), slurp(dir / "b" / "effective-config.yaml"));
+}
+
+TEST_F(run_test, idle_clusters_power_down_after_their_latencies)
+{
+    // No tasks: every core powers down (10 us), then each cluster (1000 us).
+    result r = blsim("run -q --out " + dir.string() + " --set duration_s=1 --set 'workload.tasks=[]'");
+    ASSERT_EQ(r.status, 0) << r.err;
+    json s = json::parse(slurp(dir / "summary.json"));
+    for (const char* cl : {"a15", "a7"}) {
+        EXPECT_NEAR(s["residency_s"]["clusters"][cl]["off"].get<double>(), 1.0 - 0.00101, 1e-12) << cl;
+    }
+    // EAS a7, booted at 1000 MHz: during the 10 us core power-down the three cores count as
+    // on (3 x 1024 + cluster 4905 units), then 1000 us of cluster power-down with every core
+    // off (the WFI-level 25 units), then cluster sleep (10 units) for the rest.
+    const double k = 0.187e-3; // J per unit-second
+    const double a7 = (3 * 1024 + 4905) * 10e-6 * k + 25 * 1000e-6 * k + 10 * 0.99899 * k;
+    EXPECT_NEAR(s["energy_j"]["clusters"]["a7"].get<double>(), a7, 1e-12);
+}
+
+TEST_F(run_test, a_bad_configuration_is_located_and_writes_nothing)
+{
+    const fs::path cfg = dir.string() + "-bad.yaml";
+    std::ofstream(cfg) << "name: bad\nsoc: " << BLSIM_SOURCE_DIR << "/configs/soc/tc2.yaml\n"
+                       << "duration_s: -1\n";
+    result r = blsim("run " + cfg.string() + " --out " + dir.string() + " --set seed=x");
+    fs::remove(cfg);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, cfg.string() + ":3:13: duration_s: -1 is out of range 1e-06..1000000\n"
+                     "--set:1:6: seed: expected an integer, got 'x'\n");
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_FALSE(fs::exists(dir));
+}
+
+TEST_F(run_test, usage_errors_exit_2_and_help_exits_0)
+{
+    result r = blsim("--help");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("usage: blsim <command>"), std::string::npos);
+    r = blsim("run --help");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("--set KEY=VALUE"), std::string::npos);
+    r = blsim("frobnicate");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "blsim: unknown command 'frobnicate'\n(see 'blsim --help')\n");
+    r = blsim("run --bogus");
+    EXPECT_EQ(r.status, 2);
+    r = blsim("run /nonexistent/scenario.yaml");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "/nonexistent/scenario.yaml: cannot read: No such file or directory\n");
+}
+
+TEST_F(run_test, docs_config_reference_is_generated_from_the_schema)
+{
+    result r = blsim("config-reference");
+    ASSERT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, slurp(fs::path(BLSIM_SOURCE_DIR) / "docs" / "config.md"))
+        << "docs/config.md is stale: regenerate it with 'build/blsim config-reference > docs/config.md'";
+}
+
+} // namespace
