@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
+#include <tuple>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -53,14 +55,43 @@ node node::map(mark at)
 
 void diagnostics::error(const mark& at, const std::string& message)
 {
-    messages_.push_back(at.str() + ": " + message);
+    entries_.push_back({at, message});
 }
 
-void diagnostics::error(const std::string& message) { messages_.push_back(message); }
+void diagnostics::error(const std::string& message) { entries_.push_back({mark{}, message}); }
+
+std::vector<std::string> diagnostics::messages() const
+{
+    std::vector<std::string> files; // in order of first mention
+    auto file_rank = [&](const mark& m) -> std::size_t {
+        if (m.file.empty())
+            return 0;
+        if (m.file == "--set")
+            return std::numeric_limits<std::size_t>::max();
+        auto it = std::find(files.begin(), files.end(), m.file);
+        return 1 + static_cast<std::size_t>(it - files.begin());
+    };
+    for (const entry& e : entries_)
+        if (!e.at.file.empty() && e.at.file != "--set" &&
+            std::find(files.begin(), files.end(), e.at.file) == files.end())
+            files.push_back(e.at.file);
+
+    std::vector<const entry*> sorted;
+    for (const entry& e : entries_)
+        sorted.push_back(&e);
+    std::stable_sort(sorted.begin(), sorted.end(), [&](const entry* a, const entry* b) {
+        return std::make_tuple(file_rank(a->at), a->at.line, a->at.col) <
+               std::make_tuple(file_rank(b->at), b->at.line, b->at.col);
+    });
+    std::vector<std::string> out;
+    for (const entry* e : sorted)
+        out.push_back(e->at.file.empty() ? e->text : e->at.str() + ": " + e->text);
+    return out;
+}
 
 void diagnostics::print(std::ostream& os) const
 {
-    for (const std::string& m : messages_)
+    for (const std::string& m : messages())
         os << m << '\n';
 }
 

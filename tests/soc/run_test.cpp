@@ -134,6 +134,7 @@ TEST_F(run_test, idle_clusters_power_down_after_their_latencies)
     // No tasks: every core powers down (10 us), then each cluster (1000 us).
     result r = blsim("run -q --out " + dir.string() + " --set duration_s=1 --set 'workload.tasks=[]'");
     ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "") << "a run without tasks must not make SystemC warn";
     json s = json::parse(slurp(dir / "summary.json"));
     for (const char* cl : {"a15", "a7"}) {
         EXPECT_NEAR(s["residency_s"]["clusters"][cl]["off"].get<double>(), 1.0 - 0.00101, 1e-12) << cl;

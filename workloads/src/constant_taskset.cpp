@@ -17,11 +17,11 @@ constant_taskset::constant_taskset(sc_core::sc_module_name name, std::vector<tas
         assert(t.period_ms > 0);
         next_.push_back(sc_time(t.offset_ms, SC_MS));
     }
-    SC_HAS_PROCESS(constant_taskset);
-    SC_METHOD(on_timer);
     // One method serves every task: it fires at the earliest next release.
-    if (tasks_.empty())
-        dont_initialize();
+    if (!tasks_.empty()) {
+        SC_HAS_PROCESS(constant_taskset);
+        SC_METHOD(on_timer);
+    }
 }
 
 void constant_taskset::on_timer()

@@ -46,18 +46,25 @@ struct node {
     static node map(mark at);
 };
 
-// All user-facing configuration errors, in the order they were found.
+// All user-facing configuration errors. They are reported in reading order: errors without
+// a location first, then each file's (files in the order they were first mentioned, errors by
+// line and column), then the overrides' (by --set number and column), whatever order the
+// checks found them in.
 class diagnostics {
 public:
     void error(const mark& at, const std::string& message);
     void error(const std::string& message); // no location (e.g. the command line itself)
 
-    bool ok() const { return messages_.empty(); }
-    const std::vector<std::string>& messages() const { return messages_; }
+    bool ok() const { return entries_.empty(); }
+    std::vector<std::string> messages() const;
     void print(std::ostream& os) const;
 
 private:
-    std::vector<std::string> messages_;
+    struct entry {
+        mark at;
+        std::string text;
+    };
+    std::vector<entry> entries_;
 };
 
 // Parse YAML @text named @file_name (for marks) into @out: one document, a mapping at the
