@@ -89,6 +89,11 @@ std::vector<std::string> diagnostics::messages() const
     return out;
 }
 
+std::string diagnostics::first_text() const
+{
+    return entries_.empty() ? std::string() : entries_.front().text;
+}
+
 void diagnostics::print(std::ostream& os) const
 {
     for (const std::string& m : messages())
@@ -318,10 +323,9 @@ bool apply_override(node& root, const std::string& assignment, int index, diagno
         diagnostics sub;
         node wrapper;
         if (!parse_yaml("v: " + text, "--set", wrapper, sub)) {
-            // Re-locate the message: columns in the wrapper are shifted by "v: ".
-            std::string msg = sub.messages().front();
-            std::size_t p = msg.find(": YAML");
-            diag.error(here(eq + 1), "bad value: " + (p == std::string::npos ? msg : msg.substr(p + 2)));
+            // The problem's own location is inside the "v: " wrapper; the value's start is
+            // the only location that means something to the user.
+            diag.error(here(eq + 1), "bad value: " + sub.first_text());
             return false;
         }
         value = wrapper.items.front();
@@ -353,9 +357,9 @@ bool apply_override(node& root, const std::string& assignment, int index, diagno
         if (cur->is_seq()) {
             bool numeric = std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
             if (numeric) {
-                std::size_t i = std::stoul(part);
-                if (i < cur->items.size())
-                    child = &cur->items[i];
+                // Anything longer than any list could be is simply not an item.
+                if (part.size() <= 9 && std::stoul(part) < cur->items.size())
+                    child = &cur->items[std::stoul(part)];
             } else {
                 for (node& item : cur->items)
                     if (const node* name = item.find("name"); name && name->value == part)
@@ -430,7 +434,7 @@ struct emitter {
         yaml_event_t ev;
         yaml_scalar_event_initialize(&ev, nullptr, nullptr,
                                      reinterpret_cast<yaml_char_t*>(const_cast<char*>(v.c_str())),
-                                     static_cast<int>(v.size()), plain, !plain,
+                                     static_cast<int>(v.size()), 1, 1,
                                      plain ? YAML_ANY_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
         emit(ev);
     }

@@ -175,7 +175,8 @@ schema<governor_config> governor_schema()
     return s;
 }
 
-schema<scenario_config> scenario_schema()
+// @soc_required is false only to check the rest of a scenario whose SoC could not be read.
+schema<scenario_config> scenario_schema(bool soc_required = true)
 {
     schema<scenario_config> s;
     s.text("name", &scenario_config::name, "Scenario name, copied into the results.", true)
@@ -185,7 +186,8 @@ schema<scenario_config> scenario_schema()
         .real("duration_s", &scenario_config::duration_s, 1e-6, 1e6, "s", "Simulated time.")
         .object("soc", &scenario_config::soc, soc_schema(),
                 "The SoC. In a scenario file, a path to a SoC file (relative to the scenario) "
-                "or the mapping itself.")
+                "or the mapping itself.",
+                soc_required)
         .object("governor", &scenario_config::governor, governor_schema(), "cpufreq governor.")
         .object("workload", &scenario_config::workload, workload_schema(), "What runs.");
     return s;
@@ -203,6 +205,11 @@ bool read_source(const std::string& path, std::string& text, std::string& error)
         }
         text = content;
         return true;
+    }
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        error = std::strerror(EISDIR);
+        return false;
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
@@ -335,7 +342,7 @@ bool load_scenario(const std::string& path, const std::vector<std::string>& over
             rest.key_marks.erase(rest.key_marks.begin() + i);
             rest.items.erase(rest.items.begin() + i);
         }
-        scenario_schema().bind(rest, c, ctx, "");
+        scenario_schema(false).bind(rest, c, ctx, "");
         return false;
     }
     if (!diag.ok())

@@ -71,6 +71,18 @@ std::string describe(const node& n)
     return "?";
 }
 
+bool plain_safe(const std::string& s)
+{
+    static const char* const special[] = {"", "~", "null", "Null", "NULL", "true", "True", "TRUE",
+                                          "false", "False", "FALSE", "yes", "Yes", "YES", "no",
+                                          "No", "NO", "on", "On", "ON", "off", "Off", "OFF"};
+    for (const char* w : special)
+        if (s == w)
+            return false;
+    double d;
+    return !parse_real(node::scalar(s, {}), d);
+}
+
 std::string closest_key(const std::string& key, const std::vector<std::string>& known)
 {
     std::string best;

@@ -57,6 +57,8 @@ public:
 
     bool ok() const { return entries_.empty(); }
     std::vector<std::string> messages() const;
+    // The first error's message without its location.
+    std::string first_text() const;
     void print(std::ostream& os) const;
 
 private:

@@ -45,6 +45,9 @@ std::string format_number(double v);
 bool parse_integer(const node& n, long long& out);
 bool parse_real(const node& n, double& out);
 std::string describe(const node& n); // "'abc'", "a mapping", "a list", "nothing"
+// Whether @s, written as a plain YAML scalar, reads back as the same string (not as nothing,
+// a boolean or a number): otherwise it is written quoted.
+bool plain_safe(const std::string& s);
 std::string closest_key(const std::string& key, const std::vector<std::string>& known);
 
 template <class T>
@@ -115,13 +118,17 @@ public:
     schema& text(const char* key, std::string T::*m, const char* doc, bool required = false)
     {
         auto bind = [=](const node& n, T& out, bind_context& ctx, const std::string& path) {
-            if (!n.is_scalar() || n.value.empty()) {
+            if (!n.is_scalar()) {
                 ctx.diag.error(n.at, path + ": expected a string, got " + describe(n));
+                return;
+            }
+            if (required && n.value.empty()) {
+                ctx.diag.error(n.at, path + ": must not be empty");
                 return;
             }
             out.*m = n.value;
         };
-        auto emit = [=](const T& v) { return node::scalar(v.*m, {}); };
+        auto emit = [=](const T& v) { return node::scalar(v.*m, {}, plain_safe(v.*m)); };
         add(key, "string", "", "", doc, required, bind, emit);
         return *this;
     }
@@ -152,13 +159,14 @@ public:
     }
 
     template <class U>
-    schema& object(const char* key, U T::*m, const schema<U>& sub, const char* doc)
+    schema& object(const char* key, U T::*m, const schema<U>& sub, const char* doc,
+                   bool required = false)
     {
         auto bind = [=](const node& n, T& out, bind_context& ctx, const std::string& path) {
             sub.bind(n, out.*m, ctx, path);
         };
         auto emit = [=](const T& v) { return sub.emit(v.*m); };
-        field f = make(key, "mapping", "", "", doc, false, bind, emit);
+        field f = make(key, "mapping", "", "", doc, required, bind, emit);
         f.nested = [=](std::vector<doc_row>& rows, const std::string& prefix, const T& d) {
             sub.document(rows, prefix, d.*m);
         };

@@ -1,0 +1,824 @@
+// tests/config/config_test.cpp -- the YAML configuration loader: parsing with marks, schema
+// binding, --set overrides, semantic checks and the effective configuration.
+//
+// Error messages are user interface: every expectation below is the exact, complete message,
+// location included. Fixtures live in tests/config/data/ (BLSIM_TEST_DATA), one problem each
+// unless a test is about several errors being reported together.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "blsim/soc/config_node.h"
+#include "blsim/soc/scenario.h"
+#include "blsim/soc/schema.h"
+
+namespace {
+
+using blsim::cfg::apply_override;
+using blsim::cfg::closest_key;
+using blsim::cfg::diagnostics;
+using blsim::cfg::edit_distance;
+using blsim::cfg::emit_yaml;
+using blsim::cfg::mark;
+using blsim::cfg::node;
+using blsim::cfg::parse_yaml;
+using blsim::soc::effective_yaml;
+using blsim::soc::load_scenario;
+using blsim::soc::scenario_config;
+
+using messages = std::vector<std::string>;
+
+const std::string default_path = BLSIM_SOURCE_DIR "/configs/scenarios/default.yaml";
+
+std::string data(const std::string& name) { return std::string(BLSIM_TEST_DATA) + "/" + name; }
+
+// "<fixture path>:line:col"
+std::string at(const std::string& name, int line, int col)
+{
+    return data(name) + ":" + std::to_string(line) + ":" + std::to_string(col);
+}
+
+// "--set:N:col"
+std::string set_at(int n, int col) { return "--set:" + std::to_string(n) + ":" + std::to_string(col); }
+
+struct loaded {
+    bool ok = false;
+    messages errors;
+    scenario_config cfg;
+};
+
+loaded load(const std::string& path, const std::vector<std::string>& overrides = {})
+{
+    loaded r;
+    diagnostics diag;
+    r.ok = load_scenario(path, overrides, r.cfg, diag);
+    r.errors = diag.messages();
+    return r;
+}
+
+// The frequency the fixed governor is given for @cluster, or -1.
+int governor_freq(const scenario_config& c, const std::string& cluster)
+{
+    for (const auto& [name, mhz] : c.governor.freq_mhz)
+        if (name == cluster)
+            return mhz;
+    return -1;
+}
+
+// ------------------------------------------------------------------------------------------
+// Good files
+
+TEST(GoodFiles, DefaultScenarioLoadsWithTc2)
+{
+    loaded r = load(default_path);
+    ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
+    EXPECT_TRUE(r.errors.empty());
+    const scenario_config& c = r.cfg;
+    EXPECT_EQ(c.name, "tc2-default");
+    EXPECT_EQ(c.seed, 1);
+    EXPECT_DOUBLE_EQ(c.duration_s, 60);
+    EXPECT_EQ(c.soc.name, "tc2");
+    ASSERT_EQ(c.soc.clusters.size(), 2u);
+    EXPECT_EQ(c.soc.clusters[0].name, "a15");
+    EXPECT_EQ(c.soc.clusters[0].cores, 2);
+    EXPECT_EQ(c.soc.clusters[0].opps.size(), 8u);
+    EXPECT_EQ(c.soc.clusters[0].opps.back().freq_mhz, 1200);
+    EXPECT_EQ(c.soc.clusters[0].boot_freq_mhz, 0); // not given: the default
+    EXPECT_EQ(c.soc.clusters[1].name, "a7");
+    EXPECT_EQ(c.soc.clusters[1].cores, 3);
+    ASSERT_FALSE(c.soc.clusters[1].opps.empty());
+    EXPECT_EQ(c.soc.clusters[1].opps[0].freq_mhz, 350);
+    EXPECT_EQ(c.soc.clusters[1].opps[0].voltage_mv, 850);
+    EXPECT_DOUBLE_EQ(c.soc.clusters[1].cv2f.core_dyn_uw_per_mhz_v2, 133);
+    EXPECT_EQ(c.soc.energy.model, blsim::model::power_model_kind::eas);
+    EXPECT_DOUBLE_EQ(c.soc.energy.eas_mw_per_unit, 0.187);
+    EXPECT_EQ(c.governor.name, "fixed");
+    EXPECT_EQ(governor_freq(c, "a15"), 1000);
+    EXPECT_EQ(governor_freq(c, "a7"), 800);
+    ASSERT_EQ(c.workload.tasks.size(), 4u);
+    EXPECT_EQ(c.workload.tasks[0].name, "ui");
+    EXPECT_DOUBLE_EQ(c.workload.tasks[0].offset_ms, 0); // not given: the default
+    EXPECT_DOUBLE_EQ(c.workload.tasks[1].offset_ms, 2);
+    EXPECT_DOUBLE_EQ(c.workload.tasks[3].mem_fraction, 0.5);
+}
+
+TEST(GoodFiles, BuiltinDefaultIsTheSameConfiguration)
+{
+    loaded file = load(default_path);
+    loaded builtin = load("builtin:configs/scenarios/default.yaml");
+    ASSERT_TRUE(file.ok) << ::testing::PrintToString(file.errors);
+    ASSERT_TRUE(builtin.ok) << ::testing::PrintToString(builtin.errors);
+    EXPECT_EQ(effective_yaml(builtin.cfg), effective_yaml(file.cfg));
+    EXPECT_STREQ(blsim::soc::default_scenario, "builtin:configs/scenarios/default.yaml");
+}
+
+TEST(GoodFiles, InlineSocLoads)
+{
+    loaded r = load(data("inline_soc.yaml"));
+    ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
+    const scenario_config& c = r.cfg;
+    EXPECT_EQ(c.name, "inline");
+    EXPECT_DOUBLE_EQ(c.duration_s, 2.5);
+    EXPECT_EQ(c.seed, 1); // default
+    EXPECT_EQ(c.soc.name, "tiny");
+    EXPECT_EQ(c.soc.energy.model, blsim::model::power_model_kind::cv2f);
+    EXPECT_DOUBLE_EQ(c.soc.energy.eas_mw_per_unit, 0.5);
+    ASSERT_EQ(c.soc.clusters.size(), 1u);
+    EXPECT_EQ(c.soc.clusters[0].name, "solo");
+    EXPECT_EQ(c.soc.clusters[0].cores, 3);
+    EXPECT_EQ(c.soc.clusters[0].boot_freq_mhz, 400);
+    ASSERT_EQ(c.soc.clusters[0].opps.size(), 2u);
+    EXPECT_EQ(c.soc.clusters[0].opps[1].voltage_mv, 950);
+    EXPECT_EQ(c.governor.name, "fixed"); // default
+    EXPECT_EQ(governor_freq(c, "solo"), 800);
+    EXPECT_EQ(c.workload.kind, "constant"); // default
+    ASSERT_EQ(c.workload.tasks.size(), 1u);
+    EXPECT_EQ(c.workload.tasks[0].cpu, 2);
+}
+
+// ------------------------------------------------------------------------------------------
+// YAML-level errors
+
+TEST(YamlErrors, SyntaxErrorIsLocated)
+{
+    loaded r = load(data("syntax_error.yaml"));
+    EXPECT_FALSE(r.ok);
+    // libyaml notices the unclosed '[' where the next line's ':' makes it impossible.
+    EXPECT_EQ(r.errors, messages{at("syntax_error.yaml", 3, 11) +
+                                 ": YAML syntax error: did not find expected ',' or ']' "
+                                 "(while parsing a flow sequence)"});
+}
+
+TEST(YamlErrors, DuplicateKey)
+{
+    loaded r = load(data("duplicate_key.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors,
+              messages{at("duplicate_key.yaml", 3, 1) + ": duplicate key 'name' (first at line 1)"});
+}
+
+TEST(YamlErrors, DocumentMustBeAMapping)
+{
+    loaded r = load(data("not_a_mapping.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{at("not_a_mapping.yaml", 1, 1) +
+                                 ": the document must be a mapping of keys to values"});
+}
+
+TEST(YamlErrors, OnlyOneDocument)
+{
+    loaded r = load(data("two_documents.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors,
+              messages{at("two_documents.yaml", 2, 1) + ": only one YAML document is allowed"});
+}
+
+TEST(YamlErrors, EmptyFileIsAnEmptyMapping)
+{
+    loaded r = load(data("empty.yaml"));
+    EXPECT_FALSE(r.ok);
+    ASSERT_FALSE(r.errors.empty());
+    // Only the first: other required keys may follow it.
+    EXPECT_EQ(r.errors.front(), at("empty.yaml", 1, 1) + ": document: missing required key 'name'");
+}
+
+// ------------------------------------------------------------------------------------------
+// Schema binding errors
+
+TEST(SchemaErrors, WrongTypeInline)
+{
+    loaded r = load(data("cores_not_integer.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{at("cores_not_integer.yaml", 6, 14) +
+                                 ": soc.clusters[0].cores: expected an integer, got 'two'"});
+}
+
+TEST(SchemaErrors, WrongTypeInSocFileIsLocatedInTheSocFile)
+{
+    loaded r = load(data("uses_soc_cores_not_integer.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{at("soc_cores_not_integer.yaml", 4, 12) +
+                                 ": soc.clusters[0].cores: expected an integer, got 'two'"});
+}
+
+TEST(SchemaErrors, OutOfRange)
+{
+    loaded r = load(data("cores_out_of_range.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{at("cores_out_of_range.yaml", 6, 14) +
+                                 ": soc.clusters[0].cores: 5 is out of range 1..4"});
+}
+
+TEST(SchemaErrors, UnknownKeySuggestsTheClosest)
+{
+    loaded r = load(data("unknown_key.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{at("unknown_key.yaml", 2, 1) +
+                                 ": unknown key 'duraton_s' (did you mean 'duration_s'?)"});
+}
+
+TEST(SchemaErrors, UnknownNestedKeyNamesItsParent)
+{
+    loaded r = load(data("unknown_nested_key.yaml"));
+    EXPECT_FALSE(r.ok);
+    // The typo also leaves the real key missing; both are said, in reading order (a mapping's
+    // own problems are located at its start, its first key).
+    EXPECT_EQ(r.errors,
+              (messages{at("unknown_nested_key.yaml", 5, 7) +
+                            ": soc.clusters[0]: missing required key 'cores'",
+                        at("unknown_nested_key.yaml", 6, 7) +
+                            ": unknown key 'corez' in soc.clusters[0] (did you mean 'cores'?)"}));
+}
+
+TEST(SchemaErrors, MissingRequiredKey)
+{
+    loaded r = load(data("missing_opps.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{at("missing_opps.yaml", 5, 7) +
+                                 ": soc.clusters[0]: missing required key 'opps'"});
+}
+
+TEST(SchemaErrors, ManyErrorsAreAllReportedInFileOrder)
+{
+    loaded r = load(data("many_errors.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors,
+              (messages{
+                  at("many_errors.yaml", 3, 7) + ": seed: -1 is out of range 0..2147483647",
+                  at("many_errors.yaml", 4, 13) + ": duration_s: expected a number, got 'soon'",
+                  at("many_errors.yaml", 11, 42) +
+                      ": soc.clusters[0].opps[0].voltage_mv: 9000 is out of range 500..1500",
+                  at("many_errors.yaml", 14, 7) +
+                      ": unknown key 'colour' in soc.clusters[0] (did you mean 'cores'?)",
+                  at("many_errors.yaml", 17, 7) +
+                      ": workload.tasks[0]: missing required key 'period_ms'",
+              }));
+}
+
+// ------------------------------------------------------------------------------------------
+// Files that cannot be read
+
+TEST(MissingFiles, Scenario)
+{
+    const std::string path = data("no_such_scenario.yaml");
+    loaded r = load(path);
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{path + ": cannot read: No such file or directory"});
+}
+
+TEST(MissingFiles, BuiltinScenario)
+{
+    loaded r = load("builtin:configs/scenarios/no_such.yaml");
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors,
+              messages{"builtin:configs/scenarios/no_such.yaml: cannot read: no such built-in file"});
+}
+
+TEST(MissingFiles, SocFileIsLocatedAtTheReference)
+{
+    loaded r = load(data("missing_soc_file.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors,
+              messages{at("missing_soc_file.yaml", 3, 6) +
+                       ": cannot read SoC file 'no_such_soc.yaml': No such file or directory"});
+}
+
+TEST(MissingFiles, BrokenSocFileDoesNotHideScenarioErrors)
+{
+    loaded r = load(data("uses_soc_syntax_error.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors,
+              (messages{at("soc_syntax_error.yaml", 3, 1) +
+                            ": YAML syntax error: did not find expected node content (while "
+                            "parsing a flow node)",
+                        at("uses_soc_syntax_error.yaml", 3, 7) +
+                            ": seed: expected an integer, got 'many'"}));
+}
+
+// ------------------------------------------------------------------------------------------
+// --set overrides
+
+TEST(Overrides, GoodOverridesChangeValues)
+{
+    loaded r = load(default_path, {"duration_s=5", "soc.clusters.a15.cores=1",
+                                   "governor.freq_mhz={a15: 800}"});
+    ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
+    const scenario_config& c = r.cfg;
+    EXPECT_DOUBLE_EQ(c.duration_s, 5);
+    EXPECT_EQ(c.soc.clusters[0].cores, 1);
+    EXPECT_EQ(c.soc.clusters[1].cores, 3);
+    // A mapping value replaces the mapping: a7 is no longer named.
+    using freqs = std::vector<std::pair<std::string, int>>;
+    EXPECT_EQ(c.governor.freq_mhz, (freqs{{"a15", 800}}));
+    // Untouched keys keep the file's values.
+    EXPECT_EQ(c.seed, 1);
+    EXPECT_EQ(c.soc.clusters[0].opps.size(), 8u);
+
+    loaded by_index = load(default_path, {"soc.clusters.1.cores=2"});
+    ASSERT_TRUE(by_index.ok) << ::testing::PrintToString(by_index.errors);
+    EXPECT_EQ(by_index.cfg.soc.clusters[0].cores, 2);
+    EXPECT_EQ(by_index.cfg.soc.clusters[1].cores, 2);
+}
+
+TEST(Overrides, OverriddenSocIsCheckedAgainstTheTasks)
+{
+    // 1 + 2 cores leave default.yaml's fourth task (on cpu3) without a CPU.
+    loaded r = load(default_path, {"soc.clusters.a15.cores=1", "soc.clusters.1.cores=2"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{default_path + ":21:27: workload.tasks[3].cpu: cpu3 does not "
+                                                "exist (the SoC has 3 CPUs)"});
+}
+
+TEST(Overrides, LaterOverrideWins)
+{
+    loaded r = load(default_path, {"duration_s=5", "workload.tasks.ui.util_pct=40",
+                                   "duration_s=7"});
+    ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
+    EXPECT_DOUBLE_EQ(r.cfg.duration_s, 7);
+    EXPECT_DOUBLE_EQ(r.cfg.workload.tasks[0].util_pct, 40);
+}
+
+TEST(Overrides, SocReferenceCanBeReplaced)
+{
+    loaded r = load(default_path, {"governor.freq_mhz={big: 1000}", "soc=" + data("soc_small.yaml")});
+    ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
+    EXPECT_EQ(r.cfg.soc.name, "small");
+    ASSERT_EQ(r.cfg.soc.clusters.size(), 2u);
+    EXPECT_EQ(r.cfg.soc.clusters[1].name, "little");
+}
+
+TEST(Overrides, SocReferenceToMissingFile)
+{
+    loaded r = load(default_path, {"soc=no_such_soc.yaml"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 5) +
+                                 ": cannot read SoC file 'no_such_soc.yaml': No such file or directory"});
+}
+
+TEST(Overrides, Malformed)
+{
+    loaded r = load(default_path, {"duration_s", "=5"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{set_at(1, 1) + ": expected key=value, got 'duration_s'",
+                                  set_at(2, 1) + ": expected key=value, got '=5'"}));
+}
+
+TEST(Overrides, UnknownListItem)
+{
+    loaded by_name = load(default_path, {"soc.clusters.a16.cores=1"});
+    EXPECT_FALSE(by_name.ok);
+    EXPECT_EQ(by_name.errors,
+              messages{set_at(1, 14) + ": 'soc.clusters' has no item 'a16' (have: a15, a7)"});
+
+    loaded by_index = load(default_path, {"seed=2", "soc.clusters.2.cores=1"});
+    EXPECT_FALSE(by_index.ok);
+    EXPECT_EQ(by_index.errors,
+              messages{set_at(2, 14) + ": 'soc.clusters' has no item '2' (have: a15, a7)"});
+}
+
+TEST(Overrides, UnknownKey)
+{
+    loaded r = load(default_path, {"seed=2", "duraton_s=5"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors,
+              messages{set_at(2, 1) + ": unknown key 'duraton_s' (did you mean 'duration_s'?)"});
+}
+
+TEST(Overrides, UnknownNestedKey)
+{
+    loaded r = load(default_path, {"soc.clusters.a15.corez=1"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 18) +
+                                 ": unknown key 'corez' in soc.clusters[0] (did you mean 'cores'?)"});
+}
+
+TEST(Overrides, WrongTypeAndOutOfRange)
+{
+    loaded r = load(default_path, {"soc.clusters.a15.cores=two", "soc.clusters.a7.cores=9"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors,
+              (messages{set_at(1, 24) + ": soc.clusters[0].cores: expected an integer, got 'two'",
+                        set_at(2, 23) + ": soc.clusters[1].cores: 9 is out of range 1..4"}));
+}
+
+TEST(Overrides, BadYamlValue)
+{
+    loaded r = load(default_path, {"governor.freq_mhz={a15: 800"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 19) +
+                                 ": bad value: YAML syntax error: did not find expected ',' or "
+                                 "'}' (while parsing a flow mapping)"});
+}
+
+TEST(Overrides, PathThroughAValueOrWithEmptyComponent)
+{
+    loaded r = load(default_path, {"duration_s.unit=s", "soc..name=x"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{set_at(1, 12) + ": 'duration_s' is a value, not a mapping",
+                                  set_at(2, 5) + ": empty component in key 'soc..name'"}));
+}
+
+TEST(Overrides, FileAndOverrideErrorsAreReportedTogether)
+{
+    loaded r = load(data("many_errors.yaml"), {"soc.clusters.big.cores=1", "seed=0"});
+    EXPECT_FALSE(r.ok);
+    // The seed override fixes the file's seed error; the others remain, the file's first,
+    // then the overrides'.
+    EXPECT_EQ(r.errors,
+              (messages{
+                  at("many_errors.yaml", 4, 13) + ": duration_s: expected a number, got 'soon'",
+                  at("many_errors.yaml", 11, 42) +
+                      ": soc.clusters[0].opps[0].voltage_mv: 9000 is out of range 500..1500",
+                  at("many_errors.yaml", 14, 7) +
+                      ": unknown key 'colour' in soc.clusters[0] (did you mean 'cores'?)",
+                  at("many_errors.yaml", 17, 7) +
+                      ": workload.tasks[0]: missing required key 'period_ms'",
+                  set_at(1, 14) + ": 'soc.clusters' has no item 'big' (have: solo)",
+              }));
+}
+
+// ------------------------------------------------------------------------------------------
+// Semantic checks (after a successful binding)
+
+TEST(SemanticChecks, OppsNotAscending)
+{
+    loaded r = load(data("opps_not_ascending.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{at("opps_not_ascending.yaml", 10, 22) +
+                                 ": soc.clusters[0].opps[1].freq_mhz: OPPs must be in strictly "
+                                 "ascending frequency order"});
+}
+
+TEST(SemanticChecks, DuplicateClusterName)
+{
+    loaded r = load(data("duplicate_cluster.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{at("duplicate_cluster.yaml", 11, 13) +
+                                 ": soc.clusters[1].name: cluster name 'solo' is used twice"});
+}
+
+TEST(SemanticChecks, GovernorNamesUnknownCluster)
+{
+    loaded r = load(data("governor_unknown_cluster.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{at("governor_unknown_cluster.yaml", 4, 33) +
+                                 ": governor.freq_mhz.medium: no cluster named 'medium'"});
+}
+
+TEST(SemanticChecks, GovernorFrequencyIsNotAnOpp)
+{
+    loaded r = load(data("governor_not_an_opp.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{at("governor_not_an_opp.yaml", 5, 10) +
+                                 ": governor.freq_mhz.big: 750 MHz is not an OPP of cluster 'big'"});
+}
+
+TEST(SemanticChecks, TaskOnMissingCpu)
+{
+    loaded r = load(data("task_bad_cpu.yaml"));
+    EXPECT_FALSE(r.ok);
+    // cpu3 (the last of 2 + 2) is fine; cpu4 is not.
+    EXPECT_EQ(r.errors, messages{at("task_bad_cpu.yaml", 6, 28) +
+                                 ": workload.tasks[1].cpu: cpu4 does not exist (the SoC has 4 CPUs)"});
+}
+
+TEST(SemanticChecks, OverriddenValuesAreLocatedOnTheCommandLine)
+{
+    loaded r = load(data("inline_soc.yaml"),
+                    {"soc.clusters.solo.boot_freq_mhz=500", "soc.clusters.0.opps.1.voltage_mv=850",
+                     "governor.freq_mhz.solo=450"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors,
+              (messages{set_at(1, 33) +
+                            ": soc.clusters[0].boot_freq_mhz: 500 MHz is not an OPP of cluster 'solo'",
+                        set_at(2, 34) +
+                            ": soc.clusters[0].opps[1].voltage_mv: voltage must not fall as "
+                            "frequency rises",
+                        set_at(3, 24) +
+                            ": governor.freq_mhz.solo: 450 MHz is not an OPP of cluster 'solo'"}));
+}
+
+// ------------------------------------------------------------------------------------------
+// The effective configuration
+
+// Writes the effective configuration of @c to a file and loads that file back.
+loaded reload_effective(const scenario_config& c, const std::string& file_name)
+{
+    const std::string path = ::testing::TempDir() + file_name;
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << effective_yaml(c);
+    }
+    loaded r = load(path);
+    std::remove(path.c_str());
+    return r;
+}
+
+TEST(EffectiveConfig, RoundTrip)
+{
+    loaded first = load(default_path);
+    ASSERT_TRUE(first.ok) << ::testing::PrintToString(first.errors);
+    const std::string text = effective_yaml(first.cfg);
+    EXPECT_NE(text.find("\n    boot_freq_mhz: 0\n"), std::string::npos) << "defaults are written too";
+
+    loaded second = reload_effective(first.cfg, "blsim_config_test_effective.yaml");
+    ASSERT_TRUE(second.ok) << ::testing::PrintToString(second.errors);
+    EXPECT_EQ(effective_yaml(second.cfg), text);
+}
+
+// ------------------------------------------------------------------------------------------
+// Regressions: loader bugs found by this suite, fixed.
+
+// scenario.cpp: 'soc' is not a required key, so a scenario without one validates with an
+// empty SoC and blsim run then fails with "internal error: bls_kernel_init refused a
+// validated configuration: -22".
+TEST(Regressions, ScenarioWithoutSocIsRejected)
+{
+    loaded r = load(data("no_soc.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{at("no_soc.yaml", 1, 1) + ": document: missing required key 'soc'"});
+}
+
+// schema.h text(): strings are emitted as plain scalars, so an empty string (every optional
+// string not given: description, core_type) is written as nothing and "null" as null; the
+// effective configuration written with the results then does not load.
+TEST(Regressions, EffectiveConfigRoundTripKeepsEmptyAndNullLookingStrings)
+{
+    loaded first = load(data("inline_soc.yaml"), {"soc.name=\"null\""});
+    ASSERT_TRUE(first.ok) << ::testing::PrintToString(first.errors);
+    ASSERT_EQ(first.cfg.description, "");
+    ASSERT_EQ(first.cfg.soc.clusters[0].core_type, "");
+    loaded second = reload_effective(first.cfg, "blsim_config_test_effective_strings.yaml");
+    ASSERT_TRUE(second.ok) << ::testing::PrintToString(second.errors);
+    EXPECT_EQ(effective_yaml(second.cfg), effective_yaml(first.cfg));
+    EXPECT_EQ(second.cfg.soc.name, "null");
+}
+
+// config_node.cpp apply_override: a list index that does not fit in an unsigned long makes
+// std::stoul throw; blsim prints "internal error: stoul" instead of a located message.
+TEST(Regressions, HugeListIndexIsALocatedError)
+{
+    loaded r;
+    EXPECT_NO_THROW(r = load(default_path, {"soc.clusters.99999999999999999999.cores=1"}));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 14) + ": 'soc.clusters' has no item "
+                                                 "'99999999999999999999' (have: a15, a7)"});
+}
+
+// scenario.cpp read_source: a directory opens as an ifstream and reads as an empty file, so
+// the user is told about missing keys at "<dir>:1:1" instead of that it is not a file.
+TEST(Regressions, DirectoryIsNotReadAsAnEmptyFile)
+{
+    const std::string dir = BLSIM_TEST_DATA;
+    loaded r = load(dir);
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{dir + ": cannot read: Is a directory"});
+}
+
+// config_node.cpp apply_override: errors of the value other than syntax errors (here a
+// duplicate key) keep their own location, relative to the internal "v: " wrapper, inside
+// the message: "--set:1:19: bad value: --set:1:15: duplicate key 'a15' (first at line 1)".
+TEST(Regressions, BadOverrideValueIsLocatedOnce)
+{
+    loaded r = load(default_path, {"governor.freq_mhz={a15: 800, a15: 900}"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 19) + ": bad value: duplicate key 'a15' (first at line 1)"});
+}
+
+// ------------------------------------------------------------------------------------------
+// Building blocks
+
+TEST(Diagnostics, ReadingOrder)
+{
+    diagnostics diag;
+    EXPECT_TRUE(diag.ok());
+    diag.error(mark{"--set", 2, 1}, "s2");
+    diag.error(mark{"b.yaml", 9, 1}, "b9");
+    diag.error(mark{"a.yaml", 3, 7}, "a3:7");
+    diag.error(mark{"--set", 1, 5}, "s1:5");
+    diag.error(mark{"b.yaml", 2, 4}, "b2");
+    diag.error("no location");
+    diag.error(mark{"a.yaml", 3, 2}, "a3:2");
+    diag.error(mark{"--set", 1, 5}, "s1:5 again");
+    EXPECT_FALSE(diag.ok());
+    // Unlocated first; then files in the order they first appear in an error, each by line and
+    // column; then the overrides by number and column; ties keep the order found.
+    const messages expected{"no location",      "b.yaml:2:4: b2",        "b.yaml:9:1: b9",
+                            "a.yaml:3:2: a3:2", "a.yaml:3:7: a3:7",      "--set:1:5: s1:5",
+                            "--set:1:5: s1:5 again", "--set:2:1: s2"};
+    EXPECT_EQ(diag.messages(), expected);
+    std::string printed;
+    for (const std::string& m : expected)
+        printed += m + "\n";
+    std::ostringstream os;
+    diag.print(os);
+    EXPECT_EQ(os.str(), printed);
+}
+
+TEST(EditDistance, Levenshtein)
+{
+    EXPECT_EQ(edit_distance("", ""), 0u);
+    EXPECT_EQ(edit_distance("abc", ""), 3u);
+    EXPECT_EQ(edit_distance("", "abc"), 3u);
+    EXPECT_EQ(edit_distance("cores", "cores"), 0u);
+    EXPECT_EQ(edit_distance("duraton_s", "duration_s"), 1u); // insertion
+    EXPECT_EQ(edit_distance("corez", "cores"), 1u);          // substitution
+    EXPECT_EQ(edit_distance("seeds", "seed"), 1u);           // deletion
+    EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+    EXPECT_EQ(edit_distance("sitting", "kitten"), 3u);
+    EXPECT_EQ(edit_distance("ab", "ba"), 2u); // no transpositions
+}
+
+TEST(ClosestKey, PicksTheNearestFirstOnTies)
+{
+    const std::vector<std::string> known{"name", "cores", "core_type", "opps"};
+    EXPECT_EQ(closest_key("corez", known), "cores");
+    EXPECT_EQ(closest_key("core_typ", known), "core_type");
+    EXPECT_EQ(closest_key("ops", known), "opps");
+    EXPECT_EQ(closest_key("name", known), "name");
+    // "nam" is 1 from both "name" and "nap": the first given wins.
+    EXPECT_EQ(closest_key("nam", {"name", "nap"}), "name");
+    EXPECT_EQ(closest_key("nam", {"nap", "name"}), "nap");
+    // There is always a suggestion, however far (8 from name, opps and cores alike).
+    EXPECT_EQ(closest_key("zzzzzzzz", known), "name");
+    EXPECT_EQ(closest_key("anything", {}), "");
+}
+
+// A small tree, as parse_yaml would build from
+//   duration_s: 60
+//   clusters:
+//     - {name: a15, cores: 2}
+//     - {name: a7, cores: 3}
+node small_tree()
+{
+    auto put = [](node& m, const std::string& key, node v) {
+        m.keys.push_back(key);
+        m.key_marks.push_back(mark{"t.yaml", v.at.line, 1});
+        m.items.push_back(std::move(v));
+    };
+    node root = node::map(mark{"t.yaml", 1, 1});
+    put(root, "duration_s", node::scalar("60", mark{"t.yaml", 1, 13}));
+    node clusters;
+    clusters.k = node::kind::seq;
+    clusters.at = mark{"t.yaml", 3, 3};
+    const std::pair<const char*, const char*> items[] = {{"a15", "2"}, {"a7", "3"}};
+    int line = 3;
+    for (const auto& [name, cores] : items) {
+        node c = node::map(mark{"t.yaml", line, 5});
+        put(c, "name", node::scalar(name, mark{"t.yaml", line, 12}));
+        put(c, "cores", node::scalar(cores, mark{"t.yaml", line, 24}));
+        clusters.items.push_back(std::move(c));
+        line++;
+    }
+    put(root, "clusters", std::move(clusters));
+    return root;
+}
+
+TEST(ApplyOverride, ReplacesAScalarAndLocatesIt)
+{
+    node root = small_tree();
+    diagnostics diag;
+    ASSERT_TRUE(apply_override(root, "duration_s=5", 3, diag));
+    EXPECT_TRUE(diag.ok());
+    const node* d = root.find("duration_s");
+    ASSERT_NE(d, nullptr);
+    EXPECT_TRUE(d->is_scalar());
+    EXPECT_EQ(d->value, "5");
+    EXPECT_TRUE(d->plain);
+    EXPECT_EQ(d->at.str(), "--set:3:12");
+    EXPECT_EQ(root.keys.size(), 2u); // replaced, not added
+}
+
+TEST(ApplyOverride, AddressesListItemsByNameAndIndex)
+{
+    node root = small_tree();
+    diagnostics diag;
+    ASSERT_TRUE(apply_override(root, "clusters.a7.cores=4", 1, diag));
+    ASSERT_TRUE(apply_override(root, "clusters.0.cores=1", 2, diag));
+    EXPECT_TRUE(diag.ok());
+    const node& clusters = *root.find("clusters");
+    EXPECT_EQ(clusters.items[0].find("cores")->value, "1");
+    EXPECT_EQ(clusters.items[0].find("cores")->at.str(), "--set:2:18");
+    EXPECT_EQ(clusters.items[1].find("cores")->value, "4");
+    EXPECT_EQ(clusters.items[1].find("cores")->at.str(), "--set:1:19");
+    EXPECT_EQ(clusters.items[1].find("name")->value, "a7");
+}
+
+TEST(ApplyOverride, CreatesMissingKeys)
+{
+    node root = small_tree();
+    diagnostics diag;
+    ASSERT_TRUE(apply_override(root, "governor.freq_mhz.a15=800", 1, diag));
+    EXPECT_TRUE(diag.ok());
+    ASSERT_EQ(root.keys.size(), 3u);
+    EXPECT_EQ(root.keys[2], "governor");
+    EXPECT_EQ(root.key_marks[2].str(), "--set:1:1");
+    const node& gov = root.items[2];
+    ASSERT_TRUE(gov.is_map());
+    ASSERT_EQ(gov.keys, std::vector<std::string>{"freq_mhz"});
+    EXPECT_EQ(gov.key_marks[0].str(), "--set:1:10");
+    const node& freq = gov.items[0];
+    ASSERT_TRUE(freq.is_map());
+    ASSERT_EQ(freq.keys, std::vector<std::string>{"a15"});
+    EXPECT_EQ(freq.key_marks[0].str(), "--set:1:19");
+    EXPECT_EQ(freq.items[0].value, "800");
+    EXPECT_EQ(freq.items[0].at.str(), "--set:1:23");
+}
+
+TEST(ApplyOverride, ValueIsYaml)
+{
+    node root = small_tree();
+    diagnostics diag;
+    ASSERT_TRUE(apply_override(root, "clusters.a15={name: big, cores: 4}", 1, diag));
+    ASSERT_TRUE(apply_override(root, "duration_s=\"5\"", 2, diag));
+    ASSERT_TRUE(apply_override(root, "clusters.1.name=", 3, diag));
+    EXPECT_TRUE(diag.ok());
+
+    const node& c0 = root.find("clusters")->items[0];
+    ASSERT_TRUE(c0.is_map());
+    EXPECT_EQ(c0.keys, (std::vector<std::string>{"name", "cores"}));
+    EXPECT_EQ(c0.items[1].value, "4");
+    // Every part of the value is located at the value.
+    EXPECT_EQ(c0.at.str(), "--set:1:14");
+    EXPECT_EQ(c0.key_marks[1].str(), "--set:1:14");
+    EXPECT_EQ(c0.items[1].at.str(), "--set:1:14");
+
+    const node* d = root.find("duration_s");
+    EXPECT_EQ(d->value, "5");
+    EXPECT_FALSE(d->plain); // quoted: a string, never a number
+
+    const node& c1 = root.find("clusters")->items[1];
+    EXPECT_TRUE(c1.find("name")->is_null());
+    EXPECT_EQ(c1.find("name")->at.str(), "--set:3:17");
+}
+
+TEST(ApplyOverride, ErrorsLeaveTheTreeAlone)
+{
+    const struct {
+        const char* assignment;
+        const char* message;
+    } cases[] = {
+        {"duration_s", "--set:1:1: expected key=value, got 'duration_s'"},
+        {"=5", "--set:1:1: expected key=value, got '=5'"},
+        {"clusters..cores=1", "--set:1:10: empty component in key 'clusters..cores'"},
+        {"duration_s.unit=s", "--set:1:12: 'duration_s' is a value, not a mapping"},
+        {"clusters.a9.cores=1", "--set:1:10: 'clusters' has no item 'a9' (have: a15, a7)"},
+        {"clusters.2.cores=1", "--set:1:10: 'clusters' has no item '2' (have: a15, a7)"},
+        {"duration_s=[1, 2",
+         "--set:1:12: bad value: YAML syntax error: did not find expected ',' or ']' (while "
+         "parsing a flow sequence)"},
+    };
+    const std::string before = emit_yaml(small_tree());
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.assignment);
+        node root = small_tree();
+        diagnostics diag;
+        EXPECT_FALSE(apply_override(root, c.assignment, 1, diag));
+        EXPECT_EQ(diag.messages(), messages{c.message});
+        EXPECT_EQ(emit_yaml(root), before);
+    }
+}
+
+TEST(ParseYaml, KeepsMarksAndScalarStyles)
+{
+    diagnostics diag;
+    node root;
+    ASSERT_TRUE(parse_yaml("a: 1\nb: 'x'\nc:\nd: [~, null, 2]\ne: &x {f: 3}\ng: *x\n", "m.yaml",
+                           root, diag));
+    EXPECT_TRUE(diag.ok());
+    ASSERT_EQ(root.keys, (std::vector<std::string>{"a", "b", "c", "d", "e", "g"}));
+    EXPECT_EQ(root.at.str(), "m.yaml:1:1");
+    EXPECT_EQ(root.key_marks[1].str(), "m.yaml:2:1");
+    EXPECT_EQ(root.items[0].at.str(), "m.yaml:1:4");
+    EXPECT_TRUE(root.items[0].plain);
+    EXPECT_EQ(root.items[1].value, "x");
+    EXPECT_FALSE(root.items[1].plain);
+    EXPECT_TRUE(root.items[2].is_null());
+    const node& d = root.items[3];
+    ASSERT_TRUE(d.is_seq());
+    ASSERT_EQ(d.items.size(), 3u);
+    EXPECT_TRUE(d.items[0].is_null());
+    EXPECT_TRUE(d.items[1].is_null());
+    EXPECT_EQ(d.items[2].value, "2");
+    EXPECT_EQ(d.items[2].at.str(), "m.yaml:4:14");
+    // An alias is a copy of its anchor, marks included.
+    const node& g = root.items[5];
+    ASSERT_TRUE(g.is_map());
+    EXPECT_EQ(g.find("f")->value, "3");
+    EXPECT_EQ(g.find("f")->at.str(), "m.yaml:5:11");
+}
+
+TEST(EmitYaml, BlockMappingsFlowRecordsAndLists)
+{
+    diagnostics diag;
+    node root;
+    ASSERT_TRUE(parse_yaml("a: 1\nb: [x, 'y']\nc: {d: 2}\ne:\n  - {f: 1}\n", "m.yaml", root, diag));
+    EXPECT_EQ(emit_yaml(root), "a: 1\nb: [x, \"y\"]\nc: {d: 2}\ne:\n- {f: 1}\n");
+}
+
+} // namespace
