@@ -4,16 +4,24 @@
 #include <cassert>
 #include <cmath>
 
+#include "blsim/model/tlm_util.h"
+
 namespace blsim::model {
 
-core::core(sc_core::sc_module_name name, unsigned cpu, const cluster_params& cluster,
-           clock_domain& clock, power_controller& pc, double reference_capacity)
-    : sc_module(name), cpu_(cpu), capacity_dmips_mhz_(cluster.capacity_dmips_mhz), clock_(clock),
-      pc_(pc), reference_capacity_(reference_capacity)
+core::core(sc_core::sc_module_name name, unsigned cpu, unsigned cluster,
+           const cluster_params& params, clock_domain& clock, power_controller& pc,
+           double reference_capacity)
+    : sc_module(name), bus("bus"), irq("irq"), wake("wake"), cpu_(cpu), cluster_(cluster),
+      capacity_dmips_mhz_(params.capacity_dmips_mhz), clock_(clock), pc_(pc),
+      reference_capacity_(reference_capacity)
 {
     assert(reference_capacity > 0);
     SC_HAS_PROCESS(core);
     SC_THREAD(thread);
+    // The software's whole call chain (C kernel, platform verbs, TLM transport into the
+    // devices, SystemC reports) runs on this coroutine's stack: SystemC's 64 KiB default is
+    // too small, and overflowing it silently corrupts the heap.
+    set_stack_size(software_stack_bytes);
 }
 
 void core::thread()
@@ -36,10 +44,10 @@ double core::progress_rate(double mem_fraction) const
 
 int core::execute(double ref_ns, double mem_fraction, double* done_ref_ns)
 {
-    assert(sc_core::sc_get_current_process_handle().get_process_object() != nullptr);
     assert(pc_.core_state(cpu_) == core_power::on);
+    sync();
     double remaining = ref_ns;
-    while (remaining > 0 && !irq_pending_) {
+    while (remaining > 0 && !irq.read()) {
         const double rate = progress_rate(mem_fraction);
         const double need_ps = std::ceil(remaining / rate * 1e3);
         segments_++;
@@ -49,7 +57,7 @@ int core::execute(double ref_ns, double mem_fraction, double* done_ref_ns)
         }
         const sc_core::sc_time need(need_ps, sc_core::SC_PS);
         const sc_core::sc_time start = sc_core::sc_time_stamp();
-        wait(need, clock_.changed_event() | irq_event_);
+        wait(need, clock_.changed_event() | irq.posedge_event());
         const sc_core::sc_time elapsed = sc_core::sc_time_stamp() - start;
         if (elapsed >= need)
             remaining = 0;
@@ -62,33 +70,80 @@ int core::execute(double ref_ns, double mem_fraction, double* done_ref_ns)
 
 void core::wait_for_interrupt()
 {
-    if (irq_pending_)
+    sync();
+    if (irq.read())
         return;
     pc_.core_enter_wfi(cpu_);
-    while (!irq_pending_)
-        wait(irq_event_);
+    while (!irq.read())
+        wait(irq.posedge_event());
     pc_.core_exit(cpu_);
+}
+
+void core::wait_for_event()
+{
+    sync();
+    if (!event_register_ && !irq.read())
+        wait(event_ | irq.posedge_event());
+    event_register_ = false;
+}
+
+void core::signal_event()
+{
+    event_register_ = true;
+    event_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void core::power_down()
 {
+    sync();
     pc_.core_enter_off(cpu_);
-    while (!irq_pending_ && !pc_.power_up_requested(cpu_))
-        wait(irq_event_ | pc_.power_up_event(cpu_));
+    while (!wake.read() && !pc_.power_up_requested(cpu_))
+        wait(wake.posedge_event() | pc_.power_up_event(cpu_));
     pc_.core_exit(cpu_);
+    event_register_ = false; // a reset clears it
 }
 
-unsigned core::irq_ack()
+void core::stall(const sc_core::sc_time& t)
 {
-    unsigned n = irq_pending_;
-    irq_pending_ = 0;
-    return n;
+    offset_ += t;
+    sync();
 }
 
-void core::raise_irq()
+void core::sync()
 {
-    irq_pending_++;
-    irq_event_.notify(sc_core::SC_ZERO_TIME);
+    if (offset_ > sc_core::SC_ZERO_TIME) {
+        const sc_core::sc_time t = offset_;
+        offset_ = sc_core::SC_ZERO_TIME;
+        wait(t);
+    }
 }
+
+std::uint32_t core::mmio(std::uint64_t addr, bool write, std::uint32_t value)
+{
+    tlm::tlm_generic_payload trans;
+    cpu_extension ext;
+    ext.cpu = cpu_;
+    ext.cluster = cluster_;
+    trans.set_extension(&ext);
+    trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    trans.set_address(addr);
+    trans.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+    trans.set_data_length(4);
+    trans.set_streaming_width(4);
+    trans.set_byte_enable_ptr(nullptr);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    bus->b_transport(trans, offset_);
+    trans.clear_extension(&ext);
+    mmio_accesses_++;
+    if (!trans.is_response_ok())
+        value = 0; // a decode error reads as zero (the router has warned)
+    if (offset_ > sc_core::sc_time(quantum_ns, sc_core::SC_NS))
+        sync();
+    return value;
+}
+
+std::uint32_t core::mmio_read(std::uint64_t addr) { return mmio(addr, false, 0); }
+
+void core::mmio_write(std::uint64_t addr, std::uint32_t value) { mmio(addr, true, value); }
 
 } // namespace blsim::model

@@ -15,6 +15,12 @@ power_controller::power_controller(sc_core::sc_module_name name, const soc_param
     for (const cluster_params& cp : soc.clusters) {
         cluster_slot slot;
         slot.params = cp.power;
+        slot.wfi_entry = sc_time(cp.power.core_wfi_entry_us, SC_US);
+        slot.wfi_exit = sc_time(cp.power.core_wfi_exit_us, SC_US);
+        slot.off_entry = sc_time(cp.power.core_off_entry_us, SC_US);
+        slot.off_exit = sc_time(cp.power.core_off_exit_us, SC_US);
+        slot.cluster_entry = sc_time(cp.power.cluster_off_entry_us, SC_US);
+        slot.cluster_exit = sc_time(cp.power.cluster_off_exit_us, SC_US);
         slot.changed_event = std::make_unique<sc_core::sc_event>();
         for (int i = 0; i < cp.cores; i++) {
             slot.cpus.push_back(static_cast<unsigned>(cpu_cluster_.size()));
@@ -60,8 +66,7 @@ void power_controller::set_cluster(unsigned cluster, cluster_phase p)
 void power_controller::core_enter_wfi(unsigned cpu)
 {
     assert(cores_.at(cpu) == core_power::on);
-    const power_params& p = clusters_[cpu_cluster_[cpu]].params;
-    wait(sc_time(p.core_wfi_entry_us, SC_US));
+    wait(clusters_[cpu_cluster_[cpu]].wfi_entry);
     set_core(cpu, core_power::wfi);
 }
 
@@ -70,7 +75,7 @@ void power_controller::core_enter_off(unsigned cpu)
     assert(cores_.at(cpu) == core_power::on);
     unsigned cl = cpu_cluster_[cpu];
     cluster_slot& c = clusters_[cl];
-    wait(sc_time(c.params.core_off_entry_us, SC_US));
+    wait(c.off_entry);
     wake_requested_[cpu] = false;
     set_core(cpu, core_power::off);
 
@@ -78,7 +83,7 @@ void power_controller::core_enter_off(unsigned cpu)
                                 [&](unsigned o) { return cores_[o] == core_power::off; });
     if (last_man && c.params.cluster_power_down && c.phase == cluster_phase::on) {
         set_cluster(cl, cluster_phase::going_down);
-        wait(sc_time(c.params.cluster_off_entry_us, SC_US));
+        wait(c.cluster_entry);
         set_cluster(cl, cluster_phase::off);
     }
 }
@@ -97,7 +102,7 @@ void power_controller::cluster_power_up(unsigned cluster)
             break;
         case cluster_phase::off:
             set_cluster(cluster, cluster_phase::coming_up);
-            wait(sc_time(c.params.cluster_off_exit_us, SC_US));
+            wait(c.cluster_exit);
             set_cluster(cluster, cluster_phase::on);
             return;
         }
@@ -108,16 +113,16 @@ void power_controller::core_exit(unsigned cpu)
 {
     core_power from = cores_.at(cpu);
     assert(from != core_power::on);
-    const power_params& p = clusters_[cpu_cluster_[cpu]].params;
+    const cluster_slot& slot = clusters_[cpu_cluster_[cpu]];
     if (from == core_power::wfi) {
         set_core(cpu, core_power::on);
-        wait(sc_time(p.core_wfi_exit_us, SC_US));
+        wait(slot.wfi_exit);
         return;
     }
     cluster_power_up(cpu_cluster_[cpu]);
     wake_requested_[cpu] = false;
     set_core(cpu, core_power::on);
-    wait(sc_time(p.core_off_exit_us, SC_US));
+    wait(slot.off_exit);
 }
 
 void power_controller::request_power_up(unsigned cpu)

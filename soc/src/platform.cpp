@@ -33,24 +33,61 @@ platform::platform(const scenario_config& cfg) : cfg_(cfg)
     pc_ = std::make_unique<model::power_controller>("power_controller", soc);
     const double ref = reference_capacity(soc);
     unsigned first_cpu = 0;
+    std::vector<unsigned> cci_ports;
     for (std::size_t i = 0; i < soc.clusters.size(); i++) {
         const model::cluster_params& cp = soc.clusters[i];
         clusters_.push_back(std::make_unique<model::cluster>(
             cp.name.c_str(), static_cast<unsigned>(i), cp, first_cpu, *pc_, ref));
         for (unsigned k = 0; k < clusters_.back()->ncores(); k++)
             cores_.push_back(&clusters_.back()->core_at(k));
-        first_cpu += cp.cores;
+        first_cpu_.push_back(first_cpu);
+        first_cpu += static_cast<unsigned>(cp.cores);
+        cci_ports.push_back(static_cast<unsigned>(cp.cci_port));
     }
+    const unsigned ncpus = first_cpu;
 
-    // Observers: the energy meter hears every power-state, frequency and voltage change.
+    // The system: interrupt controller, interconnect, memory, and the bus CPUs reach
+    // device registers through.
+    gic_clock_ = std::make_unique<model::clock_domain>("gic.clock", soc.gic.clock_mhz);
+    gic_ = std::make_unique<model::gic400>("gic", ncpus, soc.gic, *gic_clock_);
+    cci_ = std::make_unique<model::cci400>("cci", soc.cci, cci_ports);
+    dram_ = std::make_unique<model::dram>("dram", soc.dram);
+    bus_ = std::make_unique<model::router>("bus");
+    irq_lines_.init(ncpus);
+    wake_lines_.init(ncpus);
+    for (unsigned cpu = 0; cpu < ncpus; cpu++) {
+        cores_[cpu]->bus.bind(bus_->in);
+        cores_[cpu]->irq.bind(irq_lines_[cpu]);
+        cores_[cpu]->wake.bind(wake_lines_[cpu]);
+        gic_->irq[cpu].bind(irq_lines_[cpu]);
+        gic_->wake[cpu].bind(wake_lines_[cpu]);
+    }
+    bus_->out.bind(gic_->dist_socket);
+    bus_->map(static_cast<std::uint64_t>(soc.gic.dist_base), 0x1000, 0);
+    bus_->out.bind(gic_->cpu_socket);
+    bus_->map(static_cast<std::uint64_t>(soc.gic.cpu_base), 0x2000, 1);
+    bus_->out.bind(cci_->regs);
+    bus_->map(static_cast<std::uint64_t>(soc.cci.base), 0x10000, 2);
+    for (std::size_t i = 0; i < clusters_.size(); i++) {
+        clusters_[i]->ace.bind(cci_->slave[i]);
+        cci_->attach(static_cast<unsigned>(i), *clusters_[i], soc.clusters[i].name);
+    }
+    cci_->master.bind(dram_->socket);
+
+    // Observers: the energy meter hears every power-state, frequency and voltage change;
+    // power loss takes the caches' contents, which software must have cleaned.
     power_model_ = model::make_power_model(soc.energy);
     meter_ = std::make_unique<model::energy_meter>(soc, *power_model_);
     pc_->core_changed.subscribe([this](unsigned cpu, model::core_power, model::core_power s) {
         meter_->core_state(now_ps(), cpu, s);
+        if (s == model::core_power::off)
+            check_power_loss(cluster_of_cpu(cpu).core_powered_off(core_index(cpu)), "cpu" + std::to_string(cpu));
     });
     pc_->cluster_changed.subscribe(
         [this](unsigned cl, model::cluster_power, model::cluster_power s) {
             meter_->cluster_state(now_ps(), cl, s);
+            if (s == model::cluster_power::off)
+                check_power_loss(clusters_[cl]->cluster_powered_off(), "cluster " + cfg_.soc.clusters[cl].name);
         });
     for (std::size_t i = 0; i < clusters_.size(); i++) {
         const unsigned cl = static_cast<unsigned>(i);
@@ -74,12 +111,24 @@ platform::platform(const scenario_config& cfg) : cfg_(cfg)
     }
 
     bls_kernel_config kc{};
-    kc.ncpus = static_cast<unsigned>(cores_.size());
+    kc.hw.ncpus = ncpus;
+    kc.hw.nclusters = static_cast<unsigned>(soc.clusters.size());
+    for (unsigned cpu = 0; cpu < ncpus; cpu++)
+        kc.hw.cpu_cluster[cpu] = pc_->cluster_of(cpu);
+    for (std::size_t i = 0; i < soc.clusters.size(); i++)
+        kc.hw.cluster_cci_port[i] = static_cast<unsigned>(soc.clusters[i].cci_port);
+    kc.hw.gic_dist_base = static_cast<std::uint64_t>(soc.gic.dist_base);
+    kc.hw.gic_cpu_base = static_cast<std::uint64_t>(soc.gic.cpu_base);
+    kc.hw.cci_base = static_cast<std::uint64_t>(soc.cci.base);
+    kc.hw.timer_ppi = timer_ppi;
     kc.boot_cpu = 0;
     kc.ntasks = static_cast<unsigned>(cfg_.workload.tasks.size());
     for (std::size_t t = 0; t < cfg_.workload.tasks.size(); t++) {
-        kc.tasks[t].cpu = static_cast<unsigned>(cfg_.workload.tasks[t].cpu);
-        kc.tasks[t].mem_fraction = cfg_.workload.tasks[t].mem_fraction;
+        const workloads::task_params& tp = cfg_.workload.tasks[t];
+        kc.tasks[t].cpu = static_cast<unsigned>(tp.cpu);
+        kc.tasks[t].mem_fraction = tp.mem_fraction;
+        kc.tasks[t].working_set_kb = static_cast<uint32_t>(tp.working_set_kb);
+        kc.tasks[t].write_fraction = tp.write_fraction;
     }
     int rc = bls_kernel_init(&kernel_, &kc, &systemc_platform_ops(), this, &governor_);
     if (rc != 0)
@@ -90,11 +139,22 @@ platform::platform(const scenario_config& cfg) : cfg_(cfg)
         c->set_software([this, cpu] { bls_kernel_cpu_main(&kernel_, cpu); });
     }
 
+    // A release is the task CPU's timer firing: its work is queued, its interrupt raised.
     workload_ = std::make_unique<workloads::constant_taskset>(
         "workload", cfg_.workload.tasks, [this](unsigned task, double ref_ns) {
             bls_kernel_add_work(&kernel_, task, ref_ns);
-            cores_.at(cfg_.workload.tasks[task].cpu)->raise_irq();
+            gic_->raise_ppi(static_cast<unsigned>(cfg_.workload.tasks[task].cpu), timer_ppi);
         });
+}
+
+void platform::check_power_loss(std::uint64_t dirty_lines, const std::string& what)
+{
+    // Software must clean caches before their power goes: losing dirty data is a bug of the
+    // C code running on the model, so the run stops.
+    if (dirty_lines > 0)
+        SC_REPORT_ERROR("blsim/platform", (what + " powered off with " + std::to_string(dirty_lines) +
+                                           " dirty cache lines: they had to be cleaned first")
+                                              .c_str());
 }
 
 platform::~platform() = default;
@@ -113,7 +173,7 @@ std::uint64_t platform::events() const
     for (const auto& cl : clusters_) {
         n += cl->dvfs().transitions();
         for (unsigned k = 0; k < cl->ncores(); k++)
-            n += cl->core_at(k).segments();
+            n += cl->core_at(k).segments() + cl->core_at(k).mmio_accesses();
     }
     return n;
 }

@@ -19,8 +19,16 @@ struct platform_ops_impl {
 
     static int cpu_execute(void* plat, unsigned cpu, const bls_work* work, double* done_ref_ns)
     {
-        int interrupted = self(plat).core_at(cpu).execute(work->ref_ns, work->mem_fraction,
-                                                          done_ref_ns);
+        platform& p = self(plat);
+        model::core& c = p.core_at(cpu);
+        model::cluster& cl = p.cluster_of_cpu(cpu);
+        const unsigned k = p.core_index(cpu);
+        // A cold cache first fetches the working set; the core stalls meanwhile.
+        if (work->working_set_kb > 0)
+            c.stall(cl.warm(k, work->ctx, work->working_set_kb, c.local_offset()));
+        int interrupted = c.execute(work->ref_ns, work->mem_fraction, done_ref_ns);
+        if (work->working_set_kb > 0 && *done_ref_ns > 0)
+            cl.written(k, work->ctx, work->write_fraction);
         return interrupted ? -BLS_EINTR : 0;
     }
 
@@ -29,9 +37,38 @@ struct platform_ops_impl {
         self(plat).core_at(cpu).wait_for_interrupt();
     }
 
-    static unsigned cpu_irq_ack(void* plat, unsigned cpu) { return self(plat).core_at(cpu).irq_ack(); }
+    static void cpu_wait_for_event(void* plat, unsigned cpu) { self(plat).core_at(cpu).wait_for_event(); }
+
+    static void cpu_dsb(void* plat, unsigned cpu) { self(plat).core_at(cpu).sync(); }
+
+    static void cpu_send_event(void* plat, unsigned cpu)
+    {
+        platform& p = self(plat);
+        p.core_at(cpu).sync(); // the event leaves at the sender's local time
+        for (unsigned c = 0; c < p.ncpus(); c++)
+            p.core_at(c).signal_event();
+    }
 
     static void cpu_power_down(void* plat, unsigned cpu) { self(plat).core_at(cpu).power_down(); }
+
+    static uint32_t mmio_read32(void* plat, unsigned cpu, uint64_t addr)
+    {
+        return self(plat).core_at(cpu).mmio_read(addr);
+    }
+
+    static void mmio_write32(void* plat, unsigned cpu, uint64_t addr, uint32_t value)
+    {
+        self(plat).core_at(cpu).mmio_write(addr, value);
+    }
+
+    static void cache_clean_invalidate(void* plat, unsigned cpu, enum bls_cache_level level)
+    {
+        platform& p = self(plat);
+        model::core& c = p.core_at(cpu);
+        model::cluster& cl = p.cluster_of_cpu(cpu);
+        c.stall(level == BLS_CACHE_L1 ? cl.clean_invalidate_l1(p.core_index(cpu), c.local_offset())
+                                      : cl.clean_invalidate_l2(c.local_offset()));
+    }
 
     static int cluster_set_freq(void* plat, unsigned cluster, unsigned freq_mhz)
     {
@@ -53,8 +90,13 @@ const bls_platform_ops& systemc_platform_ops()
         .now_ns = platform_ops_impl::now_ns,
         .cpu_execute = platform_ops_impl::cpu_execute,
         .cpu_wait_for_interrupt = platform_ops_impl::cpu_wait_for_interrupt,
-        .cpu_irq_ack = platform_ops_impl::cpu_irq_ack,
+        .cpu_wait_for_event = platform_ops_impl::cpu_wait_for_event,
+        .cpu_dsb = platform_ops_impl::cpu_dsb,
+        .cpu_send_event = platform_ops_impl::cpu_send_event,
         .cpu_power_down = platform_ops_impl::cpu_power_down,
+        .mmio_read32 = platform_ops_impl::mmio_read32,
+        .mmio_write32 = platform_ops_impl::mmio_write32,
+        .cache_clean_invalidate = platform_ops_impl::cache_clean_invalidate,
         .cluster_set_freq = platform_ops_impl::cluster_set_freq,
     };
     return ops;

@@ -86,6 +86,26 @@ std::string summary_json(platform& p, const host_stats& host)
     }
     j["tasks"] = tasks;
 
+    const model::gic400& gic = p.gic();
+    j["gic"] = {{"irqs_raised", gic.irqs_raised()},
+                {"irqs_delivered", gic.irqs_delivered()},
+                {"spurious", gic.spurious_reads()},
+                {"guest_errors", gic.guest_errors()}};
+    const model::cci400& cci = p.cci();
+    j["cci"] = {{"snoops", cci.snoops()}, {"snoop_hits", cci.snoop_hits()}, {"bytes", cci.bytes()}};
+    const model::dram& mem = p.memory();
+    j["dram"] = {{"bytes", mem.bytes()},
+                 {"transactions", mem.transactions()},
+                 {"avg_latency_ns", mem.avg_latency_ns()}};
+    json caches = json::object();
+    for (unsigned c = 0; c < p.nclusters(); c++) {
+        model::cluster& cl = p.cluster_at(c);
+        caches[cfg.soc.clusters[c].name] = {{"l2_hit_lines", cl.l2_hits()},
+                                            {"fetched_lines", cl.fetched()},
+                                            {"written_back_lines", cl.written_back()}};
+    }
+    j["caches"] = caches;
+
     json h;
     h["wall_s"] = host.wall_s;
     h["realtime_factor"] = host.wall_s > 0 ? sim_s / host.wall_s : 0.0;

@@ -91,6 +91,23 @@ schema<model::cv2f_params> cv2f_schema()
     return s;
 }
 
+schema<model::cache_params> cache_schema()
+{
+    using p = model::cache_params;
+    schema<p> s;
+    s.integer("l1d_kb", &p::l1d_kb, 1, 1024, "KiB", "L1 data cache of each core.", true)
+        .integer("l2_kb", &p::l2_kb, 1, 65536, "KiB", "Shared L2 cache of the cluster.", true)
+        .integer("line_bytes", &p::line_bytes, 16, 256, "bytes", "Cache line size.")
+        .integer("l2_hit_cycles", &p::l2_hit_cycles, 0, 10000, "core cycles",
+                 "First line served from L2 into L1.")
+        .integer("l2_cycles_per_line", &p::l2_cycles_per_line, 0, 10000, "core cycles",
+                 "Each further line from L2.")
+        .integer("clean_cycles_per_line", &p::clean_cycles_per_line, 0, 10000, "core cycles",
+                 "Writing back one dirty line during a clean (the set/way walk adds one cycle "
+                 "per line of capacity).");
+    return s;
+}
+
 schema<model::cluster_params> cluster_schema()
 {
     using p = model::cluster_params;
@@ -103,6 +120,9 @@ schema<model::cluster_params> cluster_schema()
                  "Per-MHz capacity, as the device tree's capacity-dmips-mhz.", true)
         .integer("boot_freq_mhz", &p::boot_freq_mhz, 0, 10000, "MHz",
                  "Frequency at reset; must be an OPP. 0 = the highest OPP.")
+        .integer("cci_port", &p::cci_port, -1, 4, "",
+                 "CCI-400 slave interface the cluster is behind: 3 or 4 (the ACE interfaces "
+                 "S3, S4); -1: S3 for the first cluster, S4 for the second.")
         .list("opps", &p::opps, opp_schema(), 1, 32,
               "Operating points, by strictly ascending frequency.", true)
         .real("wfi_power_eas", &p::wfi_power_eas, 0, 1e6, "EAS units",
@@ -111,7 +131,48 @@ schema<model::cluster_params> cluster_schema()
               "Cluster power while powered down (EAS 'cluster-sleep' idle state).", true)
         .object("dvfs", &p::dvfs, dvfs_schema(), "DVFS transition latencies.")
         .object("power", &p::power, power_schema(), "Power controller latencies and gating.")
-        .object("cv2f", &p::cv2f, cv2f_schema(), "Coefficients of the C*V^2*f power model.");
+        .object("cv2f", &p::cv2f, cv2f_schema(), "Coefficients of the C*V^2*f power model.")
+        .object("caches", &p::caches, cache_schema(), "L1 data and L2 caches.");
+    return s;
+}
+
+schema<model::gic_params> gic_schema()
+{
+    using p = model::gic_params;
+    schema<p> s;
+    s.address("dist_base", &p::dist_base, "Distributor register frame.")
+        .address("cpu_base", &p::cpu_base, "CPU interface register frame.")
+        .integer("spis", &p::spis, 0, 988, "", "Shared peripheral interrupts; 32 + spis must be a multiple of 32.")
+        .integer("clock_mhz", &p::clock_mhz, 1, 10000, "MHz", "Clock the register latency is counted in.")
+        .integer("access_cycles", &p::access_cycles, 0, 100000, "cycles", "One register access.");
+    return s;
+}
+
+schema<model::cci_params> cci_schema()
+{
+    using p = model::cci_params;
+    schema<p> s;
+    s.address("base", &p::base, "Register block.")
+        .integer("clock_mhz", &p::clock_mhz, 1, 10000, "MHz", "Interconnect clock.")
+        .integer("access_cycles", &p::access_cycles, 0, 100000, "cycles", "One register access.")
+        .integer("change_pending_cycles", &p::change_pending_cycles, 0, 10000000, "cycles",
+                 "How long Status.change_pending stays set after a snoop-control change.")
+        .integer("snoop_hit_cycles", &p::snoop_hit_cycles, 0, 100000, "cycles",
+                 "First line served from another cluster's cache.")
+        .integer("cycles_per_line", &p::cycles_per_line, 0, 100000, "cycles",
+                 "Each further line through the interconnect.");
+    return s;
+}
+
+schema<model::dram_params> dram_schema()
+{
+    using p = model::dram_params;
+    schema<p> s;
+    s.integer("clock_mhz", &p::clock_mhz, 1, 10000, "MHz", "DRAM controller clock.")
+        .integer("latency_cycles", &p::latency_cycles, 0, 100000, "cycles", "Request to first data.")
+        .integer("bytes_per_cycle", &p::bytes_per_cycle, 1, 1024, "bytes/cycle", "Peak transfer rate.")
+        .integer("access_bytes", &p::access_bytes, 1, 4096, "bytes",
+                 "One access (a cache line): the unit the average latency is reported per.");
     return s;
 }
 
@@ -135,7 +196,10 @@ schema<model::soc_params> soc_schema()
         .list("clusters", &p::clusters, cluster_schema(), 1, BLS_MAX_CLUSTERS,
               "Clusters, in CPU-numbering order: the first cluster's cores are cpu0, cpu1, ...",
               true)
-        .object("energy", &p::energy, energy_schema(), "How power is computed.");
+        .object("energy", &p::energy, energy_schema(), "How power is computed.")
+        .object("gic", &p::gic, gic_schema(), "GIC-400 interrupt controller.")
+        .object("cci", &p::cci, cci_schema(), "CCI-400 cache-coherent interconnect.")
+        .object("dram", &p::dram, dram_schema(), "DRAM and its controller.");
     return s;
 }
 
@@ -150,7 +214,12 @@ schema<workloads::task_params> task_schema()
         .real("period_ms", &p::period_ms, 0.001, 1e6, "ms", "Release period.", true)
         .real("offset_ms", &p::offset_ms, 0, 1e6, "ms", "Time of the first release.")
         .real("mem_fraction", &p::mem_fraction, 0, 1, "",
-              "Share of the work that is memory stall and does not scale with frequency.");
+              "Share of the work that is memory stall and does not scale with frequency.")
+        .integer("working_set_kb", &p::working_set_kb, 0, 1048576, "KiB",
+                 "Data the task touches each time it runs; a cold cache fetches it "
+                 "(0: no cache effects).")
+        .real("write_fraction", &p::write_fraction, 0, 1, "",
+              "Share of the working set the task dirties.");
     return s;
 }
 
@@ -263,6 +332,29 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                                                          cl.name + "'");
     }
 
+    std::set<int> ports;
+    for (std::size_t i = 0; i < c.soc.clusters.size(); i++) {
+        const std::string p = "soc.clusters[" + std::to_string(i) + "].cci_port";
+        const int port = c.soc.clusters[i].cci_port;
+        if (port >= 0 && port < 3) {
+            d.error(ctx.where(p), p + ": S" + std::to_string(port) +
+                                      " is an ACE-Lite interface; clusters need an ACE one (3 or 4)");
+            continue;
+        }
+        if (port == -1 && i >= 2) {
+            d.error(ctx.where(p), p + ": the CCI-400 has two ACE interfaces; a third cluster "
+                                      "cannot be made coherent (a limit of the interconnect)");
+            continue;
+        }
+        const int resolved = port == -1 ? 3 + static_cast<int>(i) : port;
+        if (!ports.insert(resolved).second)
+            d.error(ctx.where(p), p + ": CCI slave interface S" + std::to_string(resolved) +
+                                      " serves another cluster already");
+    }
+    if ((32 + c.soc.gic.spis) % 32 != 0)
+        d.error(ctx.where("soc.gic.spis"), "soc.gic.spis: 32 + " + std::to_string(c.soc.gic.spis) +
+                                               " is not a multiple of 32");
+
     for (const auto& [cluster, mhz] : c.governor.freq_mhz) {
         const std::string p = "governor.freq_mhz." + cluster;
         auto it = std::find_if(c.soc.clusters.begin(), c.soc.clusters.end(),
@@ -350,6 +442,9 @@ bool load_scenario(const std::string& path, const std::vector<std::string>& over
     check(c, ctx, diag);
     if (!diag.ok())
         return false;
+    for (std::size_t i = 0; i < c.soc.clusters.size(); i++)
+        if (c.soc.clusters[i].cci_port == -1)
+            c.soc.clusters[i].cci_port = 3 + static_cast<int>(i);
     out = std::move(c);
     return true;
 }

@@ -2,6 +2,7 @@
 #include "blsim/soc/schema.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 
 namespace blsim::cfg {
@@ -44,6 +45,28 @@ bool parse_integer(const node& n, long long& out)
         return false;
     out = v;
     return true;
+}
+
+bool parse_address(const node& n, long long& out)
+{
+    if (!n.is_scalar() || !n.plain || n.value.empty() || n.value[0] == '-')
+        return false;
+    const bool hex = n.value.size() > 2 && n.value[0] == '0' && (n.value[1] == 'x' || n.value[1] == 'X');
+    const char* s = n.value.c_str();
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(hex ? s + 2 : s, &end, hex ? 16 : 10);
+    if (errno || *end != '\0' || v >= (1ull << 40))
+        return false;
+    out = static_cast<long long>(v);
+    return true;
+}
+
+std::string format_address(long long v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
 }
 
 bool parse_real(const node& n, double& out)

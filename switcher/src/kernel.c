@@ -15,9 +15,14 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 		return -BLS_EINVAL;
 	if (bls_platform_ops_check(ops))
 		return -BLS_ENOSYS;
-	if (cfg->ncpus == 0 || cfg->ncpus > BLS_MAX_CPUS || cfg->boot_cpu >= cfg->ncpus ||
-	    cfg->ntasks > BLS_MAX_TASKS)
+	const struct bls_hw *hw = &cfg->hw;
+	if (hw->ncpus == 0 || hw->ncpus > BLS_MAX_CPUS || cfg->boot_cpu >= hw->ncpus ||
+	    hw->nclusters == 0 || hw->nclusters > BLS_MAX_CLUSTERS || cfg->ntasks > BLS_MAX_TASKS ||
+	    hw->timer_ppi < 16 || hw->timer_ppi > 31)
 		return -BLS_EINVAL;
+	for (unsigned c = 0; c < hw->ncpus; c++)
+		if (hw->cpu_cluster[c] >= hw->nclusters)
+			return -BLS_EINVAL;
 	if (gov && (!gov->ops || !gov->ops->start))
 		return -BLS_EINVAL;
 
@@ -26,12 +31,18 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 	k->plat = plat;
 	k->gov = gov;
 	k->cfg = *cfg;
+	k->cfg.hw.ops = ops;
+	k->cfg.hw.plat = plat;
 	for (unsigned t = 0; t < cfg->ntasks; t++) {
 		const struct bls_task_config *tc = &cfg->tasks[t];
-		if (tc->cpu >= cfg->ncpus || !(tc->mem_fraction >= 0.0 && tc->mem_fraction <= 1.0))
+		if (tc->cpu >= hw->ncpus || !(tc->mem_fraction >= 0.0 && tc->mem_fraction <= 1.0) ||
+		    !(tc->write_fraction >= 0.0 && tc->write_fraction <= 1.0))
 			return -BLS_EINVAL;
 		k->ntasks_on[tc->cpu]++;
 	}
+	/* Every CPU comes out of reset running, its cluster coherent. */
+	for (unsigned c = 0; c < hw->ncpus; c++)
+		k->cluster_cpus_up[hw->cpu_cluster[c]]++;
 	return 0;
 }
 
@@ -58,36 +69,92 @@ static int pick_next_task(struct bls_kernel *k, unsigned cpu)
 	return -1;
 }
 
-void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
+/* Take @cpu offline and bring it back when the power controller wakes it. */
+static void cpu_power_cycle(struct bls_kernel *k, unsigned cpu)
 {
-	assert(cpu < k->cfg.ncpus);
+	const struct bls_hw *hw = &k->cfg.hw;
+	const unsigned cluster = hw->cpu_cluster[cpu];
 
-	if (cpu == k->cfg.boot_cpu && k->gov) {
-		int rc = k->gov->ops->start(k->gov);
-		/* The configuration was validated before boot: a refusal here is a bug. */
-		assert(rc == 0);
-		(void)rc;
+	/* Going down: nothing may interrupt us behind the power controller's back, and
+	 * our dirty data must be where the others can see it. */
+	bls_gic_cpu_if_down(hw, cpu);
+	k->ops->cache_clean_invalidate(k->plat, cpu, BLS_CACHE_L1);
+	k->ops->cpu_dsb(k->plat, cpu);
+	assert(k->cluster_cpus_up[cluster] > 0);
+	if (--k->cluster_cpus_up[cluster] == 0) {
+		/* Last man: the cluster's shared cache too, then leave coherency, which
+		 * the interconnect only allows with empty caches. */
+		k->ops->cache_clean_invalidate(k->plat, cpu, BLS_CACHE_L2);
+		bls_cci_port_control(hw, cpu, cluster, 0);
 	}
 
+	k->ops->cpu_power_down(k->plat, cpu);
+
+	/* Powered up again. The first man of the cluster makes it coherent again before
+	 * anything touches shared data. */
+	k->ops->cpu_dsb(k->plat, cpu);
+	if (k->cluster_cpus_up[cluster]++ == 0)
+		bls_cci_port_control(hw, cpu, cluster, 1);
+	bls_gic_cpu_init(hw, cpu);
+}
+
+void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
+{
+	const struct bls_hw *hw = &k->cfg.hw;
+	assert(cpu < hw->ncpus);
+
+	if (cpu == k->cfg.boot_cpu) {
+		/* What boot firmware does before the kernel: every cluster, all of whose
+		 * CPUs come out of reset running, joins the coherency domain. */
+		for (unsigned c = 0; c < hw->nclusters; c++)
+			bls_cci_port_control(hw, cpu, c, 1);
+		bls_gic_dist_init(hw, cpu);
+		if (k->gov) {
+			int rc = k->gov->ops->start(k->gov);
+			/* The configuration was validated before boot: a refusal is a bug. */
+			assert(rc == 0);
+			(void)rc;
+		}
+		/* dsb; store; sev: the others must see the flag no earlier than the
+		 * distributor is up. */
+		k->ops->cpu_dsb(k->plat, cpu);
+		k->booted = 1;
+		k->ops->cpu_send_event(k->plat, cpu);
+	} else {
+		/* Secondaries wait for the boot CPU, as a holding pen would keep them. */
+		while (!k->booted)
+			k->ops->cpu_wait_for_event(k->plat, cpu);
+	}
+	bls_gic_cpu_init(hw, cpu);
+
+	int interrupted = 1; /* look once at boot */
 	for (;;) {
-		/* Whatever woke us has already queued its work: acknowledging is all the
-		 * handling an interrupt needs in this kernel. */
-		k->ops->cpu_irq_ack(k->plat, cpu);
+		/* The interrupt handler. Whatever interrupted us has already queued its
+		 * work: acknowledging is all the handling an interrupt needs here. */
+		if (interrupted) {
+			bls_gic_handle_irqs(hw, cpu);
+			interrupted = 0;
+		}
 
 		int t = pick_next_task(k, cpu);
 		if (t < 0) {
 			/* Nothing runnable. A CPU no task can ever run on is taken offline, as
 			 * hotplug would; the others idle in WFI until the next release. */
 			if (k->ntasks_on[cpu] == 0)
-				k->ops->cpu_power_down(k->plat, cpu);
+				cpu_power_cycle(k, cpu);
 			else
 				k->ops->cpu_wait_for_interrupt(k->plat, cpu);
+			interrupted = 1;
 			continue;
 		}
 
+		const struct bls_task_config *tc = &k->cfg.tasks[t];
 		struct bls_work w = {
 			.ref_ns = k->pending_ref_ns[t],
-			.mem_fraction = k->cfg.tasks[t].mem_fraction,
+			.mem_fraction = tc->mem_fraction,
+			.ctx = (unsigned)t,
+			.working_set_kb = tc->working_set_kb,
+			.write_fraction = tc->write_fraction,
 		};
 		double done = 0.0;
 		int rc = k->ops->cpu_execute(k->plat, cpu, &w, &done);
@@ -96,9 +163,11 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 			done = w.ref_ns;
 		k->pending_ref_ns[t] -= done;
 		k->stats[t].done_ref_ns += done;
-		if (rc == -BLS_EINTR)
+		if (rc == -BLS_EINTR) {
 			k->stats[t].preemptions++;
-		else
+			interrupted = 1;
+		} else {
 			assert(rc == 0);
+		}
 	}
 }

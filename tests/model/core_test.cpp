@@ -1,14 +1,17 @@
 // tests/model/core_test.cpp -- a core executing work event by event: progress at the current
-// frequency, a DVFS change mid-work, memory stall, interrupts, WFI and power-down latencies.
+// frequency, a DVFS change mid-work, memory stall, interrupts, WFI, WFE, register accesses
+// with temporal decoupling, and power-down with wake-up.
 //
 // One SystemC elaboration per process: this executable holds a single TEST.
 #include <gtest/gtest.h>
 
 #include <systemc>
+#include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
 #include "blsim/model/core.h"
 #include "blsim/model/power_controller.h"
+#include "blsim/model/tlm_util.h"
 #include "test_soc.h"
 
 namespace blsim::model {
@@ -20,22 +23,75 @@ using sc_core::SC_US;
 
 double now_ns() { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
 
+// A register that reads as 0x100 + the reading CPU, costing 10 ns.
+struct stub_device : sc_core::sc_module {
+    tlm_utils::simple_target_socket<stub_device> socket{"socket"};
+    std::vector<double> seen_at_ns; // the access times the device saw (kernel time + offset)
+    explicit stub_device(sc_core::sc_module_name n) : sc_module(n)
+    {
+        socket.register_b_transport(this, &stub_device::b_transport);
+    }
+    void b_transport(tlm::tlm_generic_payload& t, sc_time& delay)
+    {
+        seen_at_ns.push_back((sc_core::sc_time_stamp() + delay).to_seconds() * 1e9);
+        if (t.is_read()) {
+            std::uint32_t v = 0x100 + cpu_of(t, 99);
+            std::memcpy(t.get_data_ptr(), &v, 4);
+        }
+        delay += sc_time(10, SC_NS);
+        t.set_response_status(tlm::TLM_OK_RESPONSE);
+    }
+};
+
+struct driver : sc_core::sc_module {
+    clock_domain& clk;
+    sc_core::sc_signal<bool>& irq0;
+    sc_core::sc_signal<bool>& wake1;
+    driver(sc_core::sc_module_name n, clock_domain& c, sc_core::sc_signal<bool>& i,
+           sc_core::sc_signal<bool>& w)
+        : sc_module(n), clk(c), irq0(i), wake1(w)
+    {
+        SC_HAS_PROCESS(driver);
+        SC_THREAD(run);
+    }
+    void run()
+    {
+        wait(sc_time(500, SC_NS));
+        clk.set_freq_mhz(1000);
+        wait(sc_time(1500, SC_NS)); // 2000 ns
+        irq0.write(true);
+        wait(sc_time(500, SC_NS)); // 2500 ns
+        irq0.write(false);
+        wait(sc_time(500, SC_NS)); // 3000 ns
+        irq0.write(true);
+        wait(sc_time(50, SC_US) - sc_core::sc_time_stamp());
+        wake1.write(true);
+    }
+};
+
 TEST(core, executes_work_at_the_current_frequency)
 {
-    soc_params soc = test::small_soc(2);
+    soc_params soc = test::small_soc(2); // WFI 1/2 us, off 10/20 us
     const cluster_params& cp = soc.clusters[0];
     power_controller pc("pc", soc);
     clock_domain clock("clk", 500);
     // Reference: capacity 1024 at 1000 MHz, so 1 ref ns takes 1 ns at 1000 MHz, 2 ns at 500.
-    core c0("cpu0", 0, cp, clock, pc, 1024.0 * 1000);
-    core c1("cpu1", 1, cp, clock, pc, 1024.0 * 1000);
+    core c0("cpu0", 0, 0, cp, clock, pc, 1024.0 * 1000);
+    core c1("cpu1", 1, 0, cp, clock, pc, 1024.0 * 1000);
+    stub_device dev0("dev0"), dev1("dev1");
+    c0.bus.bind(dev0.socket);
+    c1.bus.bind(dev1.socket);
+    sc_core::sc_signal<bool> irq0("irq0"), irq1("irq1"), wake0("wake0"), wake1("wake1");
+    c0.irq.bind(irq0);
+    c0.wake.bind(wake0);
+    c1.irq.bind(irq1);
+    c1.wake.bind(wake1);
+    driver drv("driver", clock, irq0, wake1);
 
-    struct step {
-        double t_ns;
-        int rc;
-        double done;
-    };
-    std::vector<step> steps;
+    std::vector<std::pair<double, double>> c0_steps; // (time, work done)
+    std::vector<int> c0_rc;
+    std::vector<std::uint32_t> values;
+    double mmio_local_ns = 0, mmio_synced_ns = 0, c1_released_ns = 0, c1_resumed_ns = 0;
     std::vector<std::pair<double, core_power>> c1_states;
     pc.core_changed.subscribe([&](unsigned cpu, core_power, core_power s) {
         if (cpu == 1)
@@ -44,79 +100,78 @@ TEST(core, executes_work_at_the_current_frequency)
 
     c0.set_software([&] {
         double done = 0;
-        // 1000 ref ns at 500 MHz; the clock doubles at 500 ns, when 250 are done:
-        // the remaining 750 take 750 ns, so the work completes at 1250 ns.
-        int rc = c0.execute(1000, 0.0, &done);
-        steps.push_back({now_ns(), rc, done});
+        // 1000 ref ns at 500 MHz; the clock doubles at 500 ns, when 250 are done: the
+        // remaining 750 take 750 ns, so the work completes at 1250 ns.
+        c0_rc.push_back(c0.execute(1000, 0.0, &done));
+        c0_steps.push_back({now_ns(), done});
         // Half memory stall at 1000 MHz: 1 ns per ref ns either way; 100 ref ns = 100 ns.
-        rc = c0.execute(100, 0.5, &done);
-        steps.push_back({now_ns(), rc, done});
-        // Interrupted at 2000 ns (raised by cpu1's software) after 650 ns of 1000.
-        rc = c0.execute(1000, 0.0, &done);
-        steps.push_back({now_ns(), rc, done});
-        EXPECT_EQ(c0.irq_ack(), 1u);
-        EXPECT_EQ(c0.irq_ack(), 0u);
-        // A pending interrupt makes WFI return at once; with none it sleeps until one.
-        c0.raise_irq();
+        c0_rc.push_back(c0.execute(100, 0.5, &done));
+        c0_steps.push_back({now_ns(), done});
+        // Interrupted at 2000 ns after 650 of 1000.
+        c0_rc.push_back(c0.execute(1000, 0.0, &done));
+        c0_steps.push_back({now_ns(), done});
+        // With the interrupt still signalled WFI returns at once...
         c0.wait_for_interrupt();
-        steps.push_back({now_ns(), 0, 0});
-        c0.irq_ack();
+        c0_steps.push_back({now_ns(), 0});
+        // ...and once it dropped (2500 ns) it clock-gates: the 1 us entry ends at 3600 ns;
+        // the interrupt raised meanwhile (3000 ns) wakes it at once, and the 2 us exit
+        // latency brings it back at 5600 ns.
+        wait(sc_time(600, SC_NS)); // 2600 ns
+        c0.wait_for_interrupt();
+        c0_steps.push_back({now_ns(), 0});
+        // Two register reads: 10 ns each, kept as local time until the core syncs.
+        values.push_back(c0.mmio_read(0x10));
+        values.push_back(c0.mmio_read(0x14));
+        mmio_local_ns = c0.local_time().to_seconds() * 1e9;
+        c0.sync();
+        mmio_synced_ns = now_ns();
+        // SEV releases cpu1 from WFE.
+        c0.signal_event();
+        c1.signal_event();
+        c1_released_ns = now_ns();
         for (;;)
-            c0.wait_for_interrupt(), c0.irq_ack();
+            wait(sc_time(1, sc_core::SC_MS));
     });
 
     c1.set_software([&] {
-        wait(sc_time(2000, SC_NS));
-        c0.raise_irq();
-        // Power down: 10 us entry; it is not the last core, so the cluster stays up.
+        c1.wait_for_event();
+        c1_resumed_ns = now_ns();
+        // Power down: 10 us entry; not the last core, so the cluster stays up. The wake
+        // line (raised at 50 us) powers it up again after its 20 us exit latency.
         c1.power_down();
-        steps.push_back({now_ns(), 0, 0}); // woken at 50 us, + 20 us exit
+        c1_states.push_back({now_ns(), core_power::on});
     });
-
-    struct driver : sc_core::sc_module {
-        driver(sc_core::sc_module_name n, clock_domain& clk, core& woken)
-            : sc_module(n), clk(clk), woken(woken)
-        {
-            SC_HAS_PROCESS(driver);
-            SC_THREAD(run);
-        }
-        void run()
-        {
-            wait(sc_time(500, SC_NS));
-            clk.set_freq_mhz(1000);
-            wait(sc_time(50, SC_US) - sc_time(500, SC_NS));
-            woken.raise_irq();
-        }
-        clock_domain& clk;
-        core& woken;
-    } drv("driver", clock, c1);
 
     sc_core::sc_start(sc_time(1, sc_core::SC_MS));
 
-    ASSERT_EQ(steps.size(), 5u);
-    EXPECT_NEAR(steps[0].t_ns, 1250, 1e-6);
-    EXPECT_EQ(steps[0].rc, 0);
-    EXPECT_DOUBLE_EQ(steps[0].done, 1000);
-    EXPECT_NEAR(steps[1].t_ns, 1350, 1e-6);
-    EXPECT_DOUBLE_EQ(steps[1].done, 100);
-    EXPECT_NEAR(steps[2].t_ns, 2000, 1e-6);
-    EXPECT_EQ(steps[2].rc, 1);
-    EXPECT_NEAR(steps[2].done, 650, 1e-6);
-    EXPECT_NEAR(steps[3].t_ns, 2000, 1e-6); // WFI with an interrupt pending: no time
-    EXPECT_NEAR(steps[4].t_ns, 70000, 1e-6);
+    ASSERT_EQ(c0_steps.size(), 5u);
+    EXPECT_EQ(c0_rc, (std::vector<int>{0, 0, 1}));
+    EXPECT_NEAR(c0_steps[0].first, 1250, 1e-6);
+    EXPECT_DOUBLE_EQ(c0_steps[0].second, 1000);
+    EXPECT_NEAR(c0_steps[1].first, 1350, 1e-6);
+    EXPECT_DOUBLE_EQ(c0_steps[1].second, 100);
+    EXPECT_NEAR(c0_steps[2].first, 2000, 1e-6);
+    EXPECT_NEAR(c0_steps[2].second, 650, 1e-6);
+    EXPECT_NEAR(c0_steps[3].first, 2000, 1e-6);
+    EXPECT_NEAR(c0_steps[4].first, 5600, 1e-6);
+    // Register reads carry the issuing CPU; the second leaves at the first's local time.
+    EXPECT_EQ(values, (std::vector<std::uint32_t>{0x100, 0x100}));
+    ASSERT_EQ(dev0.seen_at_ns.size(), 2u);
+    EXPECT_NEAR(dev0.seen_at_ns[0], 5600, 1e-6);
+    EXPECT_NEAR(dev0.seen_at_ns[1], 5610, 1e-6);
+    EXPECT_NEAR(mmio_local_ns, 5620, 1e-6);
+    EXPECT_NEAR(mmio_synced_ns, 5620, 1e-6);
+    EXPECT_NEAR(c1_resumed_ns, c1_released_ns, 1e-6);
 
-    // cpu1: off after its 10 us entry latency, on again when woken at 50 us, and off for
-    // good 10 us after its software returned at 70 us.
-    ASSERT_EQ(c1_states.size(), 3u);
-    EXPECT_NEAR(c1_states[0].first, 12000, 1e-6);
+    // cpu1: off after its 10 us entry latency, on again at the wake-up (50 us), running
+    // its software again 20 us later.
+    ASSERT_GE(c1_states.size(), 3u);
+    EXPECT_NEAR(c1_states[0].first, c1_released_ns + 10000, 1e-6);
     EXPECT_EQ(c1_states[0].second, core_power::off);
     EXPECT_NEAR(c1_states[1].first, 50000, 1e-6);
     EXPECT_EQ(c1_states[1].second, core_power::on);
-    EXPECT_NEAR(c1_states[2].first, 80000, 1e-6);
-    EXPECT_EQ(c1_states[2].second, core_power::off);
+    EXPECT_NEAR(c1_states[2].first, 70000, 1e-6);
     EXPECT_EQ(pc.cluster_state(0), cluster_power::on);
-    // cpu0 ends in WFI: 1 us entry latency after its last acknowledgement.
-    EXPECT_EQ(pc.core_state(0), core_power::wfi);
 }
 
 } // namespace

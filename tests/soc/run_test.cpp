@@ -101,8 +101,13 @@ TEST_F(run_test, default_scenario_writes_a_consistent_summary)
     // first, after the 3 ms PLL relock (the voltage follows 1 ms later).
     EXPECT_NEAR(s["residency_s"]["clusters"]["a15"]["opp_mhz"]["1200"].get<double>(), 0.003, 1e-12);
     EXPECT_NEAR(s["residency_s"]["clusters"]["a15"]["opp_mhz"]["1000"].get<double>(), 1.997, 1e-12);
-    // cpu4 has no task: off after its 10 us power-down latency.
-    EXPECT_NEAR(s["residency_s"]["cores"]["cpu4"]["off"].get<double>(), 2.0 - 10e-6, 1e-12);
+    // cpu4 has no task. Worked by hand, in ns (the CCI at 500 MHz, 10 cycles a register
+    // access, change_pending 200 cycles; the GIC at 200 MHz, 20 cycles an access):
+    //   boot CPU: CCI S3 on (write + 20 status polls, 420) and S4 on (420), GICD_CTLR (100),
+    //   barrier, SEV at 940; cpu4: its GIC interface (5 accesses, 500) -> 1440, the boot-time
+    //   IAR (100) -> 1540, GICC_CTLR off (100) -> 1640, L1 clean by set/way (512 lines at
+    //   1000 MHz, 512) -> 2152, then 10 us of power-down: off at 12152 ns.
+    EXPECT_NEAR(s["residency_s"]["cores"]["cpu4"]["off"].get<double>(), 2.0 - 12152e-9, 1e-12);
     // cpu0 runs 30% of the reference CPU on an A15 at 1000 MHz: 36% of the time, plus
     // the first 3 ms at 1200 MHz and wake-up latencies.
     EXPECT_NEAR(s["residency_s"]["cores"]["cpu0"]["on"].get<double>() / 2.0, 0.36, 0.005);
@@ -136,15 +141,28 @@ TEST_F(run_test, idle_clusters_power_down_after_their_latencies)
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "") << "a run without tasks must not make SystemC warn";
     json s = json::parse(slurp(dir / "summary.json"));
-    for (const char* cl : {"a15", "a7"}) {
-        EXPECT_NEAR(s["residency_s"]["clusters"][cl]["off"].get<double>(), 1.0 - 0.00101, 1e-12) << cl;
-    }
-    // EAS a7, booted at 1000 MHz: during the 10 us core power-down the three cores count as
-    // on (3 x 1024 + cluster 4905 units), then 1000 us of cluster power-down with every core
-    // off (the WFI-level 25 units), then cluster sleep (10 units) for the rest.
+    // Worked by hand, in ns. Every CPU is released by the boot CPU at 940 (see the default
+    // scenario test), sets up its GIC interface and reads IAR (600), turns the interface
+    // off (100) and cleans its L1 by set/way (512 cycles): at 1200 MHz (A15) 426.667, at
+    // 1000 MHz (A7) 512. The last CPU of each cluster then cleans L2 (A15: 16384 lines at
+    // 1200 MHz = 13653.334; A7: 8192 at 1000 MHz = 8192) and disables its CCI port (420);
+    // 10 us later it is off, and 1000 us after that its cluster.
+    const double a15_last_off_ns = 940 + 700 + 426.667 + 13653.334 + 420 + 10000; // 26140.001
+    const double a7_other_off_ns = 940 + 700 + 512 + 10000;                       // 12152
+    const double a7_last_off_ns = 940 + 700 + 512 + 8192 + 420 + 10000;            // 20764
+    EXPECT_NEAR(s["residency_s"]["clusters"]["a15"]["off"].get<double>(),
+                1.0 - (a15_last_off_ns + 1000e3) * 1e-9, 1e-12);
+    EXPECT_NEAR(s["residency_s"]["clusters"]["a7"]["off"].get<double>(),
+                1.0 - (a7_last_off_ns + 1000e3) * 1e-9, 1e-12);
+    // EAS energy of the A7 cluster (booted at 1000 MHz: core 1024, cluster busy 4905 units;
+    // the governor's move to 800 MHz lands after the cluster is off): each core while on;
+    // the cluster's shared logic busy until its last core is off, at the WFI level (25)
+    // while the cluster powers down, then asleep (10).
     const double k = 0.187e-3; // J per unit-second
-    const double a7 = (3 * 1024 + 4905) * 10e-6 * k + 25 * 1000e-6 * k + 10 * 0.99899 * k;
-    EXPECT_NEAR(s["energy_j"]["clusters"]["a7"].get<double>(), a7, 1e-12);
+    const double cores = 1024 * (2 * a7_other_off_ns + a7_last_off_ns) * 1e-9;
+    const double uncore = 4905 * a7_last_off_ns * 1e-9 + 25 * 1000e-6 +
+                          10 * (1.0 - (a7_last_off_ns + 1000e3) * 1e-9);
+    EXPECT_NEAR(s["energy_j"]["clusters"]["a7"].get<double>(), (cores + uncore) * k, 1e-12);
 }
 
 TEST_F(run_test, a_bad_configuration_is_located_and_writes_nothing)

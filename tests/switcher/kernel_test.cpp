@@ -1,5 +1,5 @@
-// tests/switcher/kernel_test.cpp -- the C kernel against a fake platform that records every
-// hardware verb it is asked for.
+// tests/switcher/kernel_test.cpp -- the C kernel and its GIC and CCI drivers against a fake
+// platform that records every hardware verb it is asked for.
 //
 // bls_kernel_cpu_main() never returns, as a CPU's software never does; the fake ends a test
 // by jumping out of it (longjmp) when the scripted run is over. No C++ object with a
@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <csetjmp>
+#include <cstdio>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -14,22 +16,52 @@
 
 namespace {
 
+constexpr uint64_t dist = 0x1000, cpuif = 0x2000, cci = 0x90000;
+
 struct fake_platform {
     std::vector<std::string> calls;
     std::jmp_buf done;
-    int idle_calls_left = 1;     // WFI / power-down calls before the test ends
-    double interrupt_after = -1; // execute: pretend an interrupt arrives after this much work
-    bls_kernel* kernel = nullptr;
+    int idle_calls_left = 1;       // WFI / power-down calls before the test ends
+    double interrupt_after = -1;   // execute: an interrupt arrives after this much work
+    std::deque<uint32_t> iar;      // what GICC_IAR answers, then 1023
+    int cci_pending_reads = 2;     // CCI status reads that still see change_pending
+    bls_kernel* kernel = nullptr;  // set it to have WFE stand for the boot CPU
 };
 
 fake_platform& fake(void* p) { return *static_cast<fake_platform*>(p); }
+
+std::string reg_name(uint64_t a)
+{
+    char buf[48];
+    if (a == dist + BLS_GICD_CTLR) return "GICD_CTLR";
+    if (a >= dist + BLS_GICD_ISENABLER && a < dist + BLS_GICD_ISENABLER + 0x80) {
+        std::snprintf(buf, sizeof buf, "GICD_ISENABLER%u", unsigned(a - dist - BLS_GICD_ISENABLER) / 4);
+        return buf;
+    }
+    if (a >= dist + BLS_GICD_IPRIORITYR && a < dist + BLS_GICD_IPRIORITYR + 0x400) {
+        std::snprintf(buf, sizeof buf, "GICD_IPRIORITYR%u", unsigned(a - dist - BLS_GICD_IPRIORITYR) / 4);
+        return buf;
+    }
+    if (a == cpuif + BLS_GICC_CTLR) return "GICC_CTLR";
+    if (a == cpuif + BLS_GICC_PMR) return "GICC_PMR";
+    if (a == cpuif + BLS_GICC_IAR) return "GICC_IAR";
+    if (a == cpuif + BLS_GICC_EOIR) return "GICC_EOIR";
+    if (a == cci + BLS_CCI_STATUS) return "CCI_STATUS";
+    if (a >= cci + 0x1000 && a < cci + 0x6000 && (a - cci) % 0x1000 == 0) {
+        std::snprintf(buf, sizeof buf, "CCI_SNOOP_CONTROL_S%u", unsigned(a - cci) / 0x1000 - 1);
+        return buf;
+    }
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(a));
+    return buf;
+}
 
 uint64_t fake_now_ns(void*) { return 0; }
 
 int fake_execute(void* p, unsigned cpu, const bls_work* w, double* done)
 {
     fake_platform& f = fake(p);
-    f.calls.push_back("execute cpu" + std::to_string(cpu) + " " + std::to_string(static_cast<int>(w->ref_ns)));
+    f.calls.push_back("execute cpu" + std::to_string(cpu) + " ctx" + std::to_string(w->ctx) + " " +
+                      std::to_string(static_cast<int>(w->ref_ns)) + " ws" + std::to_string(w->working_set_kb));
     if (f.interrupt_after >= 0 && f.interrupt_after < w->ref_ns) {
         *done = f.interrupt_after;
         f.interrupt_after = -1;
@@ -52,17 +84,51 @@ void fake_wfi(void* p, unsigned cpu)
     end_or_continue(f);
 }
 
-unsigned fake_irq_ack(void* p, unsigned cpu)
+void fake_wfe(void* p, unsigned cpu)
 {
-    fake(p).calls.push_back("ack cpu" + std::to_string(cpu));
-    return 0;
+    fake_platform& f = fake(p);
+    f.calls.push_back("wfe cpu" + std::to_string(cpu));
+    if (f.kernel)
+        f.kernel->booted = 1; // meanwhile, the boot CPU came up
 }
+
+void fake_sev(void* p, unsigned cpu) { fake(p).calls.push_back("sev cpu" + std::to_string(cpu)); }
+
+void fake_dsb(void* p, unsigned cpu) { fake(p).calls.push_back("dsb cpu" + std::to_string(cpu)); }
 
 void fake_power_down(void* p, unsigned cpu)
 {
     fake_platform& f = fake(p);
     f.calls.push_back("power_down cpu" + std::to_string(cpu));
     end_or_continue(f);
+}
+
+uint32_t fake_read(void* p, unsigned, uint64_t addr)
+{
+    fake_platform& f = fake(p);
+    f.calls.push_back("R " + reg_name(addr));
+    if (addr == cpuif + BLS_GICC_IAR) {
+        if (f.iar.empty())
+            return BLS_GIC_SPURIOUS;
+        uint32_t v = f.iar.front();
+        f.iar.pop_front();
+        return v;
+    }
+    if (addr == cci + BLS_CCI_STATUS)
+        return f.cci_pending_reads-- > 0 ? BLS_CCI_CHANGE_PENDING : 0;
+    return 0;
+}
+
+void fake_write(void* p, unsigned, uint64_t addr, uint32_t v)
+{
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%x", v);
+    fake(p).calls.push_back("W " + reg_name(addr) + "=" + buf);
+}
+
+void fake_clean(void* p, unsigned cpu, enum bls_cache_level level)
+{
+    fake(p).calls.push_back("clean L" + std::to_string(static_cast<int>(level)) + " cpu" + std::to_string(cpu));
 }
 
 int fake_set_freq(void* p, unsigned cluster, unsigned mhz)
@@ -75,19 +141,35 @@ const bls_platform_ops fake_ops = {
     .now_ns = fake_now_ns,
     .cpu_execute = fake_execute,
     .cpu_wait_for_interrupt = fake_wfi,
-    .cpu_irq_ack = fake_irq_ack,
+    .cpu_wait_for_event = fake_wfe,
+    .cpu_dsb = fake_dsb,
+    .cpu_send_event = fake_sev,
     .cpu_power_down = fake_power_down,
+    .mmio_read32 = fake_read,
+    .mmio_write32 = fake_write,
+    .cache_clean_invalidate = fake_clean,
     .cluster_set_freq = fake_set_freq,
 };
 
+// cpu0 and cpu1 in cluster 0 (CCI S3), cpu2 alone in cluster 1 (CCI S4); two tasks on cpu0.
 bls_kernel_config two_tasks_on_cpu0()
 {
     bls_kernel_config c{};
-    c.ncpus = 2;
+    c.hw.ncpus = 3;
+    c.hw.nclusters = 2;
+    c.hw.cpu_cluster[0] = 0;
+    c.hw.cpu_cluster[1] = 0;
+    c.hw.cpu_cluster[2] = 1;
+    c.hw.cluster_cci_port[0] = 3;
+    c.hw.cluster_cci_port[1] = 4;
+    c.hw.gic_dist_base = dist;
+    c.hw.gic_cpu_base = cpuif;
+    c.hw.cci_base = cci;
+    c.hw.timer_ppi = 30;
     c.boot_cpu = 0;
     c.ntasks = 2;
-    c.tasks[0] = {0, 0.0};
-    c.tasks[1] = {0, 0.25};
+    c.tasks[0] = {0, 0.0, 64, 0.5};
+    c.tasks[1] = {0, 0.25, 0, 0.0};
     return c;
 }
 
@@ -97,42 +179,127 @@ void run_cpu(bls_kernel* k, fake_platform& f, unsigned cpu)
         bls_kernel_cpu_main(k, cpu);
 }
 
+// The calls that start with one of @prefixes, in order.
+std::vector<std::string> only(const std::vector<std::string>& calls, std::vector<std::string> prefixes)
+{
+    std::vector<std::string> out;
+    for (const std::string& c : calls)
+        for (const std::string& p : prefixes)
+            if (c.rfind(p, 0) == 0) {
+                out.push_back(c);
+                break;
+            }
+    return out;
+}
+
+// What every CPU does to its GIC CPU interface at boot and after a power-up: the timer
+// interrupt (PPI 30) at priority 0xa0 (byte 2 of IPRIORITYR7), enabled; PMR open; on.
+const std::vector<std::string> gic_cpu_init = {
+    "R GICD_IPRIORITYR7", "W GICD_IPRIORITYR7=0xa00000", "W GICD_ISENABLER0=0x40000000",
+    "W GICC_PMR=0xf0", "W GICC_CTLR=0x1",
+};
+
+std::vector<std::string> concat(std::vector<std::vector<std::string>> parts)
+{
+    std::vector<std::string> out;
+    for (auto& p : parts)
+        out.insert(out.end(), p.begin(), p.end());
+    return out;
+}
+
 TEST(kernel, init_checks_platform_ops_and_configuration)
 {
     bls_kernel k;
     fake_platform f;
     bls_kernel_config c = two_tasks_on_cpu0();
     EXPECT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
+    EXPECT_EQ(k.cluster_cpus_up[0], 2u);
+    EXPECT_EQ(k.cluster_cpus_up[1], 1u);
 
     bls_platform_ops missing = fake_ops;
-    missing.cpu_power_down = nullptr;
+    missing.cache_clean_invalidate = nullptr;
     EXPECT_EQ(bls_kernel_init(&k, &c, &missing, &f, nullptr), -BLS_ENOSYS);
     EXPECT_EQ(bls_platform_ops_check(&missing), -BLS_ENOSYS);
     EXPECT_EQ(bls_platform_ops_check(&fake_ops), 0);
 
     bls_kernel_config bad = c;
-    bad.tasks[1].cpu = 2;
+    bad.tasks[1].cpu = 3;
     EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
     bad = c;
     bad.tasks[0].mem_fraction = 1.5;
     EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
     bad = c;
-    bad.boot_cpu = 2;
+    bad.tasks[0].write_fraction = -0.1;
+    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
+    bad = c;
+    bad.boot_cpu = 3;
+    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
+    bad = c;
+    bad.hw.cpu_cluster[2] = 2;
+    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
+    bad = c;
+    bad.hw.timer_ppi = 12; // an SGI number, not a PPI
     EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
 
     bls_governor no_start{};
     EXPECT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &no_start), -BLS_EINVAL);
 }
 
-TEST(kernel, a_cpu_without_tasks_powers_down)
+TEST(kernel, boot_cpu_brings_up_the_gic_and_the_governor_then_releases_the_others)
+{
+    bls_kernel k;
+    fake_platform f;
+    bls_kernel_config c = two_tasks_on_cpu0();
+    bls_governor gov{};
+    gov.ops = &bls_governor_fixed;
+    gov.plat_ops = &fake_ops;
+    gov.plat = &f;
+    gov.nclusters = 2;
+    gov.freq_mhz[0] = 1000;
+    gov.freq_mhz[1] = 800;
+    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &gov), 0);
+    bls_kernel_add_work(&k, 0, 10);
+    run_cpu(&k, f, 0);
+    // Firmware's part first: both clusters join coherency (the status poll sees the change
+    // pending twice for the first), then the distributor, the governor, and SEV.
+    EXPECT_EQ(f.calls, concat({{"W CCI_SNOOP_CONTROL_S3=0x3", "R CCI_STATUS", "R CCI_STATUS",
+                                "R CCI_STATUS", "W CCI_SNOOP_CONTROL_S4=0x3", "R CCI_STATUS",
+                                "W GICD_CTLR=0x1", "set_freq cluster0 1000", "set_freq cluster1 800",
+                                "dsb cpu0", "sev cpu0"},
+                               gic_cpu_init,
+                               // The handler runs at boot and after interrupts only: a
+                               // completed execution goes straight on to the next pick.
+                               {"R GICC_IAR", "execute cpu0 ctx0 10 ws64", "wfi cpu0"}}));
+    EXPECT_EQ(k.booted, 1);
+    EXPECT_EQ(bls_kernel_add_work(&k, 2, 10), -BLS_EINVAL);
+    EXPECT_EQ(bls_kernel_add_work(&k, 0, -1), -BLS_EINVAL);
+}
+
+TEST(kernel, a_secondary_waits_for_the_boot_cpu)
+{
+    bls_kernel k;
+    fake_platform f;
+    bls_kernel_config c = two_tasks_on_cpu0();
+    c.ntasks = 1;
+    c.tasks[0].cpu = 1; // one task on cpu1, so it idles in WFI instead of powering down
+    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
+    f.kernel = &k;
+    run_cpu(&k, f, 1);
+    EXPECT_EQ(f.calls, concat({{"wfe cpu1"}, gic_cpu_init, {"R GICC_IAR", "wfi cpu1"}}));
+}
+
+TEST(kernel, interrupts_are_acknowledged_and_ended_until_spurious)
 {
     bls_kernel k;
     fake_platform f;
     bls_kernel_config c = two_tasks_on_cpu0();
     ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
-    ASSERT_EQ(bls_kernel_add_work(&k, 0, 100), 0); // cpu0's work is not cpu1's business
-    run_cpu(&k, f, 1);
-    EXPECT_EQ(f.calls, (std::vector<std::string>{"ack cpu1", "power_down cpu1"}));
+    f.iar = {30, 30, 5u | (2u << 10)}; // two timer ticks, and SGI 5 from cpu2
+    run_cpu(&k, f, 0);
+    EXPECT_EQ(only(f.calls, {"R GICC_IAR", "W GICC_EOIR", "wfi"}),
+              (std::vector<std::string>{"R GICC_IAR", "W GICC_EOIR=0x1e", "R GICC_IAR",
+                                        "W GICC_EOIR=0x1e", "R GICC_IAR", "W GICC_EOIR=0x805",
+                                        "R GICC_IAR", "wfi cpu0"}));
 }
 
 TEST(kernel, round_robin_then_wfi)
@@ -144,8 +311,9 @@ TEST(kernel, round_robin_then_wfi)
     ASSERT_EQ(bls_kernel_add_work(&k, 1, 300), 0);
     ASSERT_EQ(bls_kernel_add_work(&k, 0, 100), 0);
     run_cpu(&k, f, 0);
-    EXPECT_EQ(f.calls, (std::vector<std::string>{"ack cpu0", "execute cpu0 100", "ack cpu0",
-                                                 "execute cpu0 300", "ack cpu0", "wfi cpu0"}));
+    EXPECT_EQ(only(f.calls, {"execute", "wfi"}),
+              (std::vector<std::string>{"execute cpu0 ctx0 100 ws64", "execute cpu0 ctx1 300 ws0",
+                                        "wfi cpu0"}));
     EXPECT_DOUBLE_EQ(k.stats[0].done_ref_ns, 100);
     EXPECT_DOUBLE_EQ(k.stats[1].done_ref_ns, 300);
     EXPECT_DOUBLE_EQ(k.stats[1].released_ref_ns, 300);
@@ -161,33 +329,47 @@ TEST(kernel, a_preempted_task_goes_to_the_back)
     bls_kernel_add_work(&k, 1, 300);
     f.interrupt_after = 40; // task 0 is interrupted 40 ref ns in
     run_cpu(&k, f, 0);
-    EXPECT_EQ(f.calls, (std::vector<std::string>{"ack cpu0", "execute cpu0 100", "ack cpu0",
-                                                 "execute cpu0 300", "ack cpu0", "execute cpu0 60",
-                                                 "ack cpu0", "wfi cpu0"}));
+    EXPECT_EQ(only(f.calls, {"execute", "wfi"}),
+              (std::vector<std::string>{"execute cpu0 ctx0 100 ws64", "execute cpu0 ctx1 300 ws0",
+                                        "execute cpu0 ctx0 60 ws64", "wfi cpu0"}));
     EXPECT_EQ(k.stats[0].preemptions, 1u);
     EXPECT_DOUBLE_EQ(k.stats[0].done_ref_ns, 100);
 }
 
-TEST(kernel, the_governor_starts_on_the_boot_cpu_before_any_task)
+TEST(kernel, a_cpu_that_is_not_the_last_of_its_cluster_cleans_only_its_l1)
 {
     bls_kernel k;
     fake_platform f;
     bls_kernel_config c = two_tasks_on_cpu0();
-    bls_governor gov{};
-    gov.ops = &bls_governor_fixed;
-    gov.plat_ops = &fake_ops;
-    gov.plat = &f;
-    gov.nclusters = 2;
-    gov.freq_mhz[0] = 1000;
-    gov.freq_mhz[1] = 800;
-    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &gov), 0);
-    bls_kernel_add_work(&k, 0, 10);
-    run_cpu(&k, f, 0);
-    EXPECT_EQ(f.calls, (std::vector<std::string>{"set_freq cluster0 1000", "set_freq cluster1 800",
-                                                 "ack cpu0", "execute cpu0 10", "ack cpu0",
-                                                 "wfi cpu0"}));
-    EXPECT_EQ(bls_kernel_add_work(&k, 2, 10), -BLS_EINVAL);
-    EXPECT_EQ(bls_kernel_add_work(&k, 0, -1), -BLS_EINVAL);
+    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
+    k.booted = 1;
+    run_cpu(&k, f, 1); // no task on cpu1; cpu0 is still up
+    EXPECT_EQ(f.calls, concat({gic_cpu_init,
+                               {"R GICC_IAR", "W GICC_CTLR=0x0", "clean L1 cpu1", "dsb cpu1",
+                                "power_down cpu1"}}));
+    EXPECT_EQ(k.cluster_cpus_up[0], 1u);
+}
+
+TEST(kernel, the_last_man_leaves_coherency_and_the_first_man_comes_back)
+{
+    bls_kernel k;
+    fake_platform f;
+    bls_kernel_config c = two_tasks_on_cpu0();
+    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
+    k.booted = 1;
+    f.idle_calls_left = 2; // power down, be woken, power down again
+    run_cpu(&k, f, 2);     // cpu2 is alone in cluster 1
+    const std::vector<std::string> down = {
+        "R GICC_IAR", "W GICC_CTLR=0x0", "clean L1 cpu2", "dsb cpu2", "clean L2 cpu2",
+        "W CCI_SNOOP_CONTROL_S4=0x0", "R CCI_STATUS", "R CCI_STATUS", "R CCI_STATUS",
+        "power_down cpu2"};
+    const std::vector<std::string> up = {"dsb cpu2", "W CCI_SNOOP_CONTROL_S4=0x3", "R CCI_STATUS"};
+    // The busy-poll reads the status until change_pending clears: twice pending, then clear.
+    EXPECT_EQ(f.calls, concat({gic_cpu_init, down, up, gic_cpu_init,
+                               {"R GICC_IAR", "W GICC_CTLR=0x0", "clean L1 cpu2", "dsb cpu2",
+                                "clean L2 cpu2", "W CCI_SNOOP_CONTROL_S4=0x0", "R CCI_STATUS",
+                                "power_down cpu2"}}));
+    EXPECT_EQ(k.cluster_cpus_up[1], 0u);
 }
 
 } // namespace

@@ -1,11 +1,18 @@
 /* switcher/include/bls/kernel.h -- the minimal kernel that runs on every simulated CPU.
  *
- * Each simulated CPU runs bls_kernel_cpu_main() as its software: pick a task with pending
- * work, execute it through the platform (which costs simulated time), and when nothing is
- * runnable wait for an interrupt, or power the CPU down if no task may ever run on it. Work
- * arrives through bls_kernel_add_work(), called when a task is released (a timer interrupt
- * in a real system). Tasks are pinned to one CPU; the scheduler is round robin among the
- * runnable tasks of a CPU, and a task preempted by an interrupt goes to the back.
+ * Each simulated CPU runs bls_kernel_cpu_main() as its software. The boot CPU enables the
+ * interrupt distributor and starts the governor, then releases the others (SEV); every CPU
+ * sets up its own GIC CPU interface. Then, for ever: handle pending interrupts through the
+ * GIC, pick a task with pending work and execute it through the platform (which costs
+ * simulated time), and when nothing is runnable wait for an interrupt, or power the CPU down
+ * if no task may ever run on it. Work arrives through bls_kernel_add_work(), called when a
+ * task is released; the caller then raises the task CPU's timer interrupt. Tasks are pinned
+ * to one CPU; the scheduler is round robin among the runnable tasks of a CPU, and a task
+ * preempted by an interrupt goes to the back.
+ *
+ * Power-down, until MCPM arrives: the CPU turns its GIC interface off and cleans its L1; the
+ * last CPU of a cluster (counted here, without MCPM's race handling) also cleans L2 and takes
+ * the cluster out of coherency; on power-up the first CPU of the cluster brings it back in.
  *
  * The whole state is the struct bls_kernel the caller owns: several kernels can live in one
  * process (tests, sweeps), and nothing is allocated.
@@ -16,6 +23,7 @@
 #include <stdbool.h>
 
 #include "bls/governor.h"
+#include "bls/hw.h"
 #include "bls/platform_ops.h"
 
 #ifdef __cplusplus
@@ -23,12 +31,14 @@ extern "C" {
 #endif
 
 struct bls_task_config {
-	unsigned cpu;        /* the CPU the task is pinned to */
-	double mem_fraction; /* share of its work that is memory stall, 0..1 */
+	unsigned cpu;            /* the CPU the task is pinned to */
+	double mem_fraction;     /* share of its work that is memory stall, 0..1 */
+	uint32_t working_set_kb; /* data it touches each time it runs */
+	double write_fraction;   /* share of that data it dirties, 0..1 */
 };
 
 struct bls_kernel_config {
-	unsigned ncpus;
+	struct bls_hw hw; /* ops and plat are filled in by bls_kernel_init() */
 	unsigned boot_cpu;
 	unsigned ntasks;
 	struct bls_task_config tasks[BLS_MAX_TASKS];
@@ -50,6 +60,8 @@ struct bls_kernel {
 	double pending_ref_ns[BLS_MAX_TASKS];
 	unsigned next_pick[BLS_MAX_CPUS]; /* round-robin cursor per CPU */
 	unsigned ntasks_on[BLS_MAX_CPUS];
+	unsigned cluster_cpus_up[BLS_MAX_CLUSTERS];
+	int booted; /* set by the boot CPU once the distributor is up */
 	/* public, read-only */
 	struct bls_task_stats stats[BLS_MAX_TASKS];
 };

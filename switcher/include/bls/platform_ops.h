@@ -40,15 +40,42 @@ struct bls_platform_ops {
 	 * latencies are the power controller's. Required. */
 	void (*cpu_wait_for_interrupt)(void *plat, unsigned cpu);
 
-	/* cpu_irq_ack - acknowledge every interrupt pending on @cpu; returns how many were.
-	 * Runs on @cpu; does not consume time in this version of the platform. Required. */
-	unsigned (*cpu_irq_ack)(void *plat, unsigned cpu);
+	/* cpu_wait_for_event - WFE: returns at once (clearing it) if @cpu's event register is
+	 * set, else sleeps until an event (any CPU's cpu_send_event) or an interrupt.
+	 * Runs on @cpu. Required. */
+	void (*cpu_wait_for_event)(void *plat, unsigned cpu);
 
-	/* cpu_power_down - power @cpu off (and its cluster, when it is the last one up and the
-	 * cluster may power down). Runs on @cpu. Returns only after the power controller has
-	 * powered @cpu up again (a wake-up interrupt), as a warm reset would land in the
-	 * resume path. Required. */
+	/* cpu_dsb - data synchronisation barrier: every access @cpu issued before it has
+	 * completed, in simulated time, when it returns. The platform may let a CPU run ahead
+	 * of the others by the latency of its register accesses (temporal decoupling); a store
+	 * other CPUs will read (a flag, a count) must follow a barrier to be seen at the right
+	 * time, exactly as on the hardware. Runs on @cpu. Required. */
+	void (*cpu_dsb)(void *plat, unsigned cpu);
+
+	/* cpu_send_event - SEV: set the event register of every CPU and wake those in WFE.
+	 * Runs on @cpu. Required. */
+	void (*cpu_send_event)(void *plat, unsigned cpu);
+
+	/* cpu_power_down - power @cpu off. Runs on @cpu, which must have turned its GIC CPU
+	 * interface off and cleaned its L1 (and, if it is the last CPU of its cluster, cleaned
+	 * L2 and taken the cluster out of coherency). The cluster powers off by itself when
+	 * its last CPU is off and cluster power-down is enabled. Returns only after the power
+	 * controller has powered @cpu up again (an interrupt targeting it, through the GIC's
+	 * wake output), as a warm reset would land in the resume path; the cluster is then up
+	 * but may be out of coherency. Required. */
 	void (*cpu_power_down)(void *plat, unsigned cpu);
+
+	/* mmio_read32 / mmio_write32 - a 32-bit device register access (GIC, CCI) from @cpu.
+	 * Runs on @cpu: costs the bus and the device's access latency. Required. */
+	uint32_t (*mmio_read32)(void *plat, unsigned cpu, uint64_t addr);
+	void (*mmio_write32)(void *plat, unsigned cpu, uint64_t addr, uint32_t value);
+
+	/* cache_clean_invalidate - clean and invalidate a cache level by set/way: BLS_CACHE_L1
+	 * writes @cpu's dirty L1 lines back to L2; BLS_CACHE_L2 writes its cluster's dirty L2
+	 * lines back to memory through the interconnect. Runs on @cpu: costs time in
+	 * proportion to the cache size and its dirty lines, plus the write-back traffic.
+	 * Required. */
+	void (*cache_clean_invalidate)(void *plat, unsigned cpu, enum bls_cache_level level);
 
 	/* cluster_set_freq - request that @cluster's clock move to @freq_mhz, an OPP of its
 	 * table. Any context: the request is asynchronous; the DVFS controller applies it after

@@ -37,6 +37,15 @@ enum bls_error {
 struct bls_work {
 	double ref_ns;
 	double mem_fraction;
+	unsigned ctx;            /* software context (task) the work belongs to */
+	uint32_t working_set_kb; /* data it touches each time it runs; 0: none modelled */
+	double write_fraction;   /* share of that data it leaves dirty, 0..1 */
+};
+
+/* Cache levels for cache maintenance. */
+enum bls_cache_level {
+	BLS_CACHE_L1 = 1, /* the calling CPU's data cache */
+	BLS_CACHE_L2 = 2, /* its cluster's shared cache */
 };
 
 #ifdef __cplusplus

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <functional>
 #include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
 
 #include "blsim/model/clock_domain.h"
 #include "blsim/model/params.h"
@@ -22,12 +24,18 @@ namespace blsim::model {
 
 class core : public sc_core::sc_module {
 public:
+    tlm_utils::simple_initiator_socket<core> bus; // device registers (GIC, CCI)
+    sc_core::sc_in<bool> irq;                     // from its GIC CPU interface
+    sc_core::sc_in<bool> wake;                    // from the GIC's power-management output
+
     // @reference_capacity is capacity_dmips_mhz * freq_mhz of the SoC's fastest core at its
     // top OPP: the core that does one reference nanosecond of work per nanosecond.
-    core(sc_core::sc_module_name name, unsigned cpu, const cluster_params& cluster,
-         clock_domain& clock, power_controller& pc, double reference_capacity);
+    core(sc_core::sc_module_name name, unsigned cpu, unsigned cluster,
+         const cluster_params& params, clock_domain& clock, power_controller& pc,
+         double reference_capacity);
 
     unsigned cpu() const { return cpu_; }
+    unsigned cluster() const { return cluster_; }
 
     // The software this core runs from time zero. Set before the simulation starts. When
     // it returns the core stays off.
@@ -38,36 +46,58 @@ public:
     // Runs work until done (returns 0) or until an interrupt is pending (returns 1, the
     // caller's -EINTR). *done_ref_ns: the part completed.
     int execute(double ref_ns, double mem_fraction, double* done_ref_ns);
-    // WFI: returns at once when an interrupt is pending, else clock-gates until one is.
+    // WFI: returns at once when an interrupt is signalled, else clock-gates until one is.
     void wait_for_interrupt();
+    // WFE: returns at once (clearing it) when the event register is set, else waits for an
+    // event or an interrupt.
+    void wait_for_event();
     // Powers the core off; returns once it has been woken and powered up again.
     void power_down();
-    // Acknowledges every pending interrupt; returns how many there were.
-    unsigned irq_ack();
+    // A device register access. The access latency is kept as local time (temporal
+    // decoupling) and waited out at the next blocking service or after one quantum.
+    std::uint32_t mmio_read(std::uint64_t addr);
+    void mmio_write(std::uint64_t addr, std::uint32_t value);
+    // The core is stalled (still on) for @t: a cache fill, a flush.
+    void stall(const sc_core::sc_time& t);
+    // Wait out the local time.
+    void sync();
+    // Simulated time as this core sees it (the kernel's time plus its local offset).
+    sc_core::sc_time local_time() const { return sc_core::sc_time_stamp() + offset_; }
+    const sc_core::sc_time& local_offset() const { return offset_; }
 
     // --- hardware side ---
 
-    // Raise an interrupt on this core (level, counted). Any context.
-    void raise_irq();
-    bool irq_pending() const { return irq_pending_ != 0; }
+    // SEV from any core: set the event register and wake WFE. Any context.
+    void signal_event();
+    bool irq_pending() const { return irq.read(); }
 
     // Work progress per nanosecond at the current frequency.
     double progress_rate(double mem_fraction) const;
 
     std::uint64_t segments() const { return segments_; }
+    std::uint64_t mmio_accesses() const { return mmio_accesses_; }
+
+    // Local time beyond which an access sequence synchronises with the kernel.
+    static constexpr double quantum_ns = 1000;
+    // Stack of the thread the software runs on.
+    static constexpr std::size_t software_stack_bytes = 512 * 1024;
 
 private:
     void thread();
+    std::uint32_t mmio(std::uint64_t addr, bool write, std::uint32_t value);
 
     unsigned cpu_;
+    unsigned cluster_;
     int capacity_dmips_mhz_;
     clock_domain& clock_;
     power_controller& pc_;
     double reference_capacity_;
     std::function<void()> software_;
-    unsigned irq_pending_ = 0;
-    sc_core::sc_event irq_event_;
+    bool event_register_ = false;
+    sc_core::sc_event event_;
+    sc_core::sc_time offset_;
     std::uint64_t segments_ = 0;
+    std::uint64_t mmio_accesses_ = 0;
 };
 
 } // namespace blsim::model

@@ -43,18 +43,31 @@ struct cv2f_params {
     double cluster_leakage_mw_per_v = 0;
 };
 
+// Caches of one cluster: a private L1 data cache per core and a shared L2.
+struct cache_params {
+    int l1d_kb = 32;
+    int l2_kb = 512;
+    int line_bytes = 64;
+    int l2_hit_cycles = 20;         // first line from L2 to L1, core cycles
+    int l2_cycles_per_line = 4;     // each further line, core cycles
+    int clean_cycles_per_line = 4;  // cache maintenance per dirty line, core cycles
+};
+
 struct cluster_params {
     std::string name;
     std::string core_type;
     int cores = 0;
     int capacity_dmips_mhz = 0; // per-MHz capacity, as the device tree's capacity-dmips-mhz
     int boot_freq_mhz = 0;      // 0: boot at the highest OPP
+    int cci_port = -1;          // the CCI-400 slave interface the cluster is behind; -1: S3 for
+                                // the first cluster, S4 for the second (resolved at load)
     std::vector<opp_point> opps;
     double wfi_power_eas = 0; // cluster powered, every core in WFI
     double off_power_eas = 0; // cluster powered down ("cluster sleep")
     dvfs_params dvfs;
     power_params power;
     cv2f_params cv2f;
+    cache_params caches;
 };
 
 enum class power_model_kind { eas, cv2f };
@@ -64,10 +77,40 @@ struct energy_params {
     double eas_mw_per_unit = 0; // how many mW one EAS unit is (docs/calibration.md)
 };
 
+// GIC-400 (GICv2). Register access latency is in cycles of the GIC's clock.
+struct gic_params {
+    long long dist_base = 0x2c001000;
+    long long cpu_base = 0x2c002000;
+    int spis = 128;          // shared peripheral interrupts (IDs 32..32+spis-1)
+    int clock_mhz = 200;
+    int access_cycles = 20;  // one register access, request to response
+};
+
+// CCI-400 cache-coherent interconnect.
+struct cci_params {
+    long long base = 0x2c090000;
+    int clock_mhz = 500;
+    int access_cycles = 10;          // register access
+    int change_pending_cycles = 200; // Status.change_pending stays set after a snoop-control write
+    int snoop_hit_cycles = 30;       // first line served by a snoop
+    int cycles_per_line = 4;         // each further line through the interconnect
+};
+
+// DRAM and its controller: one channel shared by every master.
+struct dram_params {
+    int clock_mhz = 400;
+    int latency_cycles = 40;  // request to first data
+    int bytes_per_cycle = 8;  // peak transfer rate (x32 DDR: 4 bytes, both edges)
+    int access_bytes = 64;    // one access (a cache line): the unit latency is averaged over
+};
+
 struct soc_params {
     std::string name;
     std::vector<cluster_params> clusters;
     energy_params energy;
+    gic_params gic;
+    cci_params cci;
+    dram_params dram;
 };
 
 } // namespace blsim::model

@@ -63,6 +63,8 @@ private:
 
     struct cluster_slot {
         power_params params;
+        // The latencies as simulation times, converted once.
+        sc_core::sc_time wfi_entry, wfi_exit, off_entry, off_exit, cluster_entry, cluster_exit;
         std::vector<unsigned> cpus;
         cluster_phase phase = cluster_phase::on;
         std::unique_ptr<sc_core::sc_event> changed_event;

@@ -12,9 +12,13 @@
 #include <memory>
 #include <vector>
 
+#include "blsim/model/cci400.h"
 #include "blsim/model/cluster.h"
+#include "blsim/model/dram.h"
 #include "blsim/model/energy.h"
+#include "blsim/model/gic400.h"
 #include "blsim/model/power_controller.h"
+#include "blsim/model/router.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/workloads/constant_taskset.h"
 
@@ -34,19 +38,41 @@ public:
     model::cluster& cluster_at(unsigned i) { return *clusters_.at(i); }
     model::core& core_at(unsigned cpu);
     model::power_controller& power() { return *pc_; }
+    model::gic400& gic() { return *gic_; }
+    model::cci400& cci() { return *cci_; }
+    model::dram& memory() { return *dram_; }
+    model::cluster& cluster_of_cpu(unsigned cpu) { return *clusters_.at(pc_->cluster_of(cpu)); }
+    // The core's index within its cluster.
+    unsigned core_index(unsigned cpu) const { return cpu - first_cpu_.at(pc_->cluster_of(cpu)); }
     const model::energy_meter& meter() const { return *meter_; }
     const bls_kernel& kernel() const { return kernel_; }
 
-    // Model events processed: work segments, power-state and OPP transitions, releases.
+    // Model events processed: work segments, power-state and OPP transitions, releases,
+    // device register accesses.
     std::uint64_t events() const;
+
+    // The per-CPU timer interrupt the workload's releases raise.
+    static constexpr unsigned timer_ppi = 30;
 
 private:
     friend struct platform_ops_impl;
+    void check_power_loss(std::uint64_t dirty_lines, const std::string& what);
 
     scenario_config cfg_;
     std::unique_ptr<model::power_controller> pc_;
     std::vector<std::unique_ptr<model::cluster>> clusters_;
     std::vector<model::core*> cores_;
+    std::vector<unsigned> first_cpu_;
+    std::unique_ptr<model::clock_domain> gic_clock_;
+    std::unique_ptr<model::gic400> gic_;
+    std::unique_ptr<model::cci400> cci_;
+    std::unique_ptr<model::dram> dram_;
+    std::unique_ptr<model::router> bus_;
+    // The GIC drives these from whichever process touched it (a CPU acknowledging, a
+    // peripheral raising), hence many writers.
+    using line = sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS>;
+    sc_core::sc_vector<line> irq_lines_{"irq_line"};
+    sc_core::sc_vector<line> wake_lines_{"wake_line"};
     std::unique_ptr<model::power_model> power_model_;
     std::unique_ptr<model::energy_meter> meter_;
     std::unique_ptr<workloads::constant_taskset> workload_;

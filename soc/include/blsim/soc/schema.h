@@ -44,6 +44,8 @@ struct doc_row {
 std::string format_number(double v);
 bool parse_integer(const node& n, long long& out);
 bool parse_real(const node& n, double& out);
+bool parse_address(const node& n, long long& out); // 40-bit physical address, hex or decimal
+std::string format_address(long long v);
 std::string describe(const node& n); // "'abc'", "a mapping", "a list", "nothing"
 // Whether @s, written as a plain YAML scalar, reads back as the same string (not as nothing,
 // a boolean or a number): otherwise it is written quoted.
@@ -98,6 +100,22 @@ public:
         auto emit = [=](const T& v) { return node::scalar(format_number(v.*m), {}); };
         add(key, "number", unit, format_number(lo) + ".." + format_number(hi), doc, required,
             bind, emit);
+        return *this;
+    }
+
+    // A physical address: written in hex (0x2c001000) or decimal, emitted in hex.
+    schema& address(const char* key, long long T::*m, const char* doc)
+    {
+        auto bind = [=](const node& n, T& out, bind_context& ctx, const std::string& path) {
+            long long v = 0;
+            if (!parse_address(n, v)) {
+                ctx.diag.error(n.at, path + ": expected an address, got " + describe(n));
+                return;
+            }
+            out.*m = v;
+        };
+        auto emit = [=](const T& v) { return node::scalar(format_address(v.*m), {}); };
+        add(key, "address", "", "0..0xffffffffff", doc, false, bind, emit);
         return *this;
     }
 

@@ -21,6 +21,8 @@ struct task_params {
     double period_ms = 0;
     double offset_ms = 0;    // first release
     double mem_fraction = 0; // share of the work that is memory stall
+    int working_set_kb = 0;  // data the task touches each time it runs (0: caches not modelled)
+    double write_fraction = 0.25; // share of that data it dirties
 };
 
 class constant_taskset : public sc_core::sc_module {

@@ -1,0 +1,56 @@
+// model/include/blsim/model/reg_table.h -- memory-mapped registers declared as a table.
+//
+// A peripheral declares each register (or array of registers) once: name, offset, number of
+// 32-bit words, access, and the side effects of a read or a write as small functions. The
+// table decodes an access, applies byte enables for sub-word accesses, and answers
+// unmapped offsets as read-as-zero / write-ignored with a warning (a guest error, as the
+// real hardware's reserved space behaves), so no peripheral writes an offset if-chain.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <tlm>
+#include <vector>
+
+namespace blsim::model {
+
+enum class reg_access { ro, wo, rw };
+
+struct reg_def {
+    const char* name;
+    std::uint32_t offset;    // of word 0
+    std::uint32_t count = 1; // consecutive 32-bit words
+    reg_access access = reg_access::rw;
+    // @cpu: the accessing CPU (banked registers); @index: word within the array.
+    std::function<std::uint32_t(unsigned cpu, unsigned index)> read;
+    // @mask: the bits the access writes (byte enables); keep the others.
+    std::function<void(unsigned cpu, unsigned index, std::uint32_t value, std::uint32_t mask)> write;
+};
+
+class reg_table {
+public:
+    explicit reg_table(std::string owner) : owner_(std::move(owner)) {}
+
+    void add(reg_def r) { regs_.push_back(std::move(r)); }
+
+    // Serve @trans (offset relative to the table's base) for @cpu. Accesses of 1, 2 or 4
+    // bytes inside one word. Always answers TLM_OK_RESPONSE, as the hardware does.
+    void access(unsigned cpu, tlm::tlm_generic_payload& trans);
+
+    // Untimed helpers for tests and debuggers.
+    std::uint32_t read(unsigned cpu, std::uint32_t offset);
+    void write(unsigned cpu, std::uint32_t offset, std::uint32_t value, std::uint32_t mask = ~0u);
+
+    std::uint64_t guest_errors() const { return guest_errors_; }
+
+private:
+    const reg_def* find(std::uint32_t offset, unsigned& index) const;
+    void guest_error(const std::string& what);
+
+    std::string owner_;
+    std::vector<reg_def> regs_;
+    std::uint64_t guest_errors_ = 0;
+};
+
+} // namespace blsim::model

@@ -1,0 +1,116 @@
+// model/src/cci400.cpp
+#include "blsim/model/cci400.h"
+
+#include <cassert>
+
+#include "blsim/model/tlm_util.h"
+
+namespace blsim::model {
+
+cci400::cci400(sc_core::sc_module_name name, const cci_params& params,
+               std::vector<unsigned> slave_ports)
+    : sc_module(name), regs("regs"), slave("slave", slave_ports.size()), master("master"),
+      params_(params), ports_(std::move(slave_ports)),
+      clock_(std::string(basename()) + ".clock", params.clock_mhz), regs_(basename())
+{
+    regs.register_b_transport(this, &cci400::b_transport_regs);
+    for (unsigned k = 0; k < ports_.size(); k++) {
+        assert(ports_[k] < nslaves);
+        slave[k].register_b_transport(this, &cci400::b_transport_slave, static_cast<int>(k));
+    }
+
+    regs_.add({"control_override", 0x0000, 1, reg_access::rw,
+               [this](unsigned, unsigned) { return control_override_; },
+               [this](unsigned, unsigned, std::uint32_t v, std::uint32_t m) {
+                   control_override_ = (control_override_ & ~m) | v;
+               }});
+    regs_.add({"status", status_offset, 1, reg_access::ro,
+               [this](unsigned, unsigned) { return access_time_ < pending_until_ ? 1u : 0u; },
+               nullptr});
+    for (unsigned i = 0; i < nslaves; i++) {
+        regs_.add({"snoop_control", snoop_control(i), 1, reg_access::rw,
+                   [this, i](unsigned, unsigned) {
+                       // S3 and S4 are ACE interfaces: they support snoops and DVM.
+                       const std::uint32_t support = i >= 3 ? (snoop_supported | dvm_supported) : 0;
+                       return control_[i] | support;
+                   },
+                   [this, i](unsigned, unsigned, std::uint32_t v, std::uint32_t m) {
+                       write_snoop_control(i, v, m);
+                   }});
+    }
+}
+
+void cci400::attach(unsigned k, snoop_if& caches, std::string cluster_name)
+{
+    const unsigned s = ports_.at(k);
+    assert(!caches_[s]);
+    caches_[s] = &caches;
+    names_[s] = std::move(cluster_name);
+}
+
+void cci400::write_snoop_control(unsigned s, std::uint32_t value, std::uint32_t mask)
+{
+    const std::uint32_t old = control_[s];
+    control_[s] = (old & ~mask) | (value & mask & (snoop_enable | dvm_enable));
+    if (s < 3)
+        control_[s] = 0; // ACE-Lite interfaces cannot be snooped
+    if (control_[s] != old)
+        pending_until_ = access_time_ + clock_.cycles(params_.change_pending_cycles);
+    if ((old & snoop_enable) && !(control_[s] & snoop_enable) && caches_[s] &&
+        caches_[s]->valid_lines() > 0) {
+        const std::string msg = "snoops disabled on slave interface S" + std::to_string(s) + " (" +
+                                names_[s] + ") while its caches hold " +
+                                std::to_string(caches_[s]->valid_lines()) +
+                                " valid lines: a cluster must be flushed before it leaves coherency";
+        SC_REPORT_ERROR("blsim/cci400", msg.c_str());
+    }
+}
+
+void cci400::b_transport_regs(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
+{
+    access_time_ = sc_core::sc_time_stamp() + delay;
+    regs_.access(cpu_of(trans), trans);
+    delay += clock_.cycles(params_.access_cycles);
+}
+
+void cci400::b_transport_slave(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
+{
+    const unsigned from = ports_.at(static_cast<unsigned>(id));
+    coherent_extension* coh = nullptr;
+    trans.get_extension(coh);
+    const std::uint64_t len = trans.get_data_length();
+    bytes_ += len;
+
+    if (trans.is_read() && coh && coh->lines > 0) {
+        // Broadcast snoop: every other cluster that is in coherency is asked in turn.
+        std::uint64_t remaining = coh->lines;
+        std::uint64_t hits = 0;
+        for (unsigned s = 0; s < nslaves && remaining > 0; s++) {
+            if (s == from || !caches_[s] || !snoops_enabled(s))
+                continue;
+            snoops_ += remaining;
+            const std::uint64_t h = caches_[s]->snoop_read(coh->ctx, remaining);
+            assert(h <= remaining);
+            hits += h;
+            remaining -= h;
+        }
+        snoop_hits_ += hits;
+        coh->snoop_hits = hits;
+        if (hits > 0)
+            delay += clock_.cycles(params_.snoop_hit_cycles +
+                                   static_cast<double>(params_.cycles_per_line) * (hits - 1));
+        if (remaining > 0) {
+            const std::uint64_t line_bytes = len / coh->lines;
+            const std::uint64_t dram_bytes = remaining * line_bytes;
+            trans.set_data_length(static_cast<unsigned>(dram_bytes));
+            master->b_transport(trans, delay);
+            trans.set_data_length(static_cast<unsigned>(len));
+        }
+        trans.set_response_status(tlm::TLM_OK_RESPONSE);
+        return;
+    }
+    // Write-backs and non-coherent traffic go straight to memory.
+    master->b_transport(trans, delay);
+}
+
+} // namespace blsim::model

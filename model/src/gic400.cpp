@@ -1,0 +1,462 @@
+// model/src/gic400.cpp
+#include "blsim/model/gic400.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "blsim/model/tlm_util.h"
+
+namespace blsim::model {
+
+namespace {
+
+// Apply a set-bit / clear-bit register write: call @fn for each bit set in @value.
+template <class F>
+void for_each_bit(std::uint32_t value, F fn)
+{
+    for (unsigned b = 0; b < 32; b++)
+        if (value & (1u << b))
+            fn(b);
+}
+
+// Apply a byte-per-interrupt register write: call @fn for each byte lane the access writes.
+template <class F>
+void for_each_byte(std::uint32_t value, std::uint32_t mask, F fn)
+{
+    for (unsigned k = 0; k < 4; k++)
+        if ((mask >> (8 * k)) & 0xff)
+            fn(k, static_cast<std::uint8_t>(value >> (8 * k)));
+}
+
+// GIC-400 implements 32 priority levels: the low three bits read as zero.
+constexpr std::uint8_t priority_mask = 0xf8;
+
+} // namespace
+
+gic400::gic400(sc_core::sc_module_name name, unsigned ncpus, const gic_params& params,
+               clock_domain& clock)
+    : sc_module(name), dist_socket("dist_socket"), cpu_socket("cpu_socket"), irq("irq", ncpus),
+      wake("wake", ncpus), ncpus_(ncpus), nirqs_(nprivate + static_cast<unsigned>(params.spis)),
+      params_(params), clock_(clock), cpus_(ncpus), spis_(static_cast<std::size_t>(params.spis)),
+      dist_regs_(std::string(basename()) + ".distributor"), cpu_regs_(std::string(basename()) + ".cpu_interface"),
+      irq_level_(ncpus, false), wake_level_(ncpus, false)
+{
+    assert(ncpus >= 1 && ncpus <= max_cpus);
+    assert(params.spis >= 0 && nirqs_ % 32 == 0 && nirqs_ <= 1020);
+    // GIC-400 implements the SGI enables as always set (GICD_ISENABLER0[15:0] read as one).
+    for (cpu_state& c : cpus_)
+        for (unsigned id = 0; id < nsgi; id++)
+            c.priv[id].enabled = true;
+    dist_socket.register_b_transport(this, &gic400::b_transport_dist);
+    cpu_socket.register_b_transport(this, &gic400::b_transport_cpu);
+    declare_dist_registers();
+    declare_cpu_registers();
+}
+
+gic400::irq_state& gic400::state(unsigned cpu, unsigned id)
+{
+    return id < nprivate ? cpus_.at(cpu).priv[id] : spis_.at(id - nprivate);
+}
+
+// --- register tables -----------------------------------------------------------------------
+
+void gic400::declare_dist_registers()
+{
+    const unsigned words = nirqs_ / 32;
+    reg_table& t = dist_regs_;
+
+    t.add({"GICD_CTLR", GICD_CTLR, 1, reg_access::rw,
+           [this](unsigned, unsigned) { return dist_enabled_ ? 1u : 0u; },
+           [this](unsigned, unsigned, std::uint32_t v, std::uint32_t m) {
+               if (m & 1) {
+                   dist_enabled_ = v & 1;
+                   update();
+               }
+           }});
+    t.add({"GICD_TYPER", GICD_TYPER, 1, reg_access::ro,
+           [this](unsigned, unsigned) { return (nirqs_ / 32 - 1) | ((ncpus_ - 1) << 5); }, nullptr});
+    t.add({"GICD_IIDR", GICD_IIDR, 1, reg_access::ro,
+           [](unsigned, unsigned) { return 0x0200143bu; }, nullptr}); // GIC-400, ARM
+    t.add({"GICD_ISENABLER", GICD_ISENABLER, words, reg_access::rw,
+           [this](unsigned cpu, unsigned w) {
+               std::uint32_t v = 0;
+               for (unsigned b = 0; b < 32; b++)
+                   v |= (state(cpu, 32 * w + b).enabled ? 1u : 0u) << b;
+               return v;
+           },
+           [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t) {
+               for_each_bit(v, [&](unsigned b) { state(cpu, 32 * w + b).enabled = true; });
+               update();
+           }});
+    t.add({"GICD_ICENABLER", GICD_ICENABLER, words, reg_access::rw,
+           [this](unsigned cpu, unsigned w) {
+               std::uint32_t v = 0;
+               for (unsigned b = 0; b < 32; b++)
+                   v |= (state(cpu, 32 * w + b).enabled ? 1u : 0u) << b;
+               return v;
+           },
+           [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t) {
+               // SGI enables are fixed on GIC-400.
+               for_each_bit(v, [&](unsigned b) {
+                   if (32 * w + b >= nsgi)
+                       state(cpu, 32 * w + b).enabled = false;
+               });
+               update();
+           }});
+    t.add({"GICD_ISPENDR", GICD_ISPENDR, words, reg_access::rw,
+           [this](unsigned cpu, unsigned w) {
+               std::uint32_t v = 0;
+               for (unsigned b = 0; b < 32; b++)
+                   v |= (is_pending(cpu, 32 * w + b) ? 1u : 0u) << b;
+               return v;
+           },
+           [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t) {
+               // SGIs are made pending through GICD_SGIR or GICD_SPENDSGIR only.
+               for_each_bit(v, [&](unsigned b) {
+                   if (32 * w + b >= nsgi)
+                       set_pending(cpu, 32 * w + b, true);
+               });
+               update();
+           }});
+    t.add({"GICD_ICPENDR", GICD_ICPENDR, words, reg_access::rw,
+           [this](unsigned cpu, unsigned w) {
+               std::uint32_t v = 0;
+               for (unsigned b = 0; b < 32; b++)
+                   v |= (is_pending(cpu, 32 * w + b) ? 1u : 0u) << b;
+               return v;
+           },
+           [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t) {
+               for_each_bit(v, [&](unsigned b) {
+                   if (32 * w + b >= nsgi)
+                       set_pending(cpu, 32 * w + b, false);
+               });
+               update();
+           }});
+    t.add({"GICD_ISACTIVER", GICD_ISACTIVER, words, reg_access::ro,
+           [this](unsigned cpu, unsigned w) {
+               std::uint32_t v = 0;
+               for (unsigned b = 0; b < 32; b++)
+                   v |= (state(cpu, 32 * w + b).active ? 1u : 0u) << b;
+               return v;
+           },
+           nullptr});
+    t.add({"GICD_IPRIORITYR", GICD_IPRIORITYR, nirqs_ / 4, reg_access::rw,
+           [this](unsigned cpu, unsigned w) {
+               std::uint32_t v = 0;
+               for (unsigned k = 0; k < 4; k++)
+                   v |= static_cast<std::uint32_t>(state(cpu, 4 * w + k).priority) << (8 * k);
+               return v;
+           },
+           [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t m) {
+               for_each_byte(v, m, [&](unsigned k, std::uint8_t p) {
+                   state(cpu, 4 * w + k).priority = p & priority_mask;
+               });
+               update();
+           }});
+    t.add({"GICD_ITARGETSR", GICD_ITARGETSR, nirqs_ / 4, reg_access::rw,
+           [this](unsigned cpu, unsigned w) {
+               // Words 0-7 (SGIs, PPIs) are banked: every byte is the reader's own bit.
+               if (w < nprivate / 4)
+                   return 0x01010101u * (1u << cpu);
+               std::uint32_t v = 0;
+               for (unsigned k = 0; k < 4; k++)
+                   v |= static_cast<std::uint32_t>(state(cpu, 4 * w + k).targets) << (8 * k);
+               return v;
+           },
+           [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t m) {
+               if (w < nprivate / 4)
+                   return; // read-only: writes ignored, as the architecture says
+               const std::uint8_t present = static_cast<std::uint8_t>((1u << ncpus_) - 1);
+               for_each_byte(v, m, [&](unsigned k, std::uint8_t targets) {
+                   state(cpu, 4 * w + k).targets = targets & present;
+               });
+               update();
+           }});
+    t.add({"GICD_ICFGR", GICD_ICFGR, nirqs_ / 16, reg_access::rw,
+           [this](unsigned cpu, unsigned w) {
+               std::uint32_t v = 0;
+               for (unsigned k = 0; k < 16; k++)
+                   v |= (state(cpu, 16 * w + k).edge ? 2u : 0u) << (2 * k);
+               return v;
+           },
+           [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t m) {
+               if (w == 0)
+                   return; // SGIs: always edge, read-only
+               for (unsigned k = 0; k < 16; k++)
+                   if ((m >> (2 * k)) & 2)
+                       state(cpu, 16 * w + k).edge = (v >> (2 * k)) & 2;
+           }});
+    t.add({"GICD_SGIR", GICD_SGIR, 1, reg_access::wo, nullptr,
+           [this](unsigned cpu, unsigned, std::uint32_t v, std::uint32_t) { send_sgi(cpu, v); }});
+    t.add({"GICD_CPENDSGIR", GICD_CPENDSGIR, nsgi / 4, reg_access::rw,
+           [this](unsigned cpu, unsigned w) {
+               std::uint32_t v = 0;
+               for (unsigned k = 0; k < 4; k++)
+                   v |= static_cast<std::uint32_t>(cpus_[cpu].sgi_sources[4 * w + k]) << (8 * k);
+               return v;
+           },
+           [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t m) {
+               for_each_byte(v, m, [&](unsigned k, std::uint8_t src) {
+                   cpus_[cpu].sgi_sources[4 * w + k] &= static_cast<std::uint8_t>(~src);
+                   sync_pending_mask(cpu, 4 * w + k);
+               });
+               update();
+           }});
+    t.add({"GICD_SPENDSGIR", GICD_SPENDSGIR, nsgi / 4, reg_access::rw,
+           [this](unsigned cpu, unsigned w) {
+               std::uint32_t v = 0;
+               for (unsigned k = 0; k < 4; k++)
+                   v |= static_cast<std::uint32_t>(cpus_[cpu].sgi_sources[4 * w + k]) << (8 * k);
+               return v;
+           },
+           [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t m) {
+               const std::uint8_t present = static_cast<std::uint8_t>((1u << ncpus_) - 1);
+               for_each_byte(v, m, [&](unsigned k, std::uint8_t src) {
+                   cpus_[cpu].sgi_sources[4 * w + k] |= src & present;
+                   sync_pending_mask(cpu, 4 * w + k);
+               });
+               update();
+           }});
+}
+
+void gic400::declare_cpu_registers()
+{
+    reg_table& t = cpu_regs_;
+    t.add({"GICC_CTLR", GICC_CTLR, 1, reg_access::rw,
+           [this](unsigned cpu, unsigned) { return cpus_[cpu].enabled ? 1u : 0u; },
+           [this](unsigned cpu, unsigned, std::uint32_t v, std::uint32_t m) {
+               if (m & 1) {
+                   cpus_[cpu].enabled = v & 1;
+                   update();
+               }
+           }});
+    t.add({"GICC_PMR", GICC_PMR, 1, reg_access::rw,
+           [this](unsigned cpu, unsigned) { return static_cast<std::uint32_t>(cpus_[cpu].pmr); },
+           [this](unsigned cpu, unsigned, std::uint32_t v, std::uint32_t m) {
+               if (m & 0xff) {
+                   cpus_[cpu].pmr = static_cast<std::uint8_t>(v) & priority_mask;
+                   update();
+               }
+           }});
+    t.add({"GICC_BPR", GICC_BPR, 1, reg_access::rw,
+           [this](unsigned cpu, unsigned) { return static_cast<std::uint32_t>(cpus_[cpu].bpr); },
+           [this](unsigned cpu, unsigned, std::uint32_t v, std::uint32_t) {
+               cpus_[cpu].bpr = static_cast<std::uint8_t>(v & 7);
+           }});
+    t.add({"GICC_IAR", GICC_IAR, 1, reg_access::ro,
+           [this](unsigned cpu, unsigned) { return acknowledge(cpu); }, nullptr});
+    t.add({"GICC_EOIR", GICC_EOIR, 1, reg_access::wo, nullptr,
+           [this](unsigned cpu, unsigned, std::uint32_t v, std::uint32_t) { end_of_interrupt(cpu, v); }});
+    t.add({"GICC_RPR", GICC_RPR, 1, reg_access::ro,
+           [this](unsigned cpu, unsigned) { return static_cast<std::uint32_t>(running_priority(cpu)); },
+           nullptr});
+    t.add({"GICC_HPPIR", GICC_HPPIR, 1, reg_access::ro,
+           [this](unsigned cpu, unsigned) {
+               std::uint32_t id = best_pending(cpu, false);
+               if (id < nsgi) {
+                   std::uint8_t src = cpus_[cpu].sgi_sources[id];
+                   id |= static_cast<std::uint32_t>(__builtin_ctz(src)) << 10;
+               }
+               return id;
+           },
+           nullptr});
+}
+
+// --- transport ----------------------------------------------------------------------------
+
+void gic400::b_transport_dist(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
+{
+    dist_regs_.access(cpu_of(trans), trans);
+    delay += clock_.cycles(params_.access_cycles);
+}
+
+void gic400::b_transport_cpu(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
+{
+    cpu_regs_.access(cpu_of(trans), trans);
+    delay += clock_.cycles(params_.access_cycles);
+}
+
+// --- interrupt logic ----------------------------------------------------------------------
+
+void gic400::set_pending(unsigned cpu, unsigned id, bool pending)
+{
+    assert(id >= nsgi && "SGIs are pending per source");
+    irq_state& s = state(cpu, id);
+    if (id >= nprivate && s.pending != pending)
+        spis_pending_ += pending ? 1 : -1;
+    s.pending = pending;
+    if (id < nprivate)
+        sync_pending_mask(cpu, id);
+}
+
+void gic400::sync_pending_mask(unsigned cpu, unsigned id)
+{
+    cpu_state& c = cpus_[cpu];
+    const bool p = id < nsgi ? c.sgi_sources[id] != 0 : c.priv[id].pending;
+    c.pending_mask = p ? c.pending_mask | (1u << id) : c.pending_mask & ~(1u << id);
+}
+
+bool gic400::is_pending(unsigned cpu, unsigned id) const
+{
+    if (id < nsgi)
+        return cpus_[cpu].sgi_sources[id] != 0;
+    return id < nprivate ? cpus_[cpu].priv[id].pending : spis_[id - nprivate].pending;
+}
+
+std::uint8_t gic400::running_priority(unsigned cpu) const
+{
+    std::uint8_t rp = 0xff;
+    for (std::uint32_t id : cpus_[cpu].active_stack) {
+        const irq_state& s = id < nprivate ? cpus_[cpu].priv[id] : spis_[id - nprivate];
+        rp = std::min(rp, s.priority);
+    }
+    return rp;
+}
+
+std::uint32_t gic400::best_pending(unsigned cpu, bool for_wake) const
+{
+    if (!dist_enabled_)
+        return spurious;
+    const cpu_state& c = cpus_[cpu];
+    if (!for_wake && !c.enabled)
+        return spurious;
+    // Signalled only when of strictly higher priority than the mask and the running priority.
+    const unsigned threshold = for_wake ? 0x100u : std::min<unsigned>(c.pmr, running_priority(cpu));
+    std::uint32_t best = spurious;
+    unsigned best_prio = threshold;
+    auto consider = [&](std::uint32_t id, const irq_state& s, bool pending) {
+        if (pending && s.enabled && !s.active && s.priority < best_prio) {
+            best = id;
+            best_prio = s.priority;
+        }
+    };
+    // Only the private interrupts that are pending: usually none or one.
+    for (std::uint32_t m = c.pending_mask; m != 0; m &= m - 1) {
+        const unsigned id = static_cast<unsigned>(__builtin_ctz(m));
+        consider(id, c.priv[id], true);
+    }
+    if (spis_pending_ > 0) // the common case has none: skip the scan
+        for (unsigned i = 0; i < spis_.size(); i++)
+            consider(nprivate + i, spis_[i], spis_[i].pending && (spis_[i].targets & (1u << cpu)));
+    return best;
+}
+
+std::uint32_t gic400::acknowledge(unsigned cpu)
+{
+    const std::uint32_t id = best_pending(cpu, false);
+    if (id == spurious) {
+        spurious_++;
+        return spurious;
+    }
+    cpu_state& c = cpus_[cpu];
+    std::uint32_t value = id;
+    if (id < nsgi) {
+        const unsigned src = static_cast<unsigned>(__builtin_ctz(c.sgi_sources[id]));
+        c.sgi_sources[id] &= static_cast<std::uint8_t>(~(1u << src));
+        sync_pending_mask(cpu, id);
+        c.sgi_active_src[id] = static_cast<std::uint8_t>(src);
+        value |= src << 10;
+    } else {
+        set_pending(cpu, id, false);
+    }
+    irq_state& s = state(cpu, id);
+    s.active = true;
+    s.active_cpu = cpu;
+    c.active_stack.push_back(id);
+    irqs_delivered_++;
+    update();
+    return value;
+}
+
+void gic400::end_of_interrupt(unsigned cpu, std::uint32_t value)
+{
+    const std::uint32_t id = value & 0x3ff;
+    cpu_state& c = cpus_[cpu];
+    auto it = std::find(c.active_stack.begin(), c.active_stack.end(), id);
+    if (id >= nirqs_ || it == c.active_stack.end()) {
+        guest_errors_++;
+        SC_REPORT_WARNING("blsim/gic400", ("EOI of interrupt " + std::to_string(id) +
+                                           ", which is not active on cpu" + std::to_string(cpu))
+                                              .c_str());
+        return;
+    }
+    c.active_stack.erase(it);
+    irq_state& s = state(cpu, id);
+    s.active = false;
+    if (id >= nsgi && !s.edge && s.line)
+        set_pending(cpu, id, true); // a level-sensitive line still high pends again
+    update();
+}
+
+void gic400::send_sgi(unsigned from, std::uint32_t value)
+{
+    const unsigned filter = (value >> 24) & 3;
+    const unsigned id = value & 0xf;
+    std::uint32_t targets = 0;
+    switch (filter) {
+    case 0: targets = (value >> 16) & 0xff; break;
+    case 1: targets = ((1u << ncpus_) - 1) & ~(1u << from); break;
+    case 2: targets = 1u << from; break;
+    default:
+        guest_errors_++;
+        SC_REPORT_WARNING("blsim/gic400", "GICD_SGIR with the reserved target filter 3 (ignored)");
+        return;
+    }
+    for (unsigned t = 0; t < ncpus_; t++) {
+        if (targets & (1u << t)) {
+            cpus_[t].sgi_sources[id] |= static_cast<std::uint8_t>(1u << from);
+            sync_pending_mask(t, id);
+            irqs_raised_++;
+        }
+    }
+    update();
+}
+
+void gic400::raise_ppi(unsigned cpu, unsigned id)
+{
+    assert(id >= nsgi && id < nprivate && cpu < ncpus_);
+    set_pending(cpu, id, true);
+    irqs_raised_++;
+    update();
+}
+
+void gic400::raise_spi(unsigned id)
+{
+    assert(id >= nprivate && id < nirqs_);
+    set_pending(0, id, true);
+    irqs_raised_++;
+    update();
+}
+
+void gic400::set_spi_level(unsigned id, bool level)
+{
+    assert(id >= nprivate && id < nirqs_);
+    irq_state& s = spis_[id - nprivate];
+    if (level && !s.line) {
+        irqs_raised_++;
+        if (!s.active)
+            set_pending(0, id, true);
+    } else if (!level && !s.edge) {
+        set_pending(0, id, false);
+    }
+    s.line = level;
+    update();
+}
+
+void gic400::update()
+{
+    for (unsigned cpu = 0; cpu < ncpus_; cpu++) {
+        const bool i = best_pending(cpu, false) != spurious;
+        const bool w = best_pending(cpu, true) != spurious;
+        if (i != irq_level_[cpu]) {
+            irq_level_[cpu] = i;
+            irq[cpu].write(i);
+        }
+        if (w != wake_level_[cpu]) {
+            wake_level_[cpu] = w;
+            wake[cpu].write(w);
+        }
+    }
+}
+
+} // namespace blsim::model

@@ -1,0 +1,81 @@
+// model/src/reg_table.cpp
+#include "blsim/model/reg_table.h"
+
+#include <cstring>
+#include <systemc>
+
+namespace blsim::model {
+
+const reg_def* reg_table::find(std::uint32_t offset, unsigned& index) const
+{
+    for (const reg_def& r : regs_) {
+        if (offset >= r.offset && offset < r.offset + 4 * r.count) {
+            index = (offset - r.offset) / 4;
+            return &r;
+        }
+    }
+    return nullptr;
+}
+
+void reg_table::guest_error(const std::string& what)
+{
+    guest_errors_++;
+    SC_REPORT_WARNING(("blsim/" + owner_).c_str(), what.c_str());
+}
+
+std::uint32_t reg_table::read(unsigned cpu, std::uint32_t offset)
+{
+    unsigned index = 0;
+    const reg_def* r = find(offset & ~3u, index);
+    if (!r) {
+        char msg[96];
+        std::snprintf(msg, sizeof msg, "read of unmapped offset 0x%x (read as zero)", offset);
+        guest_error(msg);
+        return 0;
+    }
+    if (r->access == reg_access::wo || !r->read)
+        return 0; // write-only registers read as zero
+    return r->read(cpu, index);
+}
+
+void reg_table::write(unsigned cpu, std::uint32_t offset, std::uint32_t value, std::uint32_t mask)
+{
+    unsigned index = 0;
+    const reg_def* r = find(offset & ~3u, index);
+    if (!r) {
+        char msg[96];
+        std::snprintf(msg, sizeof msg, "write of unmapped offset 0x%x (ignored)", offset);
+        guest_error(msg);
+        return;
+    }
+    if (r->access == reg_access::ro || !r->write) {
+        guest_error(std::string("write to read-only register ") + r->name + " (ignored)");
+        return;
+    }
+    r->write(cpu, index, value & mask, mask);
+}
+
+void reg_table::access(unsigned cpu, tlm::tlm_generic_payload& trans)
+{
+    const std::uint64_t addr = trans.get_address();
+    const unsigned len = trans.get_data_length();
+    const unsigned lane = addr & 3u;
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (!(len == 1 || len == 2 || len == 4) || lane + len > 4) {
+        guest_error("unsupported access size or alignment (ignored)");
+        return;
+    }
+    const std::uint32_t word = static_cast<std::uint32_t>(addr) & ~3u;
+    const std::uint32_t mask = (len == 4 ? ~0u : ((1u << (8 * len)) - 1)) << (8 * lane);
+    unsigned char* data = trans.get_data_ptr();
+    if (trans.is_read()) {
+        std::uint32_t v = read(cpu, word) >> (8 * lane);
+        std::memcpy(data, &v, len); // little-endian host and model
+    } else if (trans.is_write()) {
+        std::uint32_t v = 0;
+        std::memcpy(&v, data, len);
+        write(cpu, word, v << (8 * lane), mask);
+    }
+}
+
+} // namespace blsim::model

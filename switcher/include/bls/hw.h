@@ -1,0 +1,74 @@
+/* switcher/include/bls/hw.h -- the SoC description the C stack needs, and its small drivers
+ * for the GIC-400 and the CCI-400 (the roles of irq-gic.c and arm-cci.c in Linux).
+ *
+ * struct bls_hw plays the device tree's part: where the devices are and how CPUs map to
+ * clusters and interconnect ports. The drivers only use the mmio verbs of the platform, so
+ * every register access costs the calling CPU its latency.
+ */
+#ifndef BLS_HW_H
+#define BLS_HW_H
+
+#include "bls/platform_ops.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct bls_hw {
+	const struct bls_platform_ops *ops;
+	void *plat;
+	unsigned ncpus;
+	unsigned nclusters;
+	unsigned cpu_cluster[BLS_MAX_CPUS];        /* cluster of each CPU */
+	unsigned cluster_cci_port[BLS_MAX_CLUSTERS]; /* CCI slave interface of each cluster */
+	uint64_t gic_dist_base;
+	uint64_t gic_cpu_base;
+	uint64_t cci_base;
+	unsigned timer_ppi; /* the per-CPU timer interrupt (30 on ARMv7 generic timers) */
+};
+
+/* GICv2 register offsets used here (architecture specification). */
+#define BLS_GICD_CTLR 0x000
+#define BLS_GICD_ISENABLER 0x100
+#define BLS_GICD_IPRIORITYR 0x400
+#define BLS_GICD_SGIR 0xf00
+#define BLS_GICC_CTLR 0x00
+#define BLS_GICC_PMR 0x04
+#define BLS_GICC_IAR 0x0c
+#define BLS_GICC_EOIR 0x10
+#define BLS_GIC_SPURIOUS 1023u
+#define BLS_GIC_IRQ_PRIORITY 0xa0u /* every interrupt this kernel enables */
+#define BLS_GIC_PMR_UNMASKED 0xf0u
+
+/* CCI-400 register offsets. */
+#define BLS_CCI_STATUS 0x000c
+#define BLS_CCI_SNOOP_CONTROL(slave) (0x1000u * ((slave) + 1u))
+#define BLS_CCI_ENABLE_REQ 0x3u /* snoops and DVM messages */
+#define BLS_CCI_CHANGE_PENDING 0x1u
+
+/* bls_gic_dist_init - enable the distributor. Runs on the boot CPU, once. */
+void bls_gic_dist_init(const struct bls_hw *hw, unsigned cpu);
+
+/* bls_gic_cpu_init - enable @cpu's timer interrupt and its CPU interface. Runs on @cpu, at
+ * boot and after every power-up (both are banked per CPU). */
+void bls_gic_cpu_init(const struct bls_hw *hw, unsigned cpu);
+
+/* bls_gic_cpu_if_down - turn @cpu's CPU interface off, cutting its IRQ line, as Linux's
+ * gic_cpu_if_down() before a power-down: from then on only the power controller, through
+ * the GIC's wake output, reacts to interrupts for @cpu. Runs on @cpu. */
+void bls_gic_cpu_if_down(const struct bls_hw *hw, unsigned cpu);
+
+/* bls_gic_handle_irqs - acknowledge and end every interrupt pending on @cpu; returns how
+ * many. Runs on @cpu. */
+unsigned bls_gic_handle_irqs(const struct bls_hw *hw, unsigned cpu);
+
+/* bls_cci_port_control - enable or disable snoops and DVM on @cluster's CCI interface and
+ * busy-poll until the change is no longer pending, as arm-cci.c does. Runs on a CPU of
+ * @cluster: its last man (after cleaning L1 and L2) to disable, its first man to enable. */
+void bls_cci_port_control(const struct bls_hw *hw, unsigned cpu, unsigned cluster, int enable);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BLS_HW_H */

@@ -1,0 +1,58 @@
+/* switcher/src/gic.c -- the GIC-400 driver: what the kernel needs of the interrupt
+ * controller (bls/hw.h). */
+#include "bls/hw.h"
+
+static uint32_t dist_read(const struct bls_hw *hw, unsigned cpu, uint32_t off)
+{
+	return hw->ops->mmio_read32(hw->plat, cpu, hw->gic_dist_base + off);
+}
+
+static void dist_write(const struct bls_hw *hw, unsigned cpu, uint32_t off, uint32_t v)
+{
+	hw->ops->mmio_write32(hw->plat, cpu, hw->gic_dist_base + off, v);
+}
+
+static void cpu_write(const struct bls_hw *hw, unsigned cpu, uint32_t off, uint32_t v)
+{
+	hw->ops->mmio_write32(hw->plat, cpu, hw->gic_cpu_base + off, v);
+}
+
+void bls_gic_dist_init(const struct bls_hw *hw, unsigned cpu)
+{
+	dist_write(hw, cpu, BLS_GICD_CTLR, 1);
+}
+
+void bls_gic_cpu_init(const struct bls_hw *hw, unsigned cpu)
+{
+	const unsigned ppi = hw->timer_ppi;
+	/* Priority: a read-modify-write of the byte's word, as the register is shared by
+	 * four interrupts (banked per CPU for private ones). */
+	const uint32_t word = BLS_GICD_IPRIORITYR + 4u * (ppi / 4u);
+	const unsigned shift = 8u * (ppi % 4u);
+	uint32_t prio = dist_read(hw, cpu, word);
+	prio = (prio & ~(0xffu << shift)) | (BLS_GIC_IRQ_PRIORITY << shift);
+	dist_write(hw, cpu, word, prio);
+	dist_write(hw, cpu, BLS_GICD_ISENABLER + 4u * (ppi / 32u), 1u << (ppi % 32u));
+	cpu_write(hw, cpu, BLS_GICC_PMR, BLS_GIC_PMR_UNMASKED);
+	cpu_write(hw, cpu, BLS_GICC_CTLR, 1);
+}
+
+void bls_gic_cpu_if_down(const struct bls_hw *hw, unsigned cpu)
+{
+	cpu_write(hw, cpu, BLS_GICC_CTLR, 0);
+}
+
+unsigned bls_gic_handle_irqs(const struct bls_hw *hw, unsigned cpu)
+{
+	unsigned n = 0;
+	for (;;) {
+		uint32_t iar = hw->ops->mmio_read32(hw->plat, cpu, hw->gic_cpu_base + BLS_GICC_IAR);
+		if ((iar & 0x3ffu) >= 1020u)
+			break; /* spurious: nothing (more) pending */
+		/* The timer interrupt carries no data: the released work is already queued.
+		 * Later layers hook SGIs (the switcher's "inbound alive") here. */
+		cpu_write(hw, cpu, BLS_GICC_EOIR, iar);
+		n++;
+	}
+	return n;
+}
