@@ -1,0 +1,176 @@
+// tests/model/cci400_test.cpp -- the CCI-400 between two clusters and DRAM: register
+// semantics (snoop control, change pending), snoop hits against DRAM misses, an inbound
+// cluster fed by the outbound's caches while they are coherent and by DRAM after, flush
+// costs growing with dirty lines, and the rule that a cluster leaves coherency empty.
+//
+// One SystemC elaboration per process: this executable holds a single TEST.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "blsim/model/cci400.h"
+#include "blsim/model/cluster.h"
+#include "blsim/model/dram.h"
+#include "test_soc.h"
+
+namespace blsim::model {
+namespace {
+
+using sc_core::sc_time;
+using sc_core::SC_NS;
+
+double ns(const sc_time& t) { return t.to_seconds() * 1e9; }
+
+// Devices the cores would reach: none are used here.
+struct no_device : sc_core::sc_module {
+    tlm_utils::multi_passthrough_target_socket<no_device> socket{"socket"};
+    explicit no_device(sc_core::sc_module_name n) : sc_module(n)
+    {
+        socket.register_b_transport(this, &no_device::b_transport);
+    }
+    void b_transport(int, tlm::tlm_generic_payload& t, sc_time&) { t.set_response_status(tlm::TLM_OK_RESPONSE); }
+};
+
+struct results {
+    std::uint32_t s3_reset = 0, status_after_write = 0, status_later = 0, status_same = 0;
+    double cold = -1, warm = -1, snooped = -1, after_disable = -1;
+    double l1_clean_dirty = -1, l1_clean_clean = -1, l2_clean_dirty = -1;
+    std::uint64_t snoops_before = 0, snoops_after = 0;
+    std::string error;
+};
+
+struct stimulus : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<stimulus> regs{"regs"};
+    cluster &big, &little;
+    cci400& cci;
+    results& r;
+
+    stimulus(sc_core::sc_module_name n, cluster& b, cluster& l, cci400& c, results& res)
+        : sc_module(n), big(b), little(l), cci(c), r(res)
+    {
+        SC_HAS_PROCESS(stimulus);
+        SC_THREAD(run);
+    }
+
+    std::uint32_t access(std::uint32_t offset, bool write, std::uint32_t v = 0)
+    {
+        tlm::tlm_generic_payload t;
+        t.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+        t.set_address(offset);
+        t.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+        t.set_data_length(4);
+        t.set_streaming_width(4);
+        sc_time d = sc_core::SC_ZERO_TIME;
+        regs->b_transport(t, d);
+        wait(d); // 10 cycles at 500 MHz: 20 ns
+        return v;
+    }
+
+    void run()
+    {
+        // Reset: snoops off; the ACE interfaces report snoop and DVM support (bits 31:30).
+        r.s3_reset = access(cci400::snoop_control(3), false);
+        // Enabling S3 sets change_pending for 200 cycles (400 ns) from the write.
+        access(cci400::snoop_control(3), true, 3);
+        r.status_after_write = access(cci400::status_offset, false); // at 20 ns
+        wait(sc_time(400, SC_NS));
+        r.status_later = access(cci400::status_offset, false); // at 440 ns
+        access(cci400::snoop_control(4), true, 3);
+        access(cci400::snoop_control(4), true, 3); // no change: nothing pending after it
+        wait(sc_time(400, SC_NS));
+        access(cci400::snoop_control(4), true, 3);
+        r.status_same = access(cci400::status_offset, false);
+
+        // A cold 64 KiB working set on big: 1024 lines through the CCI; little holds none,
+        // so DRAM serves them: 40 + 65536 / 8 cycles at 400 MHz = 20580 ns.
+        r.cold = ns(big.warm(0, 1, 64, sc_core::SC_ZERO_TIME));
+        wait(sc_time(1, sc_core::SC_MS));
+        r.warm = ns(big.warm(0, 1, 64, sc_core::SC_ZERO_TIME));
+        // The same context starting on little (an inbound cluster after a switch): its
+        // misses snoop big, which has every line: 30 + 4 x 1023 cycles at 500 MHz.
+        r.snooped = ns(little.warm(0, 1, 64, sc_core::SC_ZERO_TIME));
+
+        // Flushing costs grow with dirty lines: big's L1 holds 512 lines of context 1.
+        // Clean: 512 cycles of set/way walk at 1000 MHz. With half of them dirty:
+        // + 4 cycles each for 256 lines.
+        big.written(0, 1, 0.5);
+        r.l1_clean_dirty = ns(big.clean_invalidate_l1(0, sc_core::SC_ZERO_TIME));
+        big.warm(1, 1, 64, sc_core::SC_ZERO_TIME); // core 1's L1 gets the lines, clean
+        r.l1_clean_clean = ns(big.clean_invalidate_l1(1, sc_core::SC_ZERO_TIME));
+        // L2 (512 KiB, 8192 lines) now has the 256 dirty lines: walk + 4 cycles each at
+        // 1000 MHz, plus their write-back to DRAM: 40 + 16384 / 8 cycles at 400 MHz.
+        wait(sc_time(1, sc_core::SC_MS));
+        r.l2_clean_dirty = ns(big.clean_invalidate_l2(sc_core::SC_ZERO_TIME));
+
+        // big leaves coherency, empty: allowed. little, cleaned too, refetches: no snoop
+        // goes out (big's interface is off), DRAM serves everything.
+        access(cci400::snoop_control(3), true, 0);
+        wait(sc_time(1, sc_core::SC_MS));
+        little.clean_invalidate_l2(sc_core::SC_ZERO_TIME);
+        r.snoops_before = cci.snoops();
+        r.after_disable = ns(little.warm(0, 1, 64, sc_core::SC_ZERO_TIME));
+        r.snoops_after = cci.snoops();
+
+        // little leaving coherency while it holds lines is a software bug that stops the run.
+        try {
+            access(cci400::snoop_control(4), true, 0);
+        } catch (const sc_core::sc_report& e) {
+            r.error = e.get_msg();
+        }
+    }
+};
+
+TEST(cci400, snoops_feed_an_inbound_cluster_until_the_outbound_leaves_coherency)
+{
+    soc_params soc = test::small_soc(2);
+    soc.clusters.push_back(soc.clusters[0]);
+    soc.clusters[0].name = "big";
+    soc.clusters[1].name = "little";
+    power_controller pc("pc", soc);
+    cluster big("big", 0, soc.clusters[0], 0, pc, 1024.0 * 1000);
+    cluster little("little", 1, soc.clusters[1], 2, pc, 1024.0 * 1000);
+    no_device dev("dev");
+    sc_core::sc_vector<sc_core::sc_signal<bool>> lines("line", 8);
+    unsigned next = 0;
+    for (cluster* cl : {&big, &little})
+        for (unsigned i = 0; i < cl->ncores(); i++) {
+            cl->core_at(i).bus.bind(dev.socket);
+            cl->core_at(i).irq.bind(lines[next++]);
+            cl->core_at(i).wake.bind(lines[next++]);
+        }
+    cci400 cci("cci", cci_params{}, {3, 4});
+    dram mem("dram", dram_params{});
+    big.ace.bind(cci.slave[0]);
+    little.ace.bind(cci.slave[1]);
+    cci.attach(0, big, "big");
+    cci.attach(1, little, "little");
+    cci.master.bind(mem.socket);
+    results r;
+    stimulus stim("stim", big, little, cci, r);
+    stim.regs.bind(cci.regs);
+
+    sc_core::sc_start(sc_time(10, sc_core::SC_MS));
+
+    EXPECT_EQ(r.s3_reset, 0xc0000000u);
+    EXPECT_EQ(r.status_after_write, 1u);
+    EXPECT_EQ(r.status_later, 0u);
+    EXPECT_EQ(r.status_same, 0u);
+    EXPECT_DOUBLE_EQ(r.cold, 20580);
+    EXPECT_DOUBLE_EQ(r.warm, 0);
+    EXPECT_DOUBLE_EQ(r.snooped, (30 + 4 * 1023) * 2.0);
+    EXPECT_LT(r.snooped, r.cold);
+    EXPECT_DOUBLE_EQ(r.l1_clean_dirty, 512 + 4 * 256);
+    EXPECT_DOUBLE_EQ(r.l1_clean_clean, 512);
+    EXPECT_DOUBLE_EQ(r.l2_clean_dirty, 8192 + 4 * 256 + (40 + 16384 / 8) * 2.5);
+    EXPECT_DOUBLE_EQ(r.after_disable, 20580);
+    EXPECT_EQ(r.snoops_after, r.snoops_before);
+    EXPECT_EQ(cci.snoop_hits(), 1024u);
+    EXPECT_EQ(r.error, "snoops disabled on slave interface S4 (little) while its caches hold 1536 "
+                       "valid lines: a cluster must be flushed before it leaves coherency");
+}
+
+} // namespace
+} // namespace blsim::model
