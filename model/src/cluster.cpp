@@ -102,9 +102,8 @@ void cluster::written(unsigned core_index, unsigned ctx, double write_fraction)
     l1_.at(core_index).write(ctx, write_fraction);
 }
 
-sc_core::sc_time cluster::clean_invalidate_l1(unsigned core_index, const sc_core::sc_time& offset)
+sc_core::sc_time cluster::clean_invalidate_l1(unsigned core_index)
 {
-    (void)offset;
     cache_state& l1 = l1_.at(core_index);
     // Set/way maintenance visits every line; each dirty one costs a write into L2.
     std::uint64_t dirty = 0;
@@ -124,7 +123,7 @@ sc_core::sc_time cluster::clean_invalidate_l2(const sc_core::sc_time& offset)
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     for (unsigned i = 0; i < l1_.size(); i++)
         if (l1_[i].valid_lines() > 0)
-            t += clean_invalidate_l1(i, offset + t);
+            t += clean_invalidate_l1(i);
     std::uint64_t dirty = 0;
     for (const auto& [ctx, n] : l2_.clean())
         dirty += n;

@@ -66,7 +66,7 @@ struct platform_ops_impl {
         platform& p = self(plat);
         model::core& c = p.core_at(cpu);
         model::cluster& cl = p.cluster_of_cpu(cpu);
-        c.stall(level == BLS_CACHE_L1 ? cl.clean_invalidate_l1(p.core_index(cpu), c.local_offset())
+        c.stall(level == BLS_CACHE_L1 ? cl.clean_invalidate_l1(p.core_index(cpu))
                                       : cl.clean_invalidate_l2(c.local_offset()));
     }
 

@@ -97,9 +97,9 @@ struct stimulus : sc_core::sc_module {
         // Clean: 512 cycles of set/way walk at 1000 MHz. With half of them dirty:
         // + 4 cycles each for 256 lines.
         big.written(0, 1, 0.5);
-        r.l1_clean_dirty = ns(big.clean_invalidate_l1(0, sc_core::SC_ZERO_TIME));
+        r.l1_clean_dirty = ns(big.clean_invalidate_l1(0));
         big.warm(1, 1, 64, sc_core::SC_ZERO_TIME); // core 1's L1 gets the lines, clean
-        r.l1_clean_clean = ns(big.clean_invalidate_l1(1, sc_core::SC_ZERO_TIME));
+        r.l1_clean_clean = ns(big.clean_invalidate_l1(1));
         // L2 (512 KiB, 8192 lines) now has the 256 dirty lines: walk + 4 cycles each at
         // 1000 MHz, plus their write-back to DRAM: 40 + 16384 / 8 cycles at 400 MHz.
         wait(sc_time(1, sc_core::SC_MS));

@@ -53,8 +53,9 @@ public:
                           const sc_core::sc_time& offset);
     // @ctx, running on core @core_index, dirtied @write_fraction of its lines.
     void written(unsigned core_index, unsigned ctx, double write_fraction);
-    // Clean and invalidate: L1 into L2; L2 (with every L1) into memory. Return the time.
-    sc_core::sc_time clean_invalidate_l1(unsigned core_index, const sc_core::sc_time& offset);
+    // Clean and invalidate: L1 into L2 (inside the cluster); L2 (with every L1) into memory,
+    // the write-back leaving at sc_time_stamp() + @offset. Return the time.
+    sc_core::sc_time clean_invalidate_l1(unsigned core_index);
     sc_core::sc_time clean_invalidate_l2(const sc_core::sc_time& offset);
     // Power loss: a core's L1 (or, for the cluster, everything) is gone. Returns the dirty
     // lines that were lost, which software should have cleaned.
