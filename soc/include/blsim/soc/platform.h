@@ -69,8 +69,9 @@ private:
     std::unique_ptr<model::dram> dram_;
     std::unique_ptr<model::router> bus_;
     // The GIC drives these from whichever process touched it (a CPU acknowledging, a
-    // peripheral raising), hence many writers.
-    using line = sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS>;
+    // peripheral raising), possibly two in the same delta cycle; every write is the GIC's
+    // whole current level, so the last one is right and no writer check applies.
+    using line = sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS>;
     sc_core::sc_vector<line> irq_lines_{"irq_line"};
     sc_core::sc_vector<line> wake_lines_{"wake_line"};
     std::unique_ptr<model::power_model> power_model_;
