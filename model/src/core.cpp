@@ -118,7 +118,7 @@ void core::sync()
     }
 }
 
-std::uint32_t core::mmio(std::uint64_t addr, bool write, std::uint32_t value)
+std::uint32_t core::access(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes)
 {
     tlm::tlm_generic_payload trans;
     cpu_extension ext;
@@ -128,8 +128,8 @@ std::uint32_t core::mmio(std::uint64_t addr, bool write, std::uint32_t value)
     trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     trans.set_address(addr);
     trans.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-    trans.set_data_length(4);
-    trans.set_streaming_width(4);
+    trans.set_data_length(bytes);
+    trans.set_streaming_width(bytes);
     trans.set_byte_enable_ptr(nullptr);
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     bus->b_transport(trans, offset_);
@@ -142,8 +142,23 @@ std::uint32_t core::mmio(std::uint64_t addr, bool write, std::uint32_t value)
     return value;
 }
 
-std::uint32_t core::mmio_read(std::uint64_t addr) { return mmio(addr, false, 0); }
+std::uint32_t core::mmio_read(std::uint64_t addr) { return access(addr, false, 0, 4); }
 
-void core::mmio_write(std::uint64_t addr, std::uint32_t value) { mmio(addr, true, value); }
+void core::mmio_write(std::uint64_t addr, std::uint32_t value) { access(addr, true, value, 4); }
+
+std::uint32_t core::shared_read(std::uint64_t addr, unsigned bytes)
+{
+    sync();
+    const std::uint32_t v = access(addr, false, 0, bytes);
+    sync();
+    return v;
+}
+
+void core::shared_write(std::uint64_t addr, unsigned bytes, std::uint32_t value)
+{
+    sync();
+    access(addr, true, value, bytes);
+    sync();
+}
 
 } // namespace blsim::model

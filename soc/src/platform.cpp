@@ -68,6 +68,9 @@ platform::platform(const scenario_config& cfg) : cfg_(cfg)
     bus_->map(static_cast<std::uint64_t>(soc.gic.cpu_base), 0x2000, 1);
     bus_->out.bind(cci_->regs);
     bus_->map(static_cast<std::uint64_t>(soc.cci.base), 0x10000, 2);
+    sram_ = std::make_unique<model::sram>("sram", soc.sram);
+    bus_->out.bind(sram_->socket);
+    bus_->map(static_cast<std::uint64_t>(soc.sram.base), sram_->size(), 3);
     for (std::size_t i = 0; i < clusters_.size(); i++) {
         clusters_[i]->ace.bind(cci_->slave[i]);
         cci_->attach(static_cast<unsigned>(i), *clusters_[i], soc.clusters[i].name);
@@ -120,6 +123,7 @@ platform::platform(const scenario_config& cfg) : cfg_(cfg)
     kc.hw.gic_dist_base = static_cast<std::uint64_t>(soc.gic.dist_base);
     kc.hw.gic_cpu_base = static_cast<std::uint64_t>(soc.gic.cpu_base);
     kc.hw.cci_base = static_cast<std::uint64_t>(soc.cci.base);
+    kc.hw.shm_base = static_cast<std::uint64_t>(soc.sram.base);
     kc.hw.timer_ppi = timer_ppi;
     kc.boot_cpu = 0;
     kc.ntasks = static_cast<unsigned>(cfg_.workload.tasks.size());

@@ -61,6 +61,16 @@ struct platform_ops_impl {
         self(plat).core_at(cpu).mmio_write(addr, value);
     }
 
+    static uint32_t shm_read(void* plat, unsigned cpu, uint64_t addr, unsigned bytes)
+    {
+        return self(plat).core_at(cpu).shared_read(addr, bytes);
+    }
+
+    static void shm_write(void* plat, unsigned cpu, uint64_t addr, unsigned bytes, uint32_t value)
+    {
+        self(plat).core_at(cpu).shared_write(addr, bytes, value);
+    }
+
     static void cache_clean_invalidate(void* plat, unsigned cpu, enum bls_cache_level level)
     {
         platform& p = self(plat);
@@ -96,6 +106,8 @@ const bls_platform_ops& systemc_platform_ops()
         .cpu_power_down = platform_ops_impl::cpu_power_down,
         .mmio_read32 = platform_ops_impl::mmio_read32,
         .mmio_write32 = platform_ops_impl::mmio_write32,
+        .shm_read = platform_ops_impl::shm_read,
+        .shm_write = platform_ops_impl::shm_write,
         .cache_clean_invalidate = platform_ops_impl::cache_clean_invalidate,
         .cluster_set_freq = platform_ops_impl::cluster_set_freq,
     };

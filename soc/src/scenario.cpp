@@ -164,6 +164,17 @@ schema<model::cci_params> cci_schema()
     return s;
 }
 
+schema<model::sram_params> sram_schema()
+{
+    using p = model::sram_params;
+    schema<p> s;
+    s.address("base", &p::base, "Where the SRAM is.")
+        .integer("size_kb", &p::size_kb, 1, 65536, "KiB", "Its size.")
+        .integer("clock_mhz", &p::clock_mhz, 1, 10000, "MHz", "Clock of its port.")
+        .integer("access_cycles", &p::access_cycles, 0, 100000, "cycles", "One access.");
+    return s;
+}
+
 schema<model::dram_params> dram_schema()
 {
     using p = model::dram_params;
@@ -199,7 +210,10 @@ schema<model::soc_params> soc_schema()
         .object("energy", &p::energy, energy_schema(), "How power is computed.")
         .object("gic", &p::gic, gic_schema(), "GIC-400 interrupt controller.")
         .object("cci", &p::cci, cci_schema(), "CCI-400 cache-coherent interconnect.")
-        .object("dram", &p::dram, dram_schema(), "DRAM and its controller.");
+        .object("dram", &p::dram, dram_schema(), "DRAM and its controller.")
+        .object("sram", &p::sram, sram_schema(),
+                "On-chip SRAM: strongly-ordered memory for the power-management state CPUs "
+                "share with caches off (MCPM, vlocks).");
     return s;
 }
 

@@ -147,6 +147,8 @@ const bls_platform_ops fake_ops = {
     .cpu_power_down = fake_power_down,
     .mmio_read32 = fake_read,
     .mmio_write32 = fake_write,
+    .shm_read = [](void*, unsigned, uint64_t, unsigned) -> uint32_t { return 0; },
+    .shm_write = [](void*, unsigned, uint64_t, unsigned, uint32_t) {},
     .cache_clean_invalidate = fake_clean,
     .cluster_set_freq = fake_set_freq,
 };

@@ -24,6 +24,7 @@ struct bls_hw {
 	uint64_t gic_dist_base;
 	uint64_t gic_cpu_base;
 	uint64_t cci_base;
+	uint64_t shm_base; /* strongly-ordered shared memory (SRAM) for power management */
 	unsigned timer_ppi; /* the per-CPU timer interrupt (30 on ARMv7 generic timers) */
 };
 

@@ -70,6 +70,14 @@ struct bls_platform_ops {
 	uint32_t (*mmio_read32)(void *plat, unsigned cpu, uint64_t addr);
 	void (*mmio_write32)(void *plat, unsigned cpu, uint64_t addr, uint32_t value);
 
+	/* shm_read / shm_write - a 1-, 2- or 4-byte access to strongly-ordered shared memory
+	 * (the SRAM where MCPM and the vlocks keep their state, usable with caches off).
+	 * Runs on @cpu. Unlike register accesses the access is not decoupled: it happens at the
+	 * caller's exact simulated time and has completed when the verb returns, so accesses
+	 * of concurrent CPUs interleave as they would on the bus. Required. */
+	uint32_t (*shm_read)(void *plat, unsigned cpu, uint64_t addr, unsigned bytes);
+	void (*shm_write)(void *plat, unsigned cpu, uint64_t addr, unsigned bytes, uint32_t value);
+
 	/* cache_clean_invalidate - clean and invalidate a cache level by set/way: BLS_CACHE_L1
 	 * writes @cpu's dirty L1 lines back to L2; BLS_CACHE_L2 writes its cluster's dirty L2
 	 * lines back to memory through the interconnect. Runs on @cpu: costs time in

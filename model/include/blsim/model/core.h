@@ -57,6 +57,10 @@ public:
     // decoupling) and waited out at the next blocking service or after one quantum.
     std::uint32_t mmio_read(std::uint64_t addr);
     void mmio_write(std::uint64_t addr, std::uint32_t value);
+    // A strongly-ordered shared-memory access of 1, 2 or 4 bytes: issued at this core's
+    // exact time (local time waited out first) and complete when it returns.
+    std::uint32_t shared_read(std::uint64_t addr, unsigned bytes);
+    void shared_write(std::uint64_t addr, unsigned bytes, std::uint32_t value);
     // The core is stalled (still on) for @t: a cache fill, a flush.
     void stall(const sc_core::sc_time& t);
     // Wait out the local time.
@@ -84,7 +88,7 @@ public:
 
 private:
     void thread();
-    std::uint32_t mmio(std::uint64_t addr, bool write, std::uint32_t value);
+    std::uint32_t access(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes);
 
     unsigned cpu_;
     unsigned cluster_;

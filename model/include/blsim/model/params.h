@@ -104,6 +104,14 @@ struct dram_params {
     int access_bytes = 64;    // one access (a cache line): the unit latency is averaged over
 };
 
+// On-chip SRAM: strongly-ordered memory the power-management code shares between CPUs.
+struct sram_params {
+    long long base = 0x2e000000;
+    int size_kb = 64;
+    int clock_mhz = 200;
+    int access_cycles = 10;
+};
+
 struct soc_params {
     std::string name;
     std::vector<cluster_params> clusters;
@@ -111,6 +119,7 @@ struct soc_params {
     gic_params gic;
     cci_params cci;
     dram_params dram;
+    sram_params sram;
 };
 
 } // namespace blsim::model

@@ -19,6 +19,7 @@
 #include "blsim/model/gic400.h"
 #include "blsim/model/power_controller.h"
 #include "blsim/model/router.h"
+#include "blsim/model/sram.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/workloads/constant_taskset.h"
 
@@ -41,6 +42,7 @@ public:
     model::gic400& gic() { return *gic_; }
     model::cci400& cci() { return *cci_; }
     model::dram& memory() { return *dram_; }
+    model::sram& shared_memory() { return *sram_; }
     model::cluster& cluster_of_cpu(unsigned cpu) { return *clusters_.at(pc_->cluster_of(cpu)); }
     // The core's index within its cluster.
     unsigned core_index(unsigned cpu) const { return cpu - first_cpu_.at(pc_->cluster_of(cpu)); }
@@ -67,6 +69,7 @@ private:
     std::unique_ptr<model::gic400> gic_;
     std::unique_ptr<model::cci400> cci_;
     std::unique_ptr<model::dram> dram_;
+    std::unique_ptr<model::sram> sram_;
     std::unique_ptr<model::router> bus_;
     // The GIC drives these from whichever process touched it (a CPU acknowledging, a
     // peripheral raising), possibly two in the same delta cycle; every write is the GIC's
