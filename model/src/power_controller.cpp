@@ -76,12 +76,12 @@ void power_controller::core_enter_off(unsigned cpu)
     unsigned cl = cpu_cluster_[cpu];
     cluster_slot& c = clusters_[cl];
     wait(c.off_entry);
-    wake_requested_[cpu] = false;
     set_core(cpu, core_power::off);
 
     bool last_man = std::all_of(c.cpus.begin(), c.cpus.end(),
                                 [&](unsigned o) { return cores_[o] == core_power::off; });
-    if (last_man && c.params.cluster_power_down && c.phase == cluster_phase::on) {
+    if (last_man && c.params.cluster_power_down && c.powerdown_enabled &&
+        c.phase == cluster_phase::on) {
         set_cluster(cl, cluster_phase::going_down);
         wait(c.cluster_entry);
         set_cluster(cl, cluster_phase::off);
@@ -123,6 +123,11 @@ void power_controller::core_exit(unsigned cpu)
     wake_requested_[cpu] = false;
     set_core(cpu, core_power::on);
     wait(slot.off_exit);
+}
+
+void power_controller::set_cluster_power_down(unsigned cluster, bool enable)
+{
+    clusters_.at(cluster).powerdown_enabled = enable;
 }
 
 void power_controller::request_power_up(unsigned cpu)

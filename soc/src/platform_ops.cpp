@@ -51,6 +51,16 @@ struct platform_ops_impl {
 
     static void cpu_power_down(void* plat, unsigned cpu) { self(plat).core_at(cpu).power_down(); }
 
+    static void cpu_power_up(void* plat, unsigned, unsigned target)
+    {
+        self(plat).power().request_power_up(target);
+    }
+
+    static void cluster_power_down_enable(void* plat, unsigned, unsigned cluster, int enable)
+    {
+        self(plat).power().set_cluster_power_down(cluster, enable != 0);
+    }
+
     static uint32_t mmio_read32(void* plat, unsigned cpu, uint64_t addr)
     {
         return self(plat).core_at(cpu).mmio_read(addr);
@@ -104,6 +114,8 @@ const bls_platform_ops& systemc_platform_ops()
         .cpu_dsb = platform_ops_impl::cpu_dsb,
         .cpu_send_event = platform_ops_impl::cpu_send_event,
         .cpu_power_down = platform_ops_impl::cpu_power_down,
+        .cpu_power_up = platform_ops_impl::cpu_power_up,
+        .cluster_power_down_enable = platform_ops_impl::cluster_power_down_enable,
         .mmio_read32 = platform_ops_impl::mmio_read32,
         .mmio_write32 = platform_ops_impl::mmio_write32,
         .shm_read = platform_ops_impl::shm_read,

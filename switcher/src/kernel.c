@@ -41,9 +41,7 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 		k->ntasks_on[tc->cpu]++;
 	}
 	/* Every CPU comes out of reset running, its cluster coherent. */
-	for (unsigned c = 0; c < hw->ncpus; c++)
-		k->cluster_cpus_up[hw->cpu_cluster[c]]++;
-	return 0;
+	return bls_mcpm_init(&k->mcpm, &k->cfg.hw, &bls_mcpm_tc2);
 }
 
 int bls_kernel_add_work(struct bls_kernel *k, unsigned task, double ref_ns)
@@ -72,30 +70,15 @@ static int pick_next_task(struct bls_kernel *k, unsigned cpu)
 /* Take @cpu offline and bring it back when the power controller wakes it. */
 static void cpu_power_cycle(struct bls_kernel *k, unsigned cpu)
 {
-	const struct bls_hw *hw = &k->cfg.hw;
-	const unsigned cluster = hw->cpu_cluster[cpu];
-
-	/* Going down: nothing may interrupt us behind the power controller's back, and
-	 * our dirty data must be where the others can see it. */
-	bls_gic_cpu_if_down(hw, cpu);
-	k->ops->cache_clean_invalidate(k->plat, cpu, BLS_CACHE_L1);
-	k->ops->cpu_dsb(k->plat, cpu);
-	assert(k->cluster_cpus_up[cluster] > 0);
-	if (--k->cluster_cpus_up[cluster] == 0) {
-		/* Last man: the cluster's shared cache too, then leave coherency, which
-		 * the interconnect only allows with empty caches. */
-		k->ops->cache_clean_invalidate(k->plat, cpu, BLS_CACHE_L2);
-		bls_cci_port_control(hw, cpu, cluster, 0);
-	}
-
-	k->ops->cpu_power_down(k->plat, cpu);
-
-	/* Powered up again. The first man of the cluster makes it coherent again before
-	 * anything touches shared data. */
-	k->ops->cpu_dsb(k->plat, cpu);
-	if (k->cluster_cpus_up[cluster]++ == 0)
-		bls_cci_port_control(hw, cpu, cluster, 1);
-	bls_gic_cpu_init(hw, cpu);
+	/* cpuidle-style: our own gate stays open with the resume vector, so that an
+	 * interrupt waking us lets us straight back in. */
+	bls_mcpm_set_entry_vector(&k->mcpm, cpu, cpu, BLS_KERNEL_RESUME_VECTOR);
+	uint32_t vector = bls_mcpm_cpu_power_down(&k->mcpm, cpu);
+	assert(vector == BLS_KERNEL_RESUME_VECTOR);
+	(void)vector;
+	bls_mcpm_set_entry_vector(&k->mcpm, cpu, cpu, 0);
+	bls_mcpm_cpu_powered_up(&k->mcpm, cpu);
+	bls_gic_cpu_init(&k->cfg.hw, cpu);
 }
 
 void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
@@ -108,6 +91,7 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 		 * CPUs come out of reset running, joins the coherency domain. */
 		for (unsigned c = 0; c < hw->nclusters; c++)
 			bls_cci_port_control(hw, cpu, c, 1);
+		bls_mcpm_sync_init(&k->mcpm, cpu);
 		bls_gic_dist_init(hw, cpu);
 		if (k->gov) {
 			int rc = k->gov->ops->start(k->gov);

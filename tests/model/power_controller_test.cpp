@@ -45,6 +45,7 @@ TEST(power_controller, cluster_follows_its_last_and_first_core)
 {
     soc_params soc = test::small_soc(2); // core off 10/20 us, cluster off 100/200 us
     power_controller pc("pc", soc);
+    pc.set_cluster_power_down(0, true); // as MCPM's last man does before going down
     std::vector<std::string> log;
     pc.core_changed.subscribe([&](unsigned cpu, core_power, core_power s) {
         log.push_back(std::to_string(static_cast<int>(now_us())) + " cpu" + std::to_string(cpu) +

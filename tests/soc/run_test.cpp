@@ -97,17 +97,21 @@ TEST_F(run_test, default_scenario_writes_a_consistent_summary)
             opp += t.get<double>();
         EXPECT_NEAR(opp, 2.0, 1e-12) << name;
     }
-    // The fixed governor moves a15 from its boot OPP (1200 MHz) down to 1000 MHz: frequency
-    // first, after the 3 ms PLL relock (the voltage follows 1 ms later).
-    EXPECT_NEAR(s["residency_s"]["clusters"]["a15"]["opp_mhz"]["1200"].get<double>(), 0.003, 1e-12);
-    EXPECT_NEAR(s["residency_s"]["clusters"]["a15"]["opp_mhz"]["1000"].get<double>(), 1.997, 1e-12);
+    // The fixed governor, started by the boot CPU at 1790 ns (see below), moves a15 from its
+    // boot OPP (1200 MHz) down to 1000 MHz: frequency first, after the 3 ms PLL relock (the
+    // voltage follows 1 ms later).
+    EXPECT_NEAR(s["residency_s"]["clusters"]["a15"]["opp_mhz"]["1200"].get<double>(), 0.003 + 1790e-9, 1e-12);
+    EXPECT_NEAR(s["residency_s"]["clusters"]["a15"]["opp_mhz"]["1000"].get<double>(), 1.997 - 1790e-9, 1e-12);
     // cpu4 has no task. Worked by hand, in ns (the CCI at 500 MHz, 10 cycles a register
-    // access, change_pending 200 cycles; the GIC at 200 MHz, 20 cycles an access):
-    //   boot CPU: CCI S3 on (write + 20 status polls, 420) and S4 on (420), GICD_CTLR (100),
-    //   barrier, SEV at 940; cpu4: its GIC interface (5 accesses, 500) -> 1440, the boot-time
-    //   IAR (100) -> 1540, GICC_CTLR off (100) -> 1640, L1 clean by set/way (512 lines at
-    //   1000 MHz, 512) -> 2152, then 10 us of power-down: off at 12152 ns.
-    EXPECT_NEAR(s["residency_s"]["cores"]["cpu4"]["off"].get<double>(), 2.0 - 12152e-9, 1e-12);
+    // access, change_pending 200 cycles; the GIC at 200 MHz, 20 cycles an access; the SRAM
+    // at 200 MHz, 10 cycles):
+    //   boot CPU: CCI S3 on (write + 20 status polls, 420) and S4 on (420); MCPM's initial
+    //   states (19 SRAM writes, 950) -> 1790; GICD_CTLR (100), barrier, SEV at 1890.
+    //   cpu4: its GIC interface (5 accesses, 500) and the boot-time IAR (100); then MCPM:
+    //   its entry vector (50), CPU_GOING_DOWN (50), not the last man: GICC_CTLR off (100),
+    //   L1 clean by set/way (512 lines at 1000 MHz: 512), CPU_DOWN (50) -> 3252; 10 us of
+    //   power-down: off at 13252.
+    EXPECT_NEAR(s["residency_s"]["cores"]["cpu4"]["off"].get<double>(), 2.0 - 13252e-9, 1e-12);
     // cpu0 runs 30% of the reference CPU on an A15 at 1000 MHz: 36% of the time, plus
     // the first 3 ms at 1200 MHz and wake-up latencies.
     EXPECT_NEAR(s["residency_s"]["cores"]["cpu0"]["on"].get<double>() / 2.0, 0.36, 0.005);
@@ -134,35 +138,38 @@ TEST_F(run_test, same_config_and_seed_give_identical_results)
     EXPECT_EQ(slurp(dir / "a" / "effective-config.yaml"), slurp(dir / "b" / "effective-config.yaml"));
 }
 
-TEST_F(run_test, idle_clusters_power_down_after_their_latencies)
+TEST_F(run_test, an_idle_cluster_powers_down_through_mcpm)
 {
-    // No tasks: every core powers down (10 us), then each cluster (1000 us).
-    result r = blsim("run -q --out " + dir.string() + " --set duration_s=1 --set 'workload.tasks=[]'");
+    // One A7 core, alone, with nothing to run: it boots the system and takes itself and its
+    // cluster down as MCPM's last man.
+    const std::string soc = std::string(BLSIM_TEST_DATA) + "/../../soc/data/a7x1.yaml";
+    result r = blsim("run -q --out " + dir.string() + " --set duration_s=1 --set 'workload.tasks=[]'" +
+                     " --set soc=" + soc + " --set governor.freq_mhz={}");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "") << "a run without tasks must not make SystemC warn";
     json s = json::parse(slurp(dir / "summary.json"));
-    // Worked by hand, in ns. Every CPU is released by the boot CPU at 940 (see the default
-    // scenario test), sets up its GIC interface and reads IAR (600), turns the interface
-    // off (100) and cleans its L1 by set/way (512 cycles): at 1200 MHz (A15) 426.667, at
-    // 1000 MHz (A7) 512. The last CPU of each cluster then cleans L2 (A15: 16384 lines at
-    // 1200 MHz = 13653.334; A7: 8192 at 1000 MHz = 8192) and disables its CCI port (420);
-    // 10 us later it is off, and 1000 us after that its cluster.
-    const double a15_last_off_ns = 940 + 700 + 426.667 + 13653.334 + 420 + 10000; // 26140.001
-    const double a7_other_off_ns = 940 + 700 + 512 + 10000;                       // 12152
-    const double a7_last_off_ns = 940 + 700 + 512 + 8192 + 420 + 10000;            // 20764
-    EXPECT_NEAR(s["residency_s"]["clusters"]["a15"]["off"].get<double>(),
-                1.0 - (a15_last_off_ns + 1000e3) * 1e-9, 1e-12);
-    EXPECT_NEAR(s["residency_s"]["clusters"]["a7"]["off"].get<double>(),
-                1.0 - (a7_last_off_ns + 1000e3) * 1e-9, 1e-12);
-    // EAS energy of the A7 cluster (booted at 1000 MHz: core 1024, cluster busy 4905 units;
-    // the governor's move to 800 MHz lands after the cluster is off): each core while on;
-    // the cluster's shared logic busy until its last core is off, at the WFI level (25)
-    // while the cluster powers down, then asleep (10).
+    // Worked by hand, in ns (latencies as in the default scenario test; the core at 1000 MHz):
+    //   firmware's part: CCI S3 on (420); MCPM's initial states (5 SRAM writes, 250) -> 670;
+    //   GICD_CTLR (100), barrier -> 770; the GIC interface (500), the boot IAR (100); the entry
+    //   vector (50, after the barrier) -> 1420, CPU_GOING_DOWN -> 1470; last man: cluster
+    //   GOING_DOWN -> 1520, inbound state read -> 1570; GICC_CTLR off (100), unlock barrier ->
+    //   1670; L1 clean (512) -> 2182; L2 clean (8192 lines) -> 10374; CCI S3 off with its 20
+    //   polls (420), barrier -> 10794; cluster DOWN -> 10844; CPU_DOWN -> 10894; the core is off
+    //   10 us later and the cluster 1000 us after that.
+    const double core_off_ns = 20894, cluster_off_ns = core_off_ns + 1000e3;
+    EXPECT_NEAR(s["residency_s"]["cores"]["cpu0"]["on"].get<double>(), core_off_ns * 1e-9, 1e-12);
+    EXPECT_NEAR(s["residency_s"]["clusters"]["a7"]["off"].get<double>(), 1.0 - cluster_off_ns * 1e-9, 1e-12);
+    // EAS energy at 1000 MHz (core 1024, cluster busy 4905 units): the core while on; the
+    // shared logic busy until then, at the WFI level (25) while the cluster powers down,
+    // asleep (10) after.
     const double k = 0.187e-3; // J per unit-second
-    const double cores = 1024 * (2 * a7_other_off_ns + a7_last_off_ns) * 1e-9;
-    const double uncore = 4905 * a7_last_off_ns * 1e-9 + 25 * 1000e-6 +
-                          10 * (1.0 - (a7_last_off_ns + 1000e3) * 1e-9);
-    EXPECT_NEAR(s["energy_j"]["clusters"]["a7"].get<double>(), (cores + uncore) * k, 1e-12);
+    const double core = 1024 * core_off_ns * 1e-9;
+    const double uncore = 4905 * core_off_ns * 1e-9 + 25 * 1000e-6 + 10 * (1.0 - cluster_off_ns * 1e-9);
+    EXPECT_NEAR(s["energy_j"]["cores"]["cpu0"].get<double>(), core * k, 1e-15);
+    EXPECT_NEAR(s["energy_j"]["total"].get<double>(), (core + uncore) * k, 1e-12);
+    // The caches were empty: nothing was written back, and the CCI saw no traffic.
+    EXPECT_EQ(s["caches"]["a7"]["written_back_lines"], 0);
+    EXPECT_EQ(s["cci"]["bytes"], 0);
 }
 
 TEST_F(run_test, a_bad_configuration_is_located_and_writes_nothing)

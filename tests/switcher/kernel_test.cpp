@@ -9,6 +9,7 @@
 #include <csetjmp>
 #include <cstdio>
 #include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct fake_platform {
     int idle_calls_left = 1;       // WFI / power-down calls before the test ends
     double interrupt_after = -1;   // execute: an interrupt arrives after this much work
     std::deque<uint32_t> iar;      // what GICC_IAR answers, then 1023
+    std::map<uint64_t, uint8_t> shm; // shared memory (MCPM's states, vlocks)
     int cci_pending_reads = 2;     // CCI status reads that still see change_pending
     bls_kernel* kernel = nullptr;  // set it to have WFE stand for the boot CPU
 };
@@ -137,6 +139,32 @@ int fake_set_freq(void* p, unsigned cluster, unsigned mhz)
     return 0;
 }
 
+uint32_t fake_shm_read(void* p, unsigned, uint64_t addr, unsigned bytes)
+{
+    fake_platform& f = fake(p);
+    uint32_t v = 0;
+    for (unsigned i = 0; i < bytes; i++)
+        v |= static_cast<uint32_t>(f.shm[addr + i]) << (8 * i);
+    return v;
+}
+
+void fake_shm_write(void* p, unsigned, uint64_t addr, unsigned bytes, uint32_t v)
+{
+    fake_platform& f = fake(p);
+    for (unsigned i = 0; i < bytes; i++)
+        f.shm[addr + i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+void fake_power_up(void* p, unsigned, unsigned target)
+{
+    fake(p).calls.push_back("power_up cpu" + std::to_string(target));
+}
+
+void fake_pwrdn(void* p, unsigned, unsigned cluster, int enable)
+{
+    fake(p).calls.push_back("pwrdn_en cluster" + std::to_string(cluster) + "=" + std::to_string(enable));
+}
+
 const bls_platform_ops fake_ops = {
     .now_ns = fake_now_ns,
     .cpu_execute = fake_execute,
@@ -145,10 +173,12 @@ const bls_platform_ops fake_ops = {
     .cpu_dsb = fake_dsb,
     .cpu_send_event = fake_sev,
     .cpu_power_down = fake_power_down,
+    .cpu_power_up = fake_power_up,
+    .cluster_power_down_enable = fake_pwrdn,
     .mmio_read32 = fake_read,
     .mmio_write32 = fake_write,
-    .shm_read = [](void*, unsigned, uint64_t, unsigned) -> uint32_t { return 0; },
-    .shm_write = [](void*, unsigned, uint64_t, unsigned, uint32_t) {},
+    .shm_read = fake_shm_read,
+    .shm_write = fake_shm_write,
     .cache_clean_invalidate = fake_clean,
     .cluster_set_freq = fake_set_freq,
 };
@@ -167,6 +197,7 @@ bls_kernel_config two_tasks_on_cpu0()
     c.hw.gic_dist_base = dist;
     c.hw.gic_cpu_base = cpuif;
     c.hw.cci_base = cci;
+    c.hw.shm_base = 0x80000;
     c.hw.timer_ppi = 30;
     c.boot_cpu = 0;
     c.ntasks = 2;
@@ -215,8 +246,9 @@ TEST(kernel, init_checks_platform_ops_and_configuration)
     fake_platform f;
     bls_kernel_config c = two_tasks_on_cpu0();
     EXPECT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
-    EXPECT_EQ(k.cluster_cpus_up[0], 2u);
-    EXPECT_EQ(k.cluster_cpus_up[1], 1u);
+    EXPECT_EQ(k.mcpm.use_count[0][0], 1u); // every CPU starts up, counted
+    EXPECT_EQ(k.mcpm.use_count[0][1], 1u);
+    EXPECT_EQ(k.mcpm.use_count[1][0], 1u);
 
     bls_platform_ops missing = fake_ops;
     missing.cache_clean_invalidate = nullptr;
@@ -338,6 +370,10 @@ TEST(kernel, a_preempted_task_goes_to_the_back)
     EXPECT_DOUBLE_EQ(k.stats[0].done_ref_ns, 100);
 }
 
+// The power-management verbs, without the shared-memory traffic of MCPM and its vlocks.
+const std::vector<std::string> pm = {"W GICC_CTLR", "clean", "W CCI", "R CCI", "power_down",
+                                     "power_up", "pwrdn_en"};
+
 TEST(kernel, a_cpu_that_is_not_the_last_of_its_cluster_cleans_only_its_l1)
 {
     bls_kernel k;
@@ -346,10 +382,10 @@ TEST(kernel, a_cpu_that_is_not_the_last_of_its_cluster_cleans_only_its_l1)
     ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
     k.booted = 1;
     run_cpu(&k, f, 1); // no task on cpu1; cpu0 is still up
-    EXPECT_EQ(f.calls, concat({gic_cpu_init,
-                               {"R GICC_IAR", "W GICC_CTLR=0x0", "clean L1 cpu1", "dsb cpu1",
-                                "power_down cpu1"}}));
-    EXPECT_EQ(k.cluster_cpus_up[0], 1u);
+    EXPECT_EQ(only(f.calls, pm), (std::vector<std::string>{"W GICC_CTLR=0x1", "W GICC_CTLR=0x0",
+                                                           "clean L1 cpu1", "power_down cpu1"}));
+    EXPECT_EQ(k.mcpm.use_count[0][1], 0u);
+    EXPECT_EQ(k.mcpm.stats.last_man, 0u);
 }
 
 TEST(kernel, the_last_man_leaves_coherency_and_the_first_man_comes_back)
@@ -359,19 +395,25 @@ TEST(kernel, the_last_man_leaves_coherency_and_the_first_man_comes_back)
     bls_kernel_config c = two_tasks_on_cpu0();
     ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
     k.booted = 1;
-    f.idle_calls_left = 2; // power down, be woken, power down again
+    f.idle_calls_left = 2; // power down, be woken (an interrupt), power down again
     run_cpu(&k, f, 2);     // cpu2 is alone in cluster 1
     const std::vector<std::string> down = {
-        "R GICC_IAR", "W GICC_CTLR=0x0", "clean L1 cpu2", "dsb cpu2", "clean L2 cpu2",
+        "W GICC_CTLR=0x0", "pwrdn_en cluster1=1", "clean L1 cpu2", "clean L2 cpu2",
         "W CCI_SNOOP_CONTROL_S4=0x0", "R CCI_STATUS", "R CCI_STATUS", "R CCI_STATUS",
         "power_down cpu2"};
-    const std::vector<std::string> up = {"dsb cpu2", "W CCI_SNOOP_CONTROL_S4=0x3", "R CCI_STATUS"};
+    // Woken, cpu2 wins the first-man vlock, brings S4 back, and once running counts itself
+    // and the cluster up again (clearing PWRDN_EN); then its GIC interface is on again.
+    const std::vector<std::string> up = {"W CCI_SNOOP_CONTROL_S4=0x3", "R CCI_STATUS",
+                                         "pwrdn_en cluster1=0", "W GICC_CTLR=0x1"};
     // The busy-poll reads the status until change_pending clears: twice pending, then clear.
-    EXPECT_EQ(f.calls, concat({gic_cpu_init, down, up, gic_cpu_init,
-                               {"R GICC_IAR", "W GICC_CTLR=0x0", "clean L1 cpu2", "dsb cpu2",
-                                "clean L2 cpu2", "W CCI_SNOOP_CONTROL_S4=0x0", "R CCI_STATUS",
-                                "power_down cpu2"}}));
-    EXPECT_EQ(k.cluster_cpus_up[1], 0u);
+    EXPECT_EQ(only(f.calls, pm),
+              concat({{"W GICC_CTLR=0x1"}, down, up,
+                      {"W GICC_CTLR=0x0", "pwrdn_en cluster1=1", "clean L1 cpu2", "clean L2 cpu2",
+                       "W CCI_SNOOP_CONTROL_S4=0x0", "R CCI_STATUS", "power_down cpu2"}}));
+    EXPECT_EQ(k.mcpm.stats.last_man, 2u);
+    EXPECT_EQ(k.mcpm.stats.first_man, 1u);
+    EXPECT_EQ(f.shm[0x80000 + BLS_MCPM_CLUSTER_STATE(1)], BLS_CLUSTER_DOWN);
+    EXPECT_EQ(f.shm[0x80000 + BLS_MCPM_CPU_STATE(1, 0)], BLS_CPU_DOWN);
 }
 
 } // namespace

@@ -10,9 +10,10 @@
  * to one CPU; the scheduler is round robin among the runnable tasks of a CPU, and a task
  * preempted by an interrupt goes to the back.
  *
- * Power-down, until MCPM arrives: the CPU turns its GIC interface off and cleans its L1; the
- * last CPU of a cluster (counted here, without MCPM's race handling) also cleans L2 and takes
- * the cluster out of coherency; on power-up the first CPU of the cluster brings it back in.
+ * Power-down goes through MCPM (bls/mcpm.h): the CPU opens its own gate with the resume
+ * vector, MCPM takes it (and, as last man, its cluster) down; an interrupt for it wakes it
+ * through the GIC's wake output, MCPM brings it (as first man, its cluster) back, and the
+ * kernel carries on where it stopped.
  *
  * The whole state is the struct bls_kernel the caller owns: several kernels can live in one
  * process (tests, sweeps), and nothing is allocated.
@@ -24,6 +25,7 @@
 
 #include "bls/governor.h"
 #include "bls/hw.h"
+#include "bls/mcpm.h"
 #include "bls/platform_ops.h"
 
 #ifdef __cplusplus
@@ -60,11 +62,14 @@ struct bls_kernel {
 	double pending_ref_ns[BLS_MAX_TASKS];
 	unsigned next_pick[BLS_MAX_CPUS]; /* round-robin cursor per CPU */
 	unsigned ntasks_on[BLS_MAX_CPUS];
-	unsigned cluster_cpus_up[BLS_MAX_CLUSTERS];
+	struct bls_mcpm mcpm;
 	int booted; /* set by the boot CPU once the distributor is up */
 	/* public, read-only */
 	struct bls_task_stats stats[BLS_MAX_TASKS];
 };
+
+/* The entry vector a CPU powering itself down leaves open: "resume in the kernel". */
+#define BLS_KERNEL_RESUME_VECTOR 1u
 
 /* bls_kernel_init - check @cfg and @ops and set up @k. @gov may be NULL (no governor).
  * Returns 0, -BLS_EINVAL for a bad configuration, or -BLS_ENOSYS for a missing platform

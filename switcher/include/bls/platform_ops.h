@@ -65,6 +65,17 @@ struct bls_platform_ops {
 	 * but may be out of coherency. Required. */
 	void (*cpu_power_down)(void *plat, unsigned cpu);
 
+	/* cpu_power_up - ask the power controller to power @target up (TC2: its wake-up
+	 * request and resume address). Asynchronous; @target leaves cpu_power_down() once it
+	 * is up. A request that arrives before @target is down brings it straight back.
+	 * Runs on @cpu. Required. */
+	void (*cpu_power_up)(void *plat, unsigned cpu, unsigned target);
+
+	/* cluster_power_down_enable - allow (@enable) or forbid @cluster to power off when its
+	 * last CPU is off (TC2: the SPC's PWRDN_EN). Has no effect on a cluster whose
+	 * hardware cannot be power-gated. Runs on @cpu. Required. */
+	void (*cluster_power_down_enable)(void *plat, unsigned cpu, unsigned cluster, int enable);
+
 	/* mmio_read32 / mmio_write32 - a 32-bit device register access (GIC, CCI) from @cpu.
 	 * Runs on @cpu: costs the bus and the device's access latency. Required. */
 	uint32_t (*mmio_read32)(void *plat, unsigned cpu, uint64_t addr);

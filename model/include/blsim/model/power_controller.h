@@ -42,9 +42,14 @@ public:
     // (one CPU does it; another arriving meanwhile waits for it), then the core.
     void core_exit(unsigned cpu);
 
-    // A wake-up request for an off core (as software writing the controller's power-up
-    // register would make). Any context.
+    // A wake-up request for a core (as software writing the controller's power-up register
+    // would make). Any context. A request for a core that is not off yet is kept: the core
+    // comes straight back up when it goes down.
     void request_power_up(unsigned cpu);
+    // Software's permission for @cluster to power off with its last core (TC2's PWRDN_EN);
+    // effective only where the configuration says the cluster can be power-gated.
+    void set_cluster_power_down(unsigned cluster, bool enable);
+    bool cluster_power_down_enabled(unsigned cluster) const { return clusters_.at(cluster).powerdown_enabled; }
     bool power_up_requested(unsigned cpu) const { return wake_requested_.at(cpu); }
     const sc_core::sc_event& power_up_event(unsigned cpu) const { return *wake_events_.at(cpu); }
 
@@ -67,6 +72,7 @@ private:
         sc_core::sc_time wfi_entry, wfi_exit, off_entry, off_exit, cluster_entry, cluster_exit;
         std::vector<unsigned> cpus;
         cluster_phase phase = cluster_phase::on;
+        bool powerdown_enabled = false; // set by software before its last core goes down
         std::unique_ptr<sc_core::sc_event> changed_event;
     };
 

@@ -1,0 +1,231 @@
+// tests/switcher/fake_soc.h -- a small concurrent platform for the C power-management code.
+//
+// Each CPU is a SystemC thread that runs C code through a bls_platform_ops table whose verbs
+// cost time: shared-memory accesses take a (seeded, random) few nanoseconds, WFE/SEV use one
+// event register per CPU, power-down blocks the CPU until another asks for it to be powered
+// up, and the backend-level verbs (cache maintenance, CCI port control, power-down enables)
+// are recorded in a log with their time and CPU. Tests script what each CPU does and check
+// the log and the shared states.
+#pragma once
+
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include <systemc>
+
+#include <array>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <bls/mcpm.h>
+
+namespace blsim::test {
+
+class fake_soc {
+public:
+    static constexpr unsigned ncpus = 4; // cpu0-1 cluster 0 (S3), cpu2-3 cluster 1 (S4)
+    static constexpr uint64_t shm_base = 0x1000;
+
+    struct entry {
+        double t_ns;
+        unsigned cpu;
+        std::string what;
+    };
+
+    explicit fake_soc(std::uint64_t seed, unsigned max_access_ns = 8) : rng_(seed), max_ns_(max_access_ns)
+    {
+        hw.ops = &ops_;
+        hw.plat = this;
+        hw.ncpus = ncpus;
+        hw.nclusters = 2;
+        hw.cpu_cluster[0] = hw.cpu_cluster[1] = 0;
+        hw.cpu_cluster[2] = hw.cpu_cluster[3] = 1;
+        hw.cluster_cci_port[0] = 3;
+        hw.cluster_cci_port[1] = 4;
+        hw.gic_dist_base = 0x100000;
+        hw.gic_cpu_base = 0x200000;
+        hw.cci_base = 0x300000;
+        hw.shm_base = shm_base;
+        hw.timer_ppi = 30;
+        cluster_powered_.fill(true);
+        cpu_powered_.fill(true);
+    }
+
+    bls_hw hw{};
+    std::vector<entry> log;
+    std::array<uint8_t, 0x2000> mem{};
+    std::array<unsigned, 2> cluster_power_offs{};
+    // Cache maintenance and CCI changes take this long, so that races land inside them.
+    double slow_op_ns = 200;
+
+    // Run @fn as CPU @cpu's software, starting at @start_ns.
+    void run(unsigned cpu, double start_ns, std::function<void()> fn)
+    {
+        sc_core::sc_spawn([this, cpu, start_ns, fn] {
+            sc_core::wait(sc_core::sc_time(start_ns, sc_core::SC_NS));
+            (void)cpu;
+            fn();
+        });
+    }
+
+    // An interrupt wakes @cpu through the power controller (no MCPM use count involved).
+    void irq_wake(unsigned cpu)
+    {
+        note(cpu, "irq wake");
+        wake_[cpu] = true;
+        wake_event_[cpu].notify(sc_core::SC_ZERO_TIME);
+    }
+
+    bool cpu_powered(unsigned cpu) const { return cpu_powered_[cpu]; }
+    bool cluster_powered(unsigned cl) const { return cluster_powered_[cl]; }
+    uint32_t shm(uint32_t off) const
+    {
+        return mem[shm_base + off] | mem[shm_base + off + 1] << 8 | mem[shm_base + off + 2] << 16 |
+               static_cast<uint32_t>(mem[shm_base + off + 3]) << 24;
+    }
+    std::vector<std::string> log_of(unsigned cpu) const
+    {
+        std::vector<std::string> out;
+        for (const entry& e : log)
+            if (e.cpu == cpu)
+                out.push_back(e.what);
+        return out;
+    }
+    double time_of(const std::string& what) const
+    {
+        for (const entry& e : log)
+            if (e.what == what)
+                return e.t_ns;
+        return -1;
+    }
+
+private:
+    static fake_soc& self(void* p) { return *static_cast<fake_soc*>(p); }
+    static double now_ns() { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
+    void note(unsigned cpu, std::string what) { log.push_back({now_ns(), cpu, std::move(what)}); }
+    sc_core::sc_time random_ns() { return sc_core::sc_time(1 + static_cast<double>(rng_() % max_ns_), sc_core::SC_NS); }
+
+    static uint32_t shm_read(void* p, unsigned, uint64_t addr, unsigned bytes)
+    {
+        fake_soc& f = self(p);
+        sc_core::wait(f.random_ns());
+        uint32_t v = 0;
+        for (unsigned i = 0; i < bytes; i++)
+            v |= static_cast<uint32_t>(f.mem.at(addr + i)) << (8 * i);
+        return v;
+    }
+    static void shm_write(void* p, unsigned, uint64_t addr, unsigned bytes, uint32_t v)
+    {
+        fake_soc& f = self(p);
+        sc_core::wait(f.random_ns());
+        for (unsigned i = 0; i < bytes; i++)
+            f.mem.at(addr + i) = static_cast<uint8_t>(v >> (8 * i));
+    }
+    static void wfe(void* p, unsigned cpu)
+    {
+        fake_soc& f = self(p);
+        if (!f.event_reg_[cpu])
+            sc_core::wait(f.event_[cpu]);
+        f.event_reg_[cpu] = false;
+    }
+    static void sev(void* p, unsigned)
+    {
+        fake_soc& f = self(p);
+        for (unsigned c = 0; c < ncpus; c++) {
+            f.event_reg_[c] = true;
+            f.event_[c].notify(sc_core::SC_ZERO_TIME);
+        }
+    }
+    static void dsb(void*, unsigned) {}
+    static void power_down(void* p, unsigned cpu)
+    {
+        fake_soc& f = self(p);
+        f.note(cpu, "wfi: power off");
+        const unsigned cl = f.hw.cpu_cluster[cpu];
+        if (!f.wake_[cpu]) {
+            f.cpu_powered_[cpu] = false;
+            bool all_off = true;
+            for (unsigned c = 0; c < ncpus; c++)
+                if (f.hw.cpu_cluster[c] == cl && f.cpu_powered_[c])
+                    all_off = false;
+            if (all_off && f.pwrdn_en_[cl]) {
+                f.cluster_powered_[cl] = false;
+                f.cluster_power_offs[cl]++;
+                f.note(cpu, "cluster " + std::to_string(cl) + " off");
+            }
+            while (!f.wake_[cpu])
+                sc_core::wait(f.wake_event_[cpu]);
+            f.cluster_powered_[cl] = true;
+            f.cpu_powered_[cpu] = true;
+        }
+        f.wake_[cpu] = false;
+        f.note(cpu, "powered up");
+    }
+    static void power_up(void* p, unsigned cpu, unsigned target)
+    {
+        fake_soc& f = self(p);
+        f.note(cpu, "power_up cpu" + std::to_string(target));
+        f.wake_[target] = true;
+        f.wake_event_[target].notify(sc_core::SC_ZERO_TIME);
+    }
+    static void pwrdn(void* p, unsigned cpu, unsigned cl, int en)
+    {
+        fake_soc& f = self(p);
+        f.pwrdn_en_[cl] = en != 0;
+        f.note(cpu, std::string("pwrdn_en cluster") + std::to_string(cl) + "=" + (en ? "1" : "0"));
+    }
+    static uint32_t mmio_read(void* p, unsigned, uint64_t addr)
+    {
+        fake_soc& f = self(p);
+        sc_core::wait(f.random_ns());
+        (void)addr;
+        return 0; // CCI status: never pending; GIC: nothing
+    }
+    static void mmio_write(void* p, unsigned cpu, uint64_t addr, uint32_t v)
+    {
+        fake_soc& f = self(p);
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "mmio 0x%llx=0x%x", static_cast<unsigned long long>(addr), v);
+        f.note(cpu, buf);
+        if (addr >= f.hw.cci_base && addr < f.hw.cci_base + 0x10000)
+            sc_core::wait(sc_core::sc_time(f.slow_op_ns, sc_core::SC_NS));
+        else
+            sc_core::wait(f.random_ns());
+    }
+    static void clean(void* p, unsigned cpu, enum bls_cache_level level)
+    {
+        fake_soc& f = self(p);
+        f.note(cpu, "clean L" + std::to_string(static_cast<int>(level)) + " begin");
+        sc_core::wait(sc_core::sc_time(f.slow_op_ns, sc_core::SC_NS));
+        f.note(cpu, "clean L" + std::to_string(static_cast<int>(level)) + " end");
+    }
+
+    const bls_platform_ops ops_ = {
+        .now_ns = [](void*) -> uint64_t { return sc_core::sc_time_stamp().value() / 1000; },
+        .cpu_execute = [](void*, unsigned, const bls_work*, double*) -> int { return 0; },
+        .cpu_wait_for_interrupt = [](void*, unsigned) {},
+        .cpu_wait_for_event = wfe,
+        .cpu_dsb = dsb,
+        .cpu_send_event = sev,
+        .cpu_power_down = power_down,
+        .cpu_power_up = power_up,
+        .cluster_power_down_enable = pwrdn,
+        .mmio_read32 = mmio_read,
+        .mmio_write32 = mmio_write,
+        .shm_read = shm_read,
+        .shm_write = shm_write,
+        .cache_clean_invalidate = clean,
+        .cluster_set_freq = [](void*, unsigned, unsigned) -> int { return 0; },
+    };
+    std::mt19937_64 rng_;
+    unsigned max_ns_;
+    std::array<bool, ncpus> event_reg_{};
+    std::array<sc_core::sc_event, ncpus> event_;
+    std::array<bool, ncpus> wake_{};
+    std::array<sc_core::sc_event, ncpus> wake_event_;
+    std::array<bool, ncpus> cpu_powered_{};
+    std::array<bool, 2> cluster_powered_{};
+    std::array<bool, 2> pwrdn_en_{};
+};
+
+} // namespace blsim::test
