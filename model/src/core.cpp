@@ -47,7 +47,7 @@ int core::execute(double ref_ns, double mem_fraction, double* done_ref_ns)
     assert(pc_.core_state(cpu_) == core_power::on);
     sync();
     double remaining = ref_ns;
-    while (remaining > 0 && !irq.read()) {
+    while (remaining > 0 && !(irq.read() && !irq_masked_)) {
         const double rate = progress_rate(mem_fraction);
         const double need_ps = std::ceil(remaining / rate * 1e3);
         segments_++;
@@ -57,7 +57,10 @@ int core::execute(double ref_ns, double mem_fraction, double* done_ref_ns)
         }
         const sc_core::sc_time need(need_ps, sc_core::SC_PS);
         const sc_core::sc_time start = sc_core::sc_time_stamp();
-        wait(need, clock_.changed_event() | irq.posedge_event());
+        if (irq_masked_)
+            wait(need, clock_.changed_event());
+        else
+            wait(need, clock_.changed_event() | irq.posedge_event());
         const sc_core::sc_time elapsed = sc_core::sc_time_stamp() - start;
         if (elapsed >= need)
             remaining = 0;

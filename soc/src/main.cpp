@@ -45,8 +45,9 @@ const char* const run_help =
     "Without SCENARIO, runs the built-in default, configs/scenarios/default.yaml.\n"
     "\n"
     "  --out DIR           results directory (default: out); created if missing.\n"
-    "                      Writes DIR/summary.json (docs/results.md) and\n"
-    "                      DIR/effective-config.yaml (every key as run, defaults included).\n"
+    "                      Writes DIR/summary.json (docs/results.md), DIR/switches.csv\n"
+    "                      (one row per switch) and DIR/effective-config.yaml (every key as\n"
+    "                      run, defaults included).\n"
     "  --set KEY=VALUE     override one configuration key, e.g. --set duration_s=10,\n"
     "                      --set soc.clusters.a15.cores=1, --set governor.freq_mhz={a7: 500}.\n"
     "                      Repeatable; applied in order; validated like the file.\n"
@@ -128,6 +129,7 @@ int cmd_run(int argc, char** argv)
     std::string error;
     if (!blsim::soc::write_files(out_dir,
                                  {{"effective-config.yaml", blsim::soc::effective_yaml(cfg)},
+                                  {"switches.csv", blsim::soc::switches_csv(plat)},
                                   {"summary.json", blsim::soc::summary_json(plat, host)}},
                                  error)) {
         std::cerr << "blsim: cannot write results: " << error << "\n";
@@ -135,7 +137,8 @@ int cmd_run(int argc, char** argv)
     }
     if (!quiet)
         std::cout << blsim::soc::human_summary(plat, host) << "results: " << out_dir
-                  << "/summary.json, " << out_dir << "/effective-config.yaml\n";
+                  << "/summary.json, " << out_dir << "/switches.csv, " << out_dir
+                  << "/effective-config.yaml\n";
     return exit_ok;
 }
 

@@ -1,7 +1,9 @@
 // soc/src/platform.cpp
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "blsim/soc/platform.h"
 
 #include <cassert>
+#include <algorithm>
 #include <stdexcept>
 
 namespace blsim::soc {
@@ -78,13 +80,22 @@ platform::platform(const scenario_config& cfg) : cfg_(cfg)
     cci_->master.bind(dram_->socket);
 
     // Observers: the energy meter hears every power-state, frequency and voltage change;
-    // power loss takes the caches' contents, which software must have cleaned.
+    // power loss takes the caches' contents, which software must have cleaned; the switch
+    // probe hears the cores come and go.
     power_model_ = model::make_power_model(soc.energy);
     meter_ = std::make_unique<model::energy_meter>(soc, *power_model_);
+    probe_ = std::make_unique<switch_probe>(ncpus, [this](std::uint64_t t) {
+        meter_->advance_all(t);
+        return meter_->total_energy_j();
+    });
     pc_->core_changed.subscribe([this](unsigned cpu, model::core_power, model::core_power s) {
         meter_->core_state(now_ps(), cpu, s);
-        if (s == model::core_power::off)
+        if (s == model::core_power::off) {
             check_power_loss(cluster_of_cpu(cpu).core_powered_off(core_index(cpu)), "cpu" + std::to_string(cpu));
+            probe_->core_off(now_ps(), cpu);
+        } else if (s == model::core_power::on) {
+            probe_->core_on(now_ps(), cpu);
+        }
     });
     pc_->cluster_changed.subscribe(
         [this](unsigned cl, model::cluster_power, model::cluster_power s) {
@@ -125,7 +136,23 @@ platform::platform(const scenario_config& cfg) : cfg_(cfg)
     kc.hw.cci_base = static_cast<std::uint64_t>(soc.cci.base);
     kc.hw.shm_base = static_cast<std::uint64_t>(soc.sram.base);
     kc.hw.timer_ppi = timer_ppi;
+    kc.hw.gic_nirqs = 32 + static_cast<unsigned>(soc.gic.spis);
     kc.boot_cpu = 0;
+    kc.switcher.enabled = cfg_.switcher.enabled;
+    kc.switcher.pairing = cfg_.switcher.pairing == "in_order" ? BLS_PAIRING_IN_ORDER : BLS_PAIRING_LINUX;
+    const switch_costs& sc = cfg_.switcher.costs_cycles;
+    kc.switcher.costs = {static_cast<uint32_t>(sc.tick_suspend), static_cast<uint32_t>(sc.cpu_pm_enter),
+                         static_cast<uint32_t>(sc.context_save), static_cast<uint32_t>(sc.stack_switch),
+                         static_cast<uint32_t>(sc.context_restore), static_cast<uint32_t>(sc.cpu_pm_exit),
+                         static_cast<uint32_t>(sc.tick_resume)};
+    for (std::size_t i = 0; i < soc.clusters.size(); i++) {
+        kc.nopps[i] = static_cast<unsigned>(soc.clusters[i].opps.size());
+        for (std::size_t o = 0; o < soc.clusters[i].opps.size(); o++)
+            kc.opp_mhz[i][o] = static_cast<unsigned>(soc.clusters[i].opps[o].freq_mhz);
+    }
+    const int big = big_cluster(soc);
+    kc.big_cluster = big < 0 ? 0 : static_cast<unsigned>(big);
+    kc.little_cluster = big < 0 ? 0 : 1u - static_cast<unsigned>(big);
     kc.ntasks = static_cast<unsigned>(cfg_.workload.tasks.size());
     for (std::size_t t = 0; t < cfg_.workload.tasks.size(); t++) {
         const workloads::task_params& tp = cfg_.workload.tasks[t];
@@ -143,12 +170,58 @@ platform::platform(const scenario_config& cfg) : cfg_(cfg)
         c->set_software([this, cpu] { bls_kernel_cpu_main(&kernel_, cpu); });
     }
 
-    // A release is the task CPU's timer firing: its work is queued, its interrupt raised.
+    // A release is the task's logical CPU's timer firing: its work is queued, its interrupt
+    // raised (an SPI the GIC routes to whichever CPU hosts the logical CPU).
     workload_ = std::make_unique<workloads::constant_taskset>(
         "workload", cfg_.workload.tasks, [this](unsigned task, double ref_ns) {
+            const unsigned l = static_cast<unsigned>(cfg_.workload.tasks[task].cpu);
             bls_kernel_add_work(&kernel_, task, ref_ns);
-            gic_->raise_ppi(static_cast<unsigned>(cfg_.workload.tasks[task].cpu), timer_ppi);
+            probe_->irq_raised(l, BLS_IRQ_TIMER(l));
+            gic_->raise_spi(BLS_IRQ_TIMER(l));
         });
+    executing_.assign(ncpus, -1);
+
+    // The userspace frequency requests of the scenario: each is posted to its logical CPU
+    // and rings that CPU's doorbell.
+    if (!cfg_.switcher.timeline.empty()) {
+        std::stable_sort(cfg_.switcher.timeline.begin(), cfg_.switcher.timeline.end(),
+                         [](const freq_request& a, const freq_request& b) { return a.at_ms < b.at_ms; });
+        sc_core::sc_spawn_options opts;
+        opts.spawn_method();
+        opts.set_sensitivity(&timeline_event_);
+        opts.dont_initialize();
+        sc_core::sc_spawn([this] { timeline_step(); }, "timeline", &opts);
+        timeline_event_.notify(sc_core::sc_time(cfg_.switcher.timeline.front().at_ms, sc_core::SC_MS));
+    }
+}
+
+void platform::timeline_step()
+{
+    const auto& tl = cfg_.switcher.timeline;
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    while (timeline_next_ < tl.size() && sc_core::sc_time(tl[timeline_next_].at_ms, sc_core::SC_MS) <= now) {
+        const freq_request& r = tl[timeline_next_++];
+        const unsigned l = static_cast<unsigned>(r.cpu);
+        bls_kernel_post_frequency(&kernel_, l, static_cast<unsigned>(r.freq_mhz));
+        probe_->irq_raised(l, BLS_IRQ_DOORBELL(l));
+        gic_->raise_spi(BLS_IRQ_DOORBELL(l));
+    }
+    if (timeline_next_ < tl.size())
+        timeline_event_.notify(sc_core::sc_time(tl[timeline_next_].at_ms, sc_core::SC_MS) - now);
+}
+
+void platform::check_executing(unsigned cpu, bool starting)
+{
+    // At most one CPU of a pair runs the logical CPU's work: the one hosting it.
+    const int l = bls_switcher_logical_of(&kernel_.sw, cpu);
+    if (l < 0 || (starting && executing_.at(static_cast<unsigned>(l)) >= 0)) {
+        const std::string msg = "cpu" + std::to_string(cpu) + " runs work of logical cpu" +
+                                std::to_string(l) + " while " +
+                                (l < 0 ? std::string("hosting none")
+                                       : "cpu" + std::to_string(executing_.at(static_cast<unsigned>(l))) + " does");
+        SC_REPORT_ERROR("blsim/invariant", msg.c_str());
+    }
+    executing_.at(static_cast<unsigned>(l)) = starting ? static_cast<int>(cpu) : -1;
 }
 
 void platform::check_power_loss(std::uint64_t dirty_lines, const std::string& what)
@@ -169,6 +242,19 @@ void platform::run()
 {
     sc_core::sc_start(sc_core::sc_time(cfg_.duration_s, sc_core::SC_SEC));
     meter_->advance_all(now_ps());
+    // No interrupt lost or delivered twice across the run's switches.
+    std::vector<std::string> problems = probe_->final_check([this](unsigned irq) {
+        for (unsigned cpu = 0; cpu < ncpus(); cpu++)
+            if (gic_->dist_read(cpu, model::gic400::GICD_ISPENDR + 4 * (irq / 32)) & (1u << (irq % 32)))
+                return true;
+        return false;
+    });
+    if (!problems.empty()) {
+        std::string msg = "invariant violated:";
+        for (const std::string& p : problems)
+            msg += "\n  " + p;
+        throw std::logic_error(msg);
+    }
 }
 
 std::uint64_t platform::events() const

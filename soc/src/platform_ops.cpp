@@ -23,12 +23,14 @@ struct platform_ops_impl {
         model::core& c = p.core_at(cpu);
         model::cluster& cl = p.cluster_of_cpu(cpu);
         const unsigned k = p.core_index(cpu);
+        p.check_executing(cpu, true);
         // A cold cache first fetches the working set; the core stalls meanwhile.
         if (work->working_set_kb > 0)
             c.stall(cl.warm(k, work->ctx, work->working_set_kb, c.local_offset()));
         int interrupted = c.execute(work->ref_ns, work->mem_fraction, done_ref_ns);
         if (work->working_set_kb > 0 && *done_ref_ns > 0)
             cl.written(k, work->ctx, work->write_fraction);
+        p.check_executing(cpu, false);
         return interrupted ? -BLS_EINTR : 0;
     }
 
@@ -90,6 +92,25 @@ struct platform_ops_impl {
                                       : cl.clean_invalidate_l2(c.local_offset()));
     }
 
+    static void cpu_irq_mask(void* plat, unsigned cpu, int masked)
+    {
+        self(plat).core_at(cpu).set_irq_masked(masked != 0);
+    }
+
+    static void cpu_delay_cycles(void* plat, unsigned cpu, uint64_t cycles)
+    {
+        platform& p = self(plat);
+        p.core_at(cpu).stall(p.cluster_of_cpu(cpu).clock().cycles(static_cast<double>(cycles)));
+    }
+
+    static void trace(void* plat, unsigned cpu, unsigned event, unsigned a, unsigned b)
+    {
+        platform& p = self(plat);
+        // At the CPU's own time: its register accesses may have run ahead of the kernel.
+        p.probe_->tracepoint(p.core_at(cpu).local_time().value(), cpu, event, a, b,
+                             p.power().cluster_of(cpu));
+    }
+
     static int cluster_set_freq(void* plat, unsigned cluster, unsigned freq_mhz)
     {
         platform& p = self(plat);
@@ -121,6 +142,9 @@ const bls_platform_ops& systemc_platform_ops()
         .shm_read = platform_ops_impl::shm_read,
         .shm_write = platform_ops_impl::shm_write,
         .cache_clean_invalidate = platform_ops_impl::cache_clean_invalidate,
+        .cpu_irq_mask = platform_ops_impl::cpu_irq_mask,
+        .cpu_delay_cycles = platform_ops_impl::cpu_delay_cycles,
+        .trace = platform_ops_impl::trace,
         .cluster_set_freq = platform_ops_impl::cluster_set_freq,
     };
     return ops;

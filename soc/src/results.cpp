@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -106,6 +107,41 @@ std::string summary_json(platform& p, const host_stats& host)
     }
     j["caches"] = caches;
 
+    // Switches: latency distributions in microseconds.
+    const std::vector<switch_record>& recs = p.probe().records();
+    auto dist = [&](auto field) {
+        std::vector<double> v;
+        for (const switch_record& r : recs)
+            v.push_back(field(r));
+        std::sort(v.begin(), v.end());
+        auto pct = [&](double q) {
+            // Nearest rank: the smallest value with at least q of the data at or below it.
+            std::size_t rank = static_cast<std::size_t>(std::ceil(q * v.size()));
+            return v[rank == 0 ? 0 : rank - 1];
+        };
+        json d;
+        if (v.empty())
+            return json{{"min", nullptr}, {"p50", nullptr}, {"p99", nullptr}, {"max", nullptr}};
+        d["min"] = v.front();
+        d["p50"] = pct(0.5);
+        d["p99"] = pct(0.99);
+        d["max"] = v.back();
+        return d;
+    };
+    auto us = [](std::uint64_t a, std::uint64_t b) { return (static_cast<double>(b) - static_cast<double>(a)) / 1e6; };
+    json sw;
+    sw["count"] = recs.size();
+    sw["requests"] = p.kernel().sw.stats.requests;
+    sw["blackout_us"] = dist([&](const switch_record& r) { return us(r.t_blackout_start, r.t_blackout_end); });
+    sw["request_to_alive_us"] = dist([&](const switch_record& r) { return us(r.t_request, r.t_alive); });
+    sw["total_us"] = dist([&](const switch_record& r) { return us(r.t_request, r.t_outbound_off); });
+    const bls_mcpm_stats& ms = p.kernel().mcpm.stats;
+    sw["mcpm"] = {{"last_man", ms.last_man},
+                  {"last_man_aborted", ms.last_man_aborted},
+                  {"first_man", ms.first_man},
+                  {"raced_power_up", ms.raced_power_up}};
+    j["switches"] = sw;
+
     json h;
     h["wall_s"] = host.wall_s;
     h["realtime_factor"] = host.wall_s > 0 ? sim_s / host.wall_s : 0.0;
@@ -113,6 +149,26 @@ std::string summary_json(platform& p, const host_stats& host)
     h["peak_rss_mb"] = host.peak_rss_mb;
     j["host"] = h;
     return j.dump(2) + "\n";
+}
+
+std::string switches_csv(platform& p)
+{
+    const scenario_config& cfg = p.config();
+    std::ostringstream os;
+    os << "logical_cpu,direction,outbound_cpu,inbound_cpu,t_request_s,t_inbound_power_on_s,t_alive_s,"
+          "t_blackout_start_s,t_blackout_end_s,t_outbound_off_s,blackout_us,total_us,energy_j\n";
+    char line[512];
+    for (const switch_record& r : p.probe().records()) {
+        const std::string dir = cfg.soc.clusters[r.from_cluster].name + "->" + cfg.soc.clusters[r.to_cluster].name;
+        std::snprintf(line, sizeof line, "%u,%s,%u,%u,%.12f,%.12f,%.12f,%.12f,%.12f,%.12f,%.6f,%.6f,%.9g\n",
+                      r.logical, dir.c_str(), r.outbound, r.inbound, r.t_request / 1e12,
+                      r.t_inbound_power_on / 1e12, r.t_alive / 1e12, r.t_blackout_start / 1e12,
+                      r.t_blackout_end / 1e12, r.t_outbound_off / 1e12,
+                      (static_cast<double>(r.t_blackout_end) - static_cast<double>(r.t_blackout_start)) / 1e6,
+                      (static_cast<double>(r.t_outbound_off) - static_cast<double>(r.t_request)) / 1e6, r.energy_j);
+        os << line;
+    }
+    return os.str();
 }
 
 std::string human_summary(platform& p, const host_stats& host)
@@ -140,6 +196,19 @@ std::string human_summary(platform& p, const host_stats& host)
                       cfg.soc.clusters[p.power().cluster_of(cpu)].name.c_str(),
                       m.core_energy_j(cpu), pct(model::core_power::on),
                       pct(model::core_power::wfi), pct(model::core_power::off));
+        os << line;
+    }
+    const std::vector<switch_record>& recs = p.probe().records();
+    if (!recs.empty()) {
+        double bmin = 1e300, bmax = 0, tmax = 0;
+        for (const switch_record& r : recs) {
+            const double b = (static_cast<double>(r.t_blackout_end) - static_cast<double>(r.t_blackout_start)) / 1e6;
+            bmin = std::min(bmin, b);
+            bmax = std::max(bmax, b);
+            tmax = std::max(tmax, (static_cast<double>(r.t_outbound_off) - static_cast<double>(r.t_request)) / 1e6);
+        }
+        std::snprintf(line, sizeof line, "switches: %zu, blackout %.2f..%.2f us, request to outbound off up to %.1f us\n",
+                      recs.size(), bmin, bmax, tmax);
         os << line;
     }
     for (unsigned c = 0; c < p.nclusters(); c++) {

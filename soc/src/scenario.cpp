@@ -259,6 +259,51 @@ schema<governor_config> governor_schema()
 }
 
 // @soc_required is false only to check the rest of a scenario whose SoC could not be read.
+schema<switch_costs> costs_schema()
+{
+    schema<switch_costs> s;
+    s.integer("tick_suspend", &switch_costs::tick_suspend, 0, 10000000, "cycles", "Outbound: suspend the tick.")
+        .integer("cpu_pm_enter", &switch_costs::cpu_pm_enter, 0, 10000000, "cycles",
+                 "Outbound: save VFP and GIC CPU-interface state.")
+        .integer("context_save", &switch_costs::context_save, 0, 10000000, "cycles",
+                 "Outbound: cpu_suspend's register and MMU state (its L1 clean is timed by the cache model).")
+        .integer("stack_switch", &switch_costs::stack_switch, 0, 10000000, "cycles",
+                 "Outbound: move to the private stack before opening the gate.")
+        .integer("context_restore", &switch_costs::context_restore, 0, 10000000, "cycles",
+                 "Inbound: cpu_resume, MMU and caches on, registers back.")
+        .integer("cpu_pm_exit", &switch_costs::cpu_pm_exit, 0, 10000000, "cycles", "Inbound: restore VFP and GIC state.")
+        .integer("tick_resume", &switch_costs::tick_resume, 0, 10000000, "cycles", "Inbound: resume the tick.");
+    return s;
+}
+
+schema<freq_request> freq_request_schema()
+{
+    schema<freq_request> s;
+    s.real("at_ms", &freq_request::at_ms, 0, 1e9, "ms", "When.", true)
+        .integer("cpu", &freq_request::cpu, 0, BLS_MAX_CPUS - 1, "", "Logical CPU.", true)
+        .integer("freq_mhz", &freq_request::freq_mhz, 1, 10000, "MHz",
+                 "Requested frequency: virtual (the merged table) with the switcher on, an OPP "
+                 "of the CPU's cluster without.",
+                 true);
+    return s;
+}
+
+schema<switcher_config> switcher_schema()
+{
+    schema<switcher_config> s;
+    s.boolean("enabled", &switcher_config::enabled,
+              "Run the In-Kernel Switcher: CPUs paired across the two clusters, one logical CPU per pair.")
+        .choice("pairing", &switcher_config::pairing,
+                {{"linux", std::string("linux")}, {"in_order", std::string("in_order")}},
+                "linux: each boot-cluster CPU with the last free CPU of the other cluster (TC2: "
+                "cpu0-cpu4, cpu1-cpu3); in_order: with the first.")
+        .object("costs_cycles", &switcher_config::costs_cycles, costs_schema(),
+                "Cycles of the switch steps the model does not detail.")
+        .list("timeline", &switcher_config::timeline, freq_request_schema(), 0, 100000,
+              "Userspace frequency requests over the run: they trigger switches without a governor.");
+    return s;
+}
+
 schema<scenario_config> scenario_schema(bool soc_required = true)
 {
     schema<scenario_config> s;
@@ -272,7 +317,8 @@ schema<scenario_config> scenario_schema(bool soc_required = true)
                 "or the mapping itself.",
                 soc_required)
         .object("governor", &scenario_config::governor, governor_schema(), "cpufreq governor.")
-        .object("workload", &scenario_config::workload, workload_schema(), "What runs.");
+        .object("workload", &scenario_config::workload, workload_schema(), "What runs.")
+        .object("switcher", &scenario_config::switcher, switcher_schema(), "The In-Kernel Switcher.");
     return s;
 }
 
@@ -383,16 +429,77 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                                       cluster + "'");
     }
 
+    if (c.switcher.enabled && c.soc.clusters.size() != 2)
+        d.error(ctx.where("switcher.enabled"), "switcher.enabled: the switcher pairs the CPUs of two "
+                                               "clusters; the SoC has " +
+                                                   std::to_string(c.soc.clusters.size()));
+    const int nlogical = logical_cpus(c);
+    const std::string cpus_are = c.switcher.enabled ? " logical CPUs with the switcher on)"
+                                                    : " CPUs)";
     for (std::size_t i = 0; i < c.workload.tasks.size(); i++) {
         const workloads::task_params& t = c.workload.tasks[i];
         const std::string p = "workload.tasks[" + std::to_string(i) + "].cpu";
-        if (t.cpu >= ncpus)
+        if (t.cpu >= nlogical)
             d.error(ctx.where(p), p + ": cpu" + std::to_string(t.cpu) + " does not exist (the SoC has " +
-                                      std::to_string(ncpus) + " CPUs)");
+                                      std::to_string(nlogical) + cpus_are);
+    }
+    const int big = big_cluster(c.soc);
+    for (std::size_t i = 0; i < c.switcher.timeline.size(); i++) {
+        const freq_request& r = c.switcher.timeline[i];
+        const std::string p = "switcher.timeline[" + std::to_string(i) + "]";
+        if (r.cpu >= nlogical) {
+            d.error(ctx.where(p + ".cpu"), p + ".cpu: cpu" + std::to_string(r.cpu) +
+                                               " does not exist (the SoC has " +
+                                               std::to_string(nlogical) + cpus_are);
+            continue;
+        }
+        bool ok = false;
+        if (c.switcher.enabled && big >= 0) {
+            // The merged virtual table: the little cluster's OPPs halved, then the big one's.
+            for (std::size_t cl = 0; cl < c.soc.clusters.size(); cl++)
+                for (const model::opp_point& o : c.soc.clusters[cl].opps)
+                    ok |= (static_cast<int>(cl) == big ? o.freq_mhz : o.freq_mhz / 2) == r.freq_mhz;
+        } else if (!c.switcher.enabled) {
+            int cpu = r.cpu;
+            for (const model::cluster_params& cl : c.soc.clusters) {
+                if (cpu < cl.cores) {
+                    for (const model::opp_point& o : cl.opps)
+                        ok |= o.freq_mhz == r.freq_mhz;
+                    break;
+                }
+                cpu -= cl.cores;
+            }
+        }
+        if (!ok)
+            d.error(ctx.where(p + ".freq_mhz"),
+                    p + ".freq_mhz: " + std::to_string(r.freq_mhz) + " MHz is not " +
+                        (c.switcher.enabled ? "in the switcher's virtual frequency table"
+                                            : "an OPP of the CPU's cluster"));
     }
 }
 
 } // namespace
+
+int big_cluster(const model::soc_params& soc)
+{
+    if (soc.clusters.size() != 2)
+        return -1;
+    auto top = [](const model::cluster_params& c) {
+        return static_cast<double>(c.capacity_dmips_mhz) * (c.opps.empty() ? 0 : c.opps.back().freq_mhz);
+    };
+    return top(soc.clusters[1]) > top(soc.clusters[0]) ? 1 : 0;
+}
+
+int logical_cpus(const scenario_config& cfg)
+{
+    int total = 0;
+    for (const model::cluster_params& c : cfg.soc.clusters)
+        total += c.cores;
+    if (!cfg.switcher.enabled || cfg.soc.clusters.size() != 2)
+        return total;
+    // Each CPU of the boot cluster (the first) pairs with one of the other.
+    return std::min(cfg.soc.clusters[0].cores, cfg.soc.clusters[1].cores);
+}
 
 bool load_scenario(const std::string& path, const std::vector<std::string>& overrides,
                    scenario_config& out, diagnostics& diag)

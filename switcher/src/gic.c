@@ -56,3 +56,47 @@ unsigned bls_gic_handle_irqs(const struct bls_hw *hw, unsigned cpu)
 	}
 	return n;
 }
+
+void bls_gic_route_spi(const struct bls_hw *hw, unsigned cpu, unsigned irq, unsigned target)
+{
+	const uint32_t shift = 8u * (irq % 4u);
+	const uint32_t tword = BLS_GICD_ITARGETSR + 4u * (irq / 4u);
+	uint32_t t = dist_read(hw, cpu, tword);
+	dist_write(hw, cpu, tword, (t & ~(0xffu << shift)) | ((1u << target) << shift));
+	const uint32_t pword = BLS_GICD_IPRIORITYR + 4u * (irq / 4u);
+	uint32_t p = dist_read(hw, cpu, pword);
+	dist_write(hw, cpu, pword, (p & ~(0xffu << shift)) | (BLS_GIC_IRQ_PRIORITY << shift));
+	dist_write(hw, cpu, BLS_GICD_ISENABLER + 4u * (irq / 32u), 1u << (irq % 32u));
+}
+
+void bls_gic_send_sgi(const struct bls_hw *hw, unsigned cpu, unsigned target, unsigned sgi)
+{
+	dist_write(hw, cpu, BLS_GICD_SGIR, (1u << (16u + target)) | (sgi & 0xfu));
+}
+
+void bls_gic_migrate_target(const struct bls_hw *hw, unsigned cpu, unsigned from, unsigned to)
+{
+	/* SPI targets: every byte of ITARGETSR from word 8 on (words 0-7 are banked and
+	 * read-only) that names @from names @to instead. */
+	const uint32_t from_mask = 0x01010101u << from;
+	for (unsigned w = 8; w < hw->gic_nirqs / 4u; w++) {
+		const uint32_t off = BLS_GICD_ITARGETSR + 4u * w;
+		uint32_t v = dist_read(hw, cpu, off);
+		uint32_t hit = v & from_mask;
+		if (!hit)
+			continue;
+		v &= ~hit;
+		v |= (hit >> from) << to;
+		dist_write(hw, cpu, off, v);
+	}
+	/* Pending SGIs: cleared on @from, raised again on @to. */
+	for (unsigned w = 0; w < 4; w++) {
+		uint32_t pend = dist_read(hw, cpu, BLS_GICD_SPENDSGIR + 4u * w);
+		if (!pend)
+			continue;
+		dist_write(hw, cpu, BLS_GICD_CPENDSGIR + 4u * w, pend);
+		for (unsigned k = 0; k < 4; k++)
+			if ((pend >> (8u * k)) & 0xffu)
+				bls_gic_send_sgi(hw, cpu, to, 4u * w + k);
+	}
+}

@@ -33,15 +33,34 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 	k->cfg = *cfg;
 	k->cfg.hw.ops = ops;
 	k->cfg.hw.plat = plat;
+
+	/* Every CPU comes out of reset running, its cluster coherent. */
+	int rc = bls_mcpm_init(&k->mcpm, &k->cfg.hw, &bls_mcpm_tc2);
+	if (rc)
+		return rc;
+	struct bls_switcher_config swc = cfg->switcher;
+	swc.boot_cluster = hw->cpu_cluster[cfg->boot_cpu];
+	if (bls_switcher_init(&k->sw, &k->cfg.hw, &k->mcpm, &swc))
+		return -BLS_EINVAL;
+	const unsigned nlogical = bls_switcher_nlogical(&k->sw);
+	if (nlogical > 16) /* the doorbell SPIs follow the timers' */
+		return -BLS_EINVAL;
+	if (cfg->switcher.enabled &&
+	    bls_cpufreq_build(&k->vtable, cfg->big_cluster, cfg->opp_mhz[cfg->big_cluster],
+			      cfg->nopps[cfg->big_cluster], cfg->little_cluster,
+			      cfg->opp_mhz[cfg->little_cluster], cfg->nopps[cfg->little_cluster]))
+		return -BLS_EINVAL;
+	for (unsigned l = 0; l < nlogical; l++)
+		k->resident[l] = bls_switcher_cluster_of(&k->sw, l);
+
 	for (unsigned t = 0; t < cfg->ntasks; t++) {
 		const struct bls_task_config *tc = &cfg->tasks[t];
-		if (tc->cpu >= hw->ncpus || !(tc->mem_fraction >= 0.0 && tc->mem_fraction <= 1.0) ||
+		if (tc->cpu >= nlogical || !(tc->mem_fraction >= 0.0 && tc->mem_fraction <= 1.0) ||
 		    !(tc->write_fraction >= 0.0 && tc->write_fraction <= 1.0))
 			return -BLS_EINVAL;
 		k->ntasks_on[tc->cpu]++;
 	}
-	/* Every CPU comes out of reset running, its cluster coherent. */
-	return bls_mcpm_init(&k->mcpm, &k->cfg.hw, &bls_mcpm_tc2);
+	return 0;
 }
 
 int bls_kernel_add_work(struct bls_kernel *k, unsigned task, double ref_ns)
@@ -53,19 +72,98 @@ int bls_kernel_add_work(struct bls_kernel *k, unsigned task, double ref_ns)
 	return 0;
 }
 
-/* Round robin over the tasks pinned to @cpu, starting after the last one picked. */
-static int pick_next_task(struct bls_kernel *k, unsigned cpu)
+int bls_kernel_post_frequency(struct bls_kernel *k, unsigned logical, unsigned mhz)
+{
+	if (logical >= bls_switcher_nlogical(&k->sw) || mhz == 0)
+		return -BLS_EINVAL;
+	k->mailbox_mhz[logical] = mhz;
+	return 0;
+}
+
+/* Round robin over the tasks pinned to logical CPU @l, starting after the last one picked. */
+static int pick_next_task(struct bls_kernel *k, unsigned l)
 {
 	unsigned n = k->cfg.ntasks;
 	for (unsigned i = 0; i < n; i++) {
-		unsigned t = (k->next_pick[cpu] + i) % n;
-		if (k->cfg.tasks[t].cpu == cpu && k->pending_ref_ns[t] > BLS_WORK_EPSILON_NS) {
-			k->next_pick[cpu] = (t + 1) % n;
+		unsigned t = (k->next_pick[l] + i) % n;
+		if (k->cfg.tasks[t].cpu == l && k->pending_ref_ns[t] > BLS_WORK_EPSILON_NS) {
+			k->next_pick[l] = (t + 1) % n;
 			return (int)t;
 		}
 	}
 	return -1;
 }
+
+/* --- the big.LITTLE cpufreq driver (arm_big_little.c's set_target / set_rate) ------------- */
+
+/* A cluster's clock: the highest request of the logical CPUs placed on it. */
+static void cluster_clock_update(struct bls_kernel *k, unsigned cluster)
+{
+	unsigned mhz = 0;
+	for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++) {
+		if (k->resident[l] != cluster || !k->request_mhz[l])
+			continue;
+		const unsigned actual = bls_cpufreq_actual_mhz(&k->vtable, cluster, k->request_mhz[l]);
+		if (actual > mhz)
+			mhz = actual;
+	}
+	if (mhz)
+		k->ops->cluster_set_freq(k->plat, cluster, mhz);
+}
+
+static void take_frequency_request(struct bls_kernel *k, unsigned cpu, unsigned l)
+{
+	const unsigned mhz = k->mailbox_mhz[l];
+	if (!mhz)
+		return;
+	k->mailbox_mhz[l] = 0;
+	const unsigned cur = k->cfg.hw.cpu_cluster[cpu];
+
+	if (!k->cfg.switcher.enabled) {
+		/* Without the switcher a policy is its cluster: the request is a real OPP. */
+		if (k->ops->cluster_set_freq(k->plat, cur, mhz))
+			k->freq_requests_refused++;
+		return;
+	}
+	if (!bls_cpufreq_lookup(&k->vtable, mhz)) {
+		k->freq_requests_refused++;
+		return;
+	}
+	const unsigned old = k->resident[l];
+	const unsigned now = bls_cpufreq_cluster_for(&k->vtable, old, mhz);
+	k->request_mhz[l] = mhz;
+	k->resident[l] = now;
+	/* The target cluster's clock is set before the switch is requested. */
+	cluster_clock_update(k, now);
+	if (now != old) {
+		bls_switch_request(&k->sw, cpu, l, now, NULL, NULL);
+		cluster_clock_update(k, old);
+	}
+}
+
+/* --- interrupts ----------------------------------------------------------------------------- */
+
+static void handle_irqs(struct bls_kernel *k, unsigned cpu)
+{
+	const struct bls_hw *hw = &k->cfg.hw;
+	for (;;) {
+		const uint32_t iar = k->ops->mmio_read32(k->plat, cpu, hw->gic_cpu_base + BLS_GICC_IAR);
+		const uint32_t irq = iar & 0x3ffu;
+		if (irq >= 1020u)
+			break; /* spurious: nothing (more) pending */
+		if (irq == BLS_SGI_INBOUND_ALIVE) {
+			bls_switcher_alive(&k->sw, cpu);
+		} else if (irq >= 32u) {
+			/* A timer's work is already queued; a doorbell's request is taken below.
+			 * Either way the interrupt must have reached the logical CPU it is for. */
+			const int l = bls_switcher_logical_of(&k->sw, cpu);
+			k->ops->trace(k->plat, cpu, BLS_TRACE_IRQ_HANDLED, l < 0 ? ~0u : (unsigned)l, irq);
+		}
+		k->ops->mmio_write32(k->plat, cpu, hw->gic_cpu_base + BLS_GICC_EOIR, iar);
+	}
+}
+
+/* --- power ---------------------------------------------------------------------------------- */
 
 /* Take @cpu offline and bring it back when the power controller wakes it. */
 static void cpu_power_cycle(struct bls_kernel *k, unsigned cpu)
@@ -81,11 +179,11 @@ static void cpu_power_cycle(struct bls_kernel *k, unsigned cpu)
 	bls_gic_cpu_init(&k->cfg.hw, cpu);
 }
 
-void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
+/* --- boot ----------------------------------------------------------------------------------- */
+
+static void boot(struct bls_kernel *k, unsigned cpu)
 {
 	const struct bls_hw *hw = &k->cfg.hw;
-	assert(cpu < hw->ncpus);
-
 	if (cpu == k->cfg.boot_cpu) {
 		/* What boot firmware does before the kernel: every cluster, all of whose
 		 * CPUs come out of reset running, joins the coherency domain. */
@@ -93,6 +191,12 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 			bls_cci_port_control(hw, cpu, c, 1);
 		bls_mcpm_sync_init(&k->mcpm, cpu);
 		bls_gic_dist_init(hw, cpu);
+		/* Each logical CPU's timer and doorbell go to the CPU hosting it. */
+		for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++) {
+			const unsigned host = bls_switcher_host_of(&k->sw, l);
+			bls_gic_route_spi(hw, cpu, BLS_IRQ_TIMER(l), host);
+			bls_gic_route_spi(hw, cpu, BLS_IRQ_DOORBELL(l), host);
+		}
 		if (k->gov) {
 			int rc = k->gov->ops->start(k->gov);
 			/* The configuration was validated before boot: a refusal is a bug. */
@@ -110,21 +214,49 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 			k->ops->cpu_wait_for_event(k->plat, cpu);
 	}
 	bls_gic_cpu_init(hw, cpu);
+}
+
+void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
+{
+	assert(cpu < k->cfg.hw.ncpus);
+	boot(k, cpu);
 
 	int interrupted = 1; /* look once at boot */
 	for (;;) {
-		/* The interrupt handler. Whatever interrupted us has already queued its
-		 * work: acknowledging is all the handling an interrupt needs here. */
-		if (interrupted) {
-			bls_gic_handle_irqs(hw, cpu);
-			interrupted = 0;
+		int l = bls_switcher_logical_of(&k->sw, cpu);
+		if (l < 0) {
+			/* Offline: the partner of a logical CPU's host, or unpaired. Wait,
+			 * powered down, to be the inbound of a switch. */
+			bls_switcher_offline(&k->sw, cpu);
+			bls_switcher_inbound(&k->sw, cpu);
+			interrupted = 1;
+			continue;
 		}
 
-		int t = pick_next_task(k, cpu);
+		/* The interrupt handler. A timer's work is already queued: acknowledging is
+		 * all it needs; a doorbell's request is taken right after. */
+		if (interrupted) {
+			handle_irqs(k, cpu);
+			interrupted = 0;
+		}
+		take_frequency_request(k, cpu, (unsigned)l);
+
+		/* The kswitcher's turn: start a requested switch, or, once the inbound is
+		 * alive, hand the logical CPU over. Then this CPU powers down, and comes back
+		 * only as the inbound of a later switch. */
+		if (bls_switcher_pending(&k->sw, cpu) &&
+		    bls_switcher_service(&k->sw, cpu) == BLS_VECTOR_SWITCH) {
+			bls_switcher_inbound(&k->sw, cpu);
+			interrupted = 1;
+			continue;
+		}
+
+		int t = pick_next_task(k, (unsigned)l);
 		if (t < 0) {
-			/* Nothing runnable. A CPU no task can ever run on is taken offline, as
-			 * hotplug would; the others idle in WFI until the next release. */
-			if (k->ntasks_on[cpu] == 0)
+			/* Nothing runnable. A logical CPU no task can ever run on is taken
+			 * offline, as hotplug would (unless a switch is in flight); the others
+			 * idle in WFI until the next release. */
+			if (k->ntasks_on[l] == 0 && !bls_switcher_pending(&k->sw, cpu))
 				cpu_power_cycle(k, cpu);
 			else
 				k->ops->cpu_wait_for_interrupt(k->plat, cpu);

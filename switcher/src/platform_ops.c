@@ -9,7 +9,8 @@ int bls_platform_ops_check(const struct bls_platform_ops *ops)
 	    !ops->cpu_wait_for_event || !ops->cpu_dsb || !ops->cpu_send_event ||
 	    !ops->cpu_power_down || !ops->cpu_power_up || !ops->cluster_power_down_enable ||
 	    !ops->mmio_read32 || !ops->mmio_write32 || !ops->shm_read || !ops->shm_write ||
-	    !ops->cache_clean_invalidate || !ops->cluster_set_freq)
+	    !ops->cache_clean_invalidate || !ops->cpu_irq_mask || !ops->cpu_delay_cycles ||
+	    !ops->trace || !ops->cluster_set_freq)
 		return -BLS_ENOSYS;
 	return 0;
 }

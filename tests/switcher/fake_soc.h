@@ -215,6 +215,14 @@ private:
         .shm_read = shm_read,
         .shm_write = shm_write,
         .cache_clean_invalidate = clean,
+        .cpu_irq_mask = [](void*, unsigned, int) {},
+        .cpu_delay_cycles = [](void*, unsigned cpu, uint64_t n) {
+            (void)cpu;
+            sc_core::wait(sc_core::sc_time(static_cast<double>(n), sc_core::SC_NS));
+        },
+        .trace = [](void* p, unsigned cpu, unsigned ev, unsigned a, unsigned b) {
+            self(p).note(cpu, "trace " + std::to_string(ev) + " " + std::to_string(a) + " " + std::to_string(b));
+        },
         .cluster_set_freq = [](void*, unsigned, unsigned) -> int { return 0; },
     };
     std::mt19937_64 rng_;

@@ -44,6 +44,10 @@ std::string reg_name(uint64_t a)
         std::snprintf(buf, sizeof buf, "GICD_IPRIORITYR%u", unsigned(a - dist - BLS_GICD_IPRIORITYR) / 4);
         return buf;
     }
+    if (a >= dist + BLS_GICD_ITARGETSR && a < dist + BLS_GICD_ITARGETSR + 0x400) {
+        std::snprintf(buf, sizeof buf, "GICD_ITARGETSR%u", unsigned(a - dist - BLS_GICD_ITARGETSR) / 4);
+        return buf;
+    }
     if (a == cpuif + BLS_GICC_CTLR) return "GICC_CTLR";
     if (a == cpuif + BLS_GICC_PMR) return "GICC_PMR";
     if (a == cpuif + BLS_GICC_IAR) return "GICC_IAR";
@@ -180,6 +184,16 @@ const bls_platform_ops fake_ops = {
     .shm_read = fake_shm_read,
     .shm_write = fake_shm_write,
     .cache_clean_invalidate = fake_clean,
+    .cpu_irq_mask = [](void* p, unsigned cpu, int m) {
+        fake(p).calls.push_back(std::string(m ? "mask" : "unmask") + " cpu" + std::to_string(cpu));
+    },
+    .cpu_delay_cycles = [](void* p, unsigned cpu, uint64_t n) {
+        fake(p).calls.push_back("delay cpu" + std::to_string(cpu) + " " + std::to_string(n));
+    },
+    .trace = [](void* p, unsigned cpu, unsigned ev, unsigned a, unsigned b) {
+        fake(p).calls.push_back("trace cpu" + std::to_string(cpu) + " " + std::to_string(ev) + " " +
+                                std::to_string(a) + " " + std::to_string(b));
+    },
     .cluster_set_freq = fake_set_freq,
 };
 
@@ -295,11 +309,25 @@ TEST(kernel, boot_cpu_brings_up_the_gic_and_the_governor_then_releases_the_other
     bls_kernel_add_work(&k, 0, 10);
     run_cpu(&k, f, 0);
     // Firmware's part first: both clusters join coherency (the status poll sees the change
-    // pending twice for the first), then the distributor, the governor, and SEV.
+    // pending twice for the first), then the distributor; each logical CPU's timer (SPI
+    // 32 + l) and doorbell (SPI 48 + l) routed to its CPU at priority 0xa0 and enabled; the
+    // governor; and SEV.
+    std::vector<std::string> routing;
+    for (unsigned l = 0; l < 3; l++)
+        for (unsigned irq : {32 + l, 48 + l}) {
+            char t[64], p[64], e[64];
+            const unsigned shift = 8 * (irq % 4);
+            std::snprintf(t, sizeof t, "W GICD_ITARGETSR%u=0x%x", irq / 4, (1u << l) << shift);
+            std::snprintf(p, sizeof p, "W GICD_IPRIORITYR%u=0x%x", irq / 4, 0xa0u << shift);
+            std::snprintf(e, sizeof e, "W GICD_ISENABLER1=0x%x", 1u << (irq % 32));
+            routing.insert(routing.end(), {"R GICD_ITARGETSR" + std::to_string(irq / 4), t,
+                                           "R GICD_IPRIORITYR" + std::to_string(irq / 4), p, e});
+        }
     EXPECT_EQ(f.calls, concat({{"W CCI_SNOOP_CONTROL_S3=0x3", "R CCI_STATUS", "R CCI_STATUS",
                                 "R CCI_STATUS", "W CCI_SNOOP_CONTROL_S4=0x3", "R CCI_STATUS",
-                                "W GICD_CTLR=0x1", "set_freq cluster0 1000", "set_freq cluster1 800",
-                                "dsb cpu0", "sev cpu0"},
+                                "W GICD_CTLR=0x1"},
+                               routing,
+                               {"set_freq cluster0 1000", "set_freq cluster1 800", "dsb cpu0", "sev cpu0"},
                                gic_cpu_init,
                                // The handler runs at boot and after interrupts only: a
                                // completed execution goes straight on to the next pick.

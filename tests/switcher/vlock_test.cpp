@@ -105,6 +105,9 @@ const bls_platform_ops ops = {
     .shm_read = shm_read,
     .shm_write = shm_write,
     .cache_clean_invalidate = [](void*, unsigned, enum bls_cache_level) { unused(); },
+    .cpu_irq_mask = [](void*, unsigned, int) { unused(); },
+    .cpu_delay_cycles = [](void*, unsigned, uint64_t) { unused(); },
+    .trace = [](void*, unsigned, unsigned, unsigned, unsigned) { unused(); },
     .cluster_set_freq = [](void*, unsigned, unsigned) -> int { unused(); },
 };
 

@@ -26,13 +26,17 @@ struct bls_hw {
 	uint64_t cci_base;
 	uint64_t shm_base; /* strongly-ordered shared memory (SRAM) for power management */
 	unsigned timer_ppi; /* the per-CPU timer interrupt (30 on ARMv7 generic timers) */
+	unsigned gic_nirqs; /* interrupts the distributor implements: 32 + SPIs */
 };
 
 /* GICv2 register offsets used here (architecture specification). */
 #define BLS_GICD_CTLR 0x000
 #define BLS_GICD_ISENABLER 0x100
 #define BLS_GICD_IPRIORITYR 0x400
+#define BLS_GICD_ITARGETSR 0x800
 #define BLS_GICD_SGIR 0xf00
+#define BLS_GICD_CPENDSGIR 0xf10
+#define BLS_GICD_SPENDSGIR 0xf20
 #define BLS_GICC_CTLR 0x00
 #define BLS_GICC_PMR 0x04
 #define BLS_GICC_IAR 0x0c
@@ -62,6 +66,19 @@ void bls_gic_cpu_if_down(const struct bls_hw *hw, unsigned cpu);
 /* bls_gic_handle_irqs - acknowledge and end every interrupt pending on @cpu; returns how
  * many. Runs on @cpu. */
 unsigned bls_gic_handle_irqs(const struct bls_hw *hw, unsigned cpu);
+
+/* bls_gic_route_spi - enable SPI @irq at the kernel's priority, targeted at @target only.
+ * Runs on @cpu. */
+void bls_gic_route_spi(const struct bls_hw *hw, unsigned cpu, unsigned irq, unsigned target);
+
+/* bls_gic_send_sgi - raise SGI @sgi on CPU interface @target. Runs on @cpu. */
+void bls_gic_send_sgi(const struct bls_hw *hw, unsigned cpu, unsigned target, unsigned sgi);
+
+/* bls_gic_migrate_target - Linux's gic_migrate_target(): every SPI targeting CPU interface
+ * @from now targets @to, and every SGI pending on @from is cleared and raised again on @to
+ * (its source becomes @cpu: the original source is lost, as in Linux). Interrupts masked.
+ * Runs on @cpu, which is @from. */
+void bls_gic_migrate_target(const struct bls_hw *hw, unsigned cpu, unsigned from, unsigned to);
 
 /* bls_cci_port_control - enable or disable snoops and DVM on @cluster's CCI interface and
  * busy-poll until the change is no longer pending, as arm-cci.c does. Runs on a CPU of

@@ -23,17 +23,25 @@
 
 #include <stdbool.h>
 
+#include "bls/cpufreq.h"
 #include "bls/governor.h"
 #include "bls/hw.h"
 #include "bls/mcpm.h"
 #include "bls/platform_ops.h"
+#include "bls/switcher.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* Device interrupts of a logical CPU: its timer (task releases) and its doorbell (requests
+ * from userspace, such as a new frequency). SPIs, routed to the CPU hosting it, so that a
+ * switch migrates them with the rest of the logical CPU. */
+#define BLS_IRQ_TIMER(l) (32u + (l))
+#define BLS_IRQ_DOORBELL(l) (48u + (l))
+
 struct bls_task_config {
-	unsigned cpu;            /* the CPU the task is pinned to */
+	unsigned cpu;            /* the logical CPU the task is pinned to */
 	double mem_fraction;     /* share of its work that is memory stall, 0..1 */
 	uint32_t working_set_kb; /* data it touches each time it runs */
 	double write_fraction;   /* share of that data it dirties, 0..1 */
@@ -41,6 +49,11 @@ struct bls_task_config {
 
 struct bls_kernel_config {
 	struct bls_hw hw; /* ops and plat are filled in by bls_kernel_init() */
+	struct bls_switcher_config switcher;
+	/* The clusters' OPP tables (MHz, ascending), for the big.LITTLE cpufreq driver. */
+	unsigned nopps[BLS_MAX_CLUSTERS];
+	unsigned opp_mhz[BLS_MAX_CLUSTERS][BLS_MAX_OPPS];
+	unsigned big_cluster, little_cluster;
 	unsigned boot_cpu;
 	unsigned ntasks;
 	struct bls_task_config tasks[BLS_MAX_TASKS];
@@ -63,7 +76,14 @@ struct bls_kernel {
 	unsigned next_pick[BLS_MAX_CPUS]; /* round-robin cursor per CPU */
 	unsigned ntasks_on[BLS_MAX_CPUS];
 	struct bls_mcpm mcpm;
+	struct bls_vtable vtable;
+	unsigned mailbox_mhz[BLS_MAX_CPUS];  /* a posted frequency request per logical CPU */
+	unsigned request_mhz[BLS_MAX_CPUS];  /* the last one taken (virtual with the switcher) */
+	unsigned resident[BLS_MAX_CPUS];     /* the cluster cpufreq placed the logical CPU on */
 	int booted; /* set by the boot CPU once the distributor is up */
+	/* public, read-only */
+	struct bls_switcher sw;
+	uint64_t freq_requests_refused;
 	/* public, read-only */
 	struct bls_task_stats stats[BLS_MAX_TASKS];
 };
@@ -79,6 +99,12 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 
 /* bls_kernel_cpu_main - the software of CPU @cpu. Runs on @cpu; never returns. */
 void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu);
+
+/* bls_kernel_post_frequency - a userspace frequency request for logical CPU @logical (a
+ * virtual frequency with the switcher on, a real one of its cluster without). Any context;
+ * the caller then raises BLS_IRQ_DOORBELL(@logical), whose handler takes the request on the
+ * CPU hosting it. Returns 0 or -BLS_EINVAL. */
+int bls_kernel_post_frequency(struct bls_kernel *k, unsigned logical, unsigned mhz);
 
 /* bls_kernel_add_work - release @ref_ns of work to @task. Any context; the caller raises the
  * interrupt that tells the task's CPU. Returns 0 or -BLS_EINVAL. */

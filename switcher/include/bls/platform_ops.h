@@ -96,6 +96,21 @@ struct bls_platform_ops {
 	 * Required. */
 	void (*cache_clean_invalidate)(void *plat, unsigned cpu, enum bls_cache_level level);
 
+	/* cpu_irq_mask - mask (@masked) or unmask interrupts on @cpu (CPSR.I): while masked,
+	 * cpu_execute is not cut short by an interrupt; WFI still wakes. Runs on @cpu.
+	 * Required. */
+	void (*cpu_irq_mask)(void *plat, unsigned cpu, int masked);
+
+	/* cpu_delay_cycles - @cpu spends @cycles of its own clock on code whose detail is not
+	 * modelled (a cost-model step: saving a context, suspending the tick). Runs on @cpu.
+	 * Required. */
+	void (*cpu_delay_cycles)(void *plat, unsigned cpu, uint64_t cycles);
+
+	/* trace - a tracepoint: @event (enum bls_trace_event) with two arguments, at @cpu's
+	 * current time. Observers (latency probes, trace writers) subscribe on the platform
+	 * side; the C code never calls accounting code. Any context. Required. */
+	void (*trace)(void *plat, unsigned cpu, unsigned event, unsigned arg0, unsigned arg1);
+
 	/* cluster_set_freq - request that @cluster's clock move to @freq_mhz, an OPP of its
 	 * table. Any context: the request is asynchronous; the DVFS controller applies it after
 	 * its transition latency (voltage raised before the frequency going up, lowered after

@@ -42,6 +42,19 @@ struct bls_work {
 	double write_fraction;   /* share of that data it leaves dirty, 0..1 */
 };
 
+/* Tracepoints (the platform's trace verb). The switch's phases are the arguments' story:
+ * arg0 is the logical CPU, arg1 as noted. */
+enum bls_trace_event {
+	BLS_TRACE_SWITCH_REQUEST = 1, /* a switch was requested; arg1: target cluster */
+	BLS_TRACE_INBOUND_KICKED,     /* outbound armed and powered the inbound; arg1: inbound */
+	BLS_TRACE_INBOUND_ALIVE,      /* the outbound received "inbound alive"; arg1: inbound */
+	BLS_TRACE_BLACKOUT_BEGIN,     /* outbound masked interrupts (cpu_migrate_begin) */
+	BLS_TRACE_BLACKOUT_END,       /* inbound unmasked them (cpu_migrate_finish); arg1: outbound */
+	BLS_TRACE_OUTBOUND_DOWN,      /* the outbound enters MCPM power-down; arg1: inbound */
+	BLS_TRACE_SWITCH_DONE,        /* the request's completion ran; arg1: new cluster */
+	BLS_TRACE_IRQ_HANDLED,        /* a device interrupt reached its logical CPU; arg1: irq */
+};
+
 /* Cache levels for cache maintenance. */
 enum bls_cache_level {
 	BLS_CACHE_L1 = 1, /* the calling CPU's data cache */

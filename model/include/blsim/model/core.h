@@ -46,6 +46,9 @@ public:
     // Runs work until done (returns 0) or until an interrupt is pending (returns 1, the
     // caller's -EINTR). *done_ref_ns: the part completed.
     int execute(double ref_ns, double mem_fraction, double* done_ref_ns);
+    // Mask or unmask interrupts (CPSR.I): a masked core's work is not cut short by one.
+    void set_irq_masked(bool masked) { irq_masked_ = masked; }
+    bool irq_masked() const { return irq_masked_; }
     // WFI: returns at once when an interrupt is signalled, else clock-gates until one is.
     void wait_for_interrupt();
     // WFE: returns at once (clearing it) when the event register is set, else waits for an
@@ -98,6 +101,7 @@ private:
     double reference_capacity_;
     std::function<void()> software_;
     bool event_register_ = false;
+    bool irq_masked_ = false;
     sc_core::sc_event event_;
     sc_core::sc_time offset_;
     std::uint64_t segments_ = 0;

@@ -21,6 +21,7 @@
 #include "blsim/model/router.h"
 #include "blsim/model/sram.h"
 #include "blsim/soc/scenario.h"
+#include "blsim/soc/switch_probe.h"
 #include "blsim/workloads/constant_taskset.h"
 
 namespace blsim::soc {
@@ -48,6 +49,8 @@ public:
     unsigned core_index(unsigned cpu) const { return cpu - first_cpu_.at(pc_->cluster_of(cpu)); }
     const model::energy_meter& meter() const { return *meter_; }
     const bls_kernel& kernel() const { return kernel_; }
+    bls_kernel& kernel() { return kernel_; }
+    const switch_probe& probe() const { return *probe_; }
 
     // Model events processed: work segments, power-state and OPP transitions, releases,
     // device register accesses.
@@ -59,6 +62,7 @@ public:
 private:
     friend struct platform_ops_impl;
     void check_power_loss(std::uint64_t dirty_lines, const std::string& what);
+    void check_executing(unsigned cpu, bool starting);
 
     scenario_config cfg_;
     std::unique_ptr<model::power_controller> pc_;
@@ -80,6 +84,11 @@ private:
     std::unique_ptr<model::power_model> power_model_;
     std::unique_ptr<model::energy_meter> meter_;
     std::unique_ptr<workloads::constant_taskset> workload_;
+    std::unique_ptr<switch_probe> probe_;
+    std::vector<int> executing_; // per logical CPU: the CPU running its work, or -1
+    sc_core::sc_event timeline_event_;
+    std::size_t timeline_next_ = 0;
+    void timeline_step();
     bls_governor governor_{};
     bls_kernel kernel_{};
 };

@@ -22,6 +22,9 @@ inline constexpr int summary_schema_version = 1;
 // summary.json, as text (pretty-printed, keys in schema order, trailing newline).
 std::string summary_json(platform& p, const host_stats& host);
 
+// switches.csv: one row per completed switch (docs/results.md).
+std::string switches_csv(platform& p);
+
 // The few lines `blsim run` prints.
 std::string human_summary(platform& p, const host_stats& host);
 

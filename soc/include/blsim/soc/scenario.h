@@ -23,6 +23,31 @@ struct workload_config {
     std::vector<workloads::task_params> tasks;
 };
 
+// A userspace frequency request at a point of the run (what writing scaling_setspeed does).
+struct freq_request {
+    double at_ms = 0;
+    int cpu = 0;       // logical CPU
+    int freq_mhz = 0;  // virtual with the switcher on, a real OPP of the CPU's cluster without
+};
+
+// Cycles of the switch's steps the model does not detail (docs/switcher.md).
+struct switch_costs {
+    int tick_suspend = 1500;
+    int cpu_pm_enter = 1000;
+    int context_save = 2000;
+    int stack_switch = 200;
+    int context_restore = 4000;
+    int cpu_pm_exit = 1000;
+    int tick_resume = 1500;
+};
+
+struct switcher_config {
+    bool enabled = false;
+    std::string pairing = "linux";
+    switch_costs costs_cycles;
+    std::vector<freq_request> timeline;
+};
+
 struct scenario_config {
     std::string name;
     std::string description;
@@ -31,7 +56,13 @@ struct scenario_config {
     model::soc_params soc;
     governor_config governor;
     workload_config workload;
+    switcher_config switcher;
 };
+
+// The logical CPUs a configuration has: its CPUs, or with the switcher on the pairs.
+int logical_cpus(const scenario_config& cfg);
+// The big cluster (highest capacity at its top OPP) and the little one; -1 without two.
+int big_cluster(const model::soc_params& soc);
 
 // The scenario blsim runs when none is named: configs/scenarios/default.yaml, built in.
 inline constexpr const char* default_scenario = "builtin:configs/scenarios/default.yaml";

@@ -1,0 +1,133 @@
+/* switcher/include/bls/switcher.h -- the In-Kernel Switcher: *how* one logical CPU moves
+ * between its two physical CPUs, one in each cluster.
+ *
+ * Pairing: each CPU of the boot cluster is paired with one CPU of the other; unpaired CPUs
+ * and the partners go offline, so TC2 has two logical CPUs. A switch is asynchronous: a
+ * request is recorded (-EBUSY while one with a completion callback is pending) and the CPU
+ * hosting the logical CPU carries it out at its next scheduling point, as Linux's kswitcher
+ * thread does:
+ *   outbound: close both gates, arm the early poke, MCPM power-up of the inbound, kick it,
+ *             and keep running tasks until "inbound alive" arrives;
+ *   blackout: interrupts masked, GIC migration, tick suspended, context saved (L1 clean),
+ *             logical map swapped, the inbound's gate opened; wait for the handshake;
+ *             MCPM power-down (the last man takes its cluster down);
+ *   inbound:  context restored, MCPM powered-up, tick resumed, interrupts unmasked (the
+ *             blackout ends), handshake, completion.
+ * docs/switcher.md gives the sequence with the Linux functions it follows and the cost model.
+ */
+#ifndef BLS_SWITCHER_H
+#define BLS_SWITCHER_H
+
+#include "bls/hw.h"
+#include "bls/mcpm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* SGIs the switcher uses. */
+#define BLS_SGI_KICK 0u          /* wake an inbound that may sit in WFI */
+#define BLS_SGI_INBOUND_ALIVE 1u /* the inbound's early poke, to the outbound */
+
+/* Entry vectors. */
+#define BLS_VECTOR_SWITCH 2u /* "you are the inbound of a switch" */
+
+/* Shared memory after MCPM's area: the handshake word of each logical CPU. */
+#define BLS_SW_HANDSHAKE(l) (BLS_MCPM_SHM_BYTES + 4u * (l))
+
+enum bls_pairing {
+	BLS_PAIRING_LINUX = 1, /* each boot-cluster CPU with the *last* free CPU of the other */
+	BLS_PAIRING_IN_ORDER,  /* ... with the *first* free one */
+};
+
+/* Cycles of the steps whose detail is not modelled (at the running CPU's clock). */
+struct bls_switch_costs {
+	uint32_t tick_suspend;
+	uint32_t cpu_pm_enter;    /* save VFP and GIC CPU-interface state */
+	uint32_t context_save;    /* cpu_suspend: registers, MMU state (the L1 clean is timed apart) */
+	uint32_t stack_switch;    /* move to the private stack, open the gate */
+	uint32_t context_restore; /* cpu_resume: MMU and caches on, registers back */
+	uint32_t cpu_pm_exit;
+	uint32_t tick_resume;
+};
+
+struct bls_switcher_config {
+	int enabled;
+	enum bls_pairing pairing;
+	unsigned boot_cluster;
+	struct bls_switch_costs costs;
+};
+
+typedef void (*bls_switch_done_fn)(void *cookie, unsigned logical, unsigned cluster);
+
+struct bls_switch_stats {
+	uint64_t requests, switches, busy_refusals;
+};
+
+struct bls_switcher {
+	/* private */
+	const struct bls_hw *hw;
+	struct bls_mcpm *mcpm;
+	struct bls_switcher_config cfg;
+	unsigned nlogical;
+	unsigned pair[BLS_MAX_CPUS][BLS_MAX_CLUSTERS]; /* [logical][cluster]: its CPU there */
+	unsigned host[BLS_MAX_CPUS];                   /* logical -> physical now */
+	int hosted[BLS_MAX_CPUS];                      /* physical -> logical, or -1 */
+	struct {
+		int wanted;     /* cluster requested, -1: none */
+		bls_switch_done_fn done;
+		void *cookie;
+		int armed;      /* outbound side started */
+		int alive;      /* "inbound alive" received */
+		unsigned ib;    /* the inbound CPU */
+	} req[BLS_MAX_CPUS];
+	/* public, read-only */
+	struct bls_switch_stats stats;
+};
+
+/* bls_switcher_init - pair the CPUs of @hw (with @cfg->enabled) or map each logical CPU to
+ * its own physical CPU (disabled). Returns 0, or -BLS_EINVAL (switching needs exactly two
+ * clusters with a CPU each). */
+int bls_switcher_init(struct bls_switcher *sw, const struct bls_hw *hw, struct bls_mcpm *mcpm,
+		      const struct bls_switcher_config *cfg);
+
+unsigned bls_switcher_nlogical(const struct bls_switcher *sw);
+/* The logical CPU @cpu hosts, or -1 (offline). */
+int bls_switcher_logical_of(const struct bls_switcher *sw, unsigned cpu);
+unsigned bls_switcher_host_of(const struct bls_switcher *sw, unsigned logical);
+unsigned bls_switcher_cluster_of(const struct bls_switcher *sw, unsigned logical);
+
+/* bls_switch_request - ask for @logical to move to @cluster; @done(@cookie) runs on the
+ * inbound once it has. Runs on any CPU (the caller wakes the host). Returns 0, -BLS_EINVAL,
+ * or -BLS_EBUSY when a request with a completion callback is pending; without a callback a
+ * pending request is overwritten (the last writer wins), as in Linux. */
+int bls_switch_request(struct bls_switcher *sw, unsigned cpu, unsigned logical, unsigned cluster,
+		       bls_switch_done_fn done, void *cookie);
+
+/* bls_switcher_alive - the interrupt handler's part: "inbound alive" arrived on @cpu. */
+void bls_switcher_alive(struct bls_switcher *sw, unsigned cpu);
+
+/* bls_switcher_service - the kswitcher's part, called by the host of a logical CPU at its
+ * scheduling points. Starts a requested switch (returns 0, the CPU goes on running tasks) or,
+ * once the inbound is alive, carries out the blackout and powers the CPU down: it then
+ * returns only when this CPU has become the inbound of a later switch and passed its gate,
+ * with BLS_VECTOR_SWITCH (the caller then runs bls_switcher_inbound()). Runs on @cpu. */
+uint32_t bls_switcher_service(struct bls_switcher *sw, unsigned cpu);
+
+/* bls_switcher_pending - a switch of the logical CPU @cpu hosts is requested or in flight. */
+int bls_switcher_pending(const struct bls_switcher *sw, unsigned cpu);
+
+/* bls_switcher_offline - an offline CPU waits, powered down with its gate closed, to be
+ * the inbound of a switch. Returns BLS_VECTOR_SWITCH. Runs on @cpu. */
+uint32_t bls_switcher_offline(struct bls_switcher *sw, unsigned cpu);
+
+/* bls_switcher_inbound - the inbound's half, once its gate opened: restore, powered-up,
+ * unmask interrupts (the blackout ends), handshake, completion. Returns the logical CPU it
+ * now hosts. Runs on @cpu. */
+unsigned bls_switcher_inbound(struct bls_switcher *sw, unsigned cpu);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BLS_SWITCHER_H */

@@ -1,0 +1,273 @@
+/* switcher/src/switcher.c -- the In-Kernel Switcher (bls/switcher.h; the sequence and its
+ * sources: docs/switcher.md). */
+#include "bls/switcher.h"
+
+#include <assert.h>
+#include <stddef.h>
+#include <string.h>
+
+static const struct bls_platform_ops *ops(const struct bls_switcher *sw)
+{
+	return sw->hw->ops;
+}
+
+static void trace(struct bls_switcher *sw, unsigned cpu, unsigned ev, unsigned a, unsigned b)
+{
+	ops(sw)->trace(sw->hw->plat, cpu, ev, a, b);
+}
+
+static void delay(struct bls_switcher *sw, unsigned cpu, uint32_t cycles)
+{
+	if (cycles)
+		ops(sw)->cpu_delay_cycles(sw->hw->plat, cpu, cycles);
+}
+
+/* --- pairing ----------------------------------------------------------------------------- */
+
+int bls_switcher_init(struct bls_switcher *sw, const struct bls_hw *hw, struct bls_mcpm *mcpm,
+		      const struct bls_switcher_config *cfg)
+{
+	if (!sw || !hw || !mcpm || !cfg)
+		return -BLS_EINVAL;
+	memset(sw, 0, sizeof(*sw));
+	sw->hw = hw;
+	sw->mcpm = mcpm;
+	sw->cfg = *cfg;
+	for (unsigned c = 0; c < BLS_MAX_CPUS; c++) {
+		sw->hosted[c] = -1;
+		sw->req[c].wanted = -1;
+	}
+
+	if (!cfg->enabled) {
+		/* Every CPU is its own logical CPU. */
+		sw->nlogical = hw->ncpus;
+		for (unsigned c = 0; c < hw->ncpus; c++) {
+			sw->host[c] = c;
+			sw->hosted[c] = (int)c;
+			sw->pair[c][hw->cpu_cluster[c]] = c;
+		}
+		return 0;
+	}
+
+	if (hw->nclusters != 2 || cfg->boot_cluster > 1)
+		return -BLS_EINVAL;
+	const unsigned home = cfg->boot_cluster, other = 1u - home;
+	int taken[BLS_MAX_CPUS] = {0};
+	for (unsigned c = 0; c < hw->ncpus; c++) {
+		if (hw->cpu_cluster[c] != home)
+			continue;
+		/* Linux remembers the *last* match on purpose, to create "odd" pairings so that
+		 * nothing assumes a relation between logical and physical numbers. */
+		int match = -1;
+		for (unsigned o = 0; o < hw->ncpus; o++) {
+			if (hw->cpu_cluster[o] != other || taken[o])
+				continue;
+			match = (int)o;
+			if (cfg->pairing == BLS_PAIRING_IN_ORDER)
+				break;
+		}
+		if (match < 0)
+			break;
+		taken[match] = 1;
+		const unsigned l = sw->nlogical++;
+		sw->pair[l][home] = c;
+		sw->pair[l][other] = (unsigned)match;
+		sw->host[l] = c;
+		sw->hosted[c] = (int)l;
+	}
+	return sw->nlogical ? 0 : -BLS_EINVAL;
+}
+
+unsigned bls_switcher_nlogical(const struct bls_switcher *sw) { return sw->nlogical; }
+
+int bls_switcher_logical_of(const struct bls_switcher *sw, unsigned cpu) { return sw->hosted[cpu]; }
+
+unsigned bls_switcher_host_of(const struct bls_switcher *sw, unsigned logical) { return sw->host[logical]; }
+
+unsigned bls_switcher_cluster_of(const struct bls_switcher *sw, unsigned logical)
+{
+	return sw->hw->cpu_cluster[sw->host[logical]];
+}
+
+/* --- requests ---------------------------------------------------------------------------- */
+
+int bls_switch_request(struct bls_switcher *sw, unsigned cpu, unsigned logical, unsigned cluster,
+		       bls_switch_done_fn done, void *cookie)
+{
+	if (!sw->cfg.enabled || logical >= sw->nlogical || cluster >= sw->hw->nclusters)
+		return -BLS_EINVAL;
+	if (sw->req[logical].done) {
+		sw->stats.busy_refusals++;
+		return -BLS_EBUSY;
+	}
+	sw->req[logical].wanted = (int)cluster;
+	sw->req[logical].done = done;
+	sw->req[logical].cookie = cookie;
+	sw->stats.requests++;
+	trace(sw, cpu, BLS_TRACE_SWITCH_REQUEST, logical, cluster);
+	return 0;
+}
+
+int bls_switcher_pending(const struct bls_switcher *sw, unsigned cpu)
+{
+	const int l = sw->hosted[cpu];
+	return l >= 0 && (sw->req[l].wanted >= 0 || sw->req[l].armed);
+}
+
+void bls_switcher_alive(struct bls_switcher *sw, unsigned cpu)
+{
+	const int l = sw->hosted[cpu];
+	if (l >= 0 && sw->req[l].armed) {
+		sw->req[l].alive = 1;
+		trace(sw, cpu, BLS_TRACE_INBOUND_ALIVE, (unsigned)l, sw->req[l].ib);
+	}
+}
+
+/* --- the outbound's half (bL_switch_to) -------------------------------------------------- */
+
+/* Steps 1-5: up to "keep running until the inbound is alive". */
+static void switch_arm(struct bls_switcher *sw, unsigned ob, unsigned l, unsigned cluster)
+{
+	const struct bls_hw *hw = sw->hw;
+	const unsigned ib = sw->pair[l][cluster];
+	assert(hw->cpu_cluster[ib] == cluster && ib != ob);
+
+	/* Close the gates of both: neither may enter the kernel before we say so. */
+	bls_mcpm_set_entry_vector(sw->mcpm, ob, ob, 0);
+	bls_mcpm_set_entry_vector(sw->mcpm, ob, ib, 0);
+
+	/* The inbound's very first store will raise "inbound alive" on us. */
+	bls_mcpm_set_early_poke(sw->mcpm, ob, ib, (uint32_t)(hw->gic_dist_base + BLS_GICD_SGIR),
+				(1u << (16u + ob)) | BLS_SGI_INBOUND_ALIVE);
+
+	sw->req[l].armed = 1;
+	sw->req[l].alive = 0;
+	sw->req[l].ib = ib;
+
+	/* Power it up (possibly with its cluster: milliseconds), and kick it out of any WFI
+	 * a racing power-down may have left it in. */
+	bls_mcpm_cpu_power_up(sw->mcpm, ob, ib);
+	bls_gic_send_sgi(hw, ob, ib, BLS_SGI_KICK);
+	trace(sw, ob, BLS_TRACE_INBOUND_KICKED, l, ib);
+}
+
+/* Steps 7-9 and bL_do_switch: the blackout, then our own power-down. */
+static uint32_t switch_blackout(struct bls_switcher *sw, unsigned ob, unsigned l)
+{
+	const struct bls_hw *hw = sw->hw;
+	const struct bls_switch_costs *cost = &sw->cfg.costs;
+	const unsigned ib = sw->req[l].ib;
+
+	/* The early poke has done its job. */
+	bls_mcpm_set_early_poke(sw->mcpm, ob, ib, 0, 0);
+
+	/* From this point we are in the switch's critical zone: no interrupts. */
+	ops(sw)->cpu_irq_mask(hw->plat, ob, 1);
+	trace(sw, ob, BLS_TRACE_BLACKOUT_BEGIN, l, ib);
+	bls_gic_migrate_target(hw, ob, ob, ib);
+	delay(sw, ob, cost->tick_suspend);
+	delay(sw, ob, cost->cpu_pm_enter);
+
+	/* Swap the logical map: cpu_suspend below saves our context where the inbound,
+	 * resuming as this logical CPU, will look for it. */
+	sw->host[l] = ib;
+	sw->hosted[ib] = (int)l;
+	sw->hosted[ob] = -1;
+
+	/* cpu_suspend: the context, and the L1 clean (flush_cache_louis). */
+	delay(sw, ob, cost->context_save);
+	ops(sw)->cache_clean_invalidate(hw->plat, ob, BLS_CACHE_L1);
+
+	/* bL_do_switch, on the private stack: handshake, open the inbound's gate, wait. */
+	delay(sw, ob, cost->stack_switch);
+	const uint64_t handshake = hw->shm_base + BLS_SW_HANDSHAKE(l);
+	ops(sw)->shm_write(hw->plat, ob, handshake, 4, 0);
+	bls_mcpm_set_entry_vector(sw->mcpm, ob, ib, BLS_VECTOR_SWITCH);
+	ops(sw)->cpu_send_event(hw->plat, ob);
+	while (ops(sw)->shm_read(hw->plat, ob, handshake, 4) == 0)
+		ops(sw)->cpu_wait_for_event(hw->plat, ob);
+
+	/* The inbound runs the logical CPU now; we power down through MCPM. */
+	trace(sw, ob, BLS_TRACE_OUTBOUND_DOWN, l, ib);
+	return bls_mcpm_cpu_power_down(sw->mcpm, ob);
+}
+
+uint32_t bls_switcher_service(struct bls_switcher *sw, unsigned cpu)
+{
+	const int l = sw->hosted[cpu];
+	if (l < 0)
+		return 0;
+	if (!sw->req[l].armed && sw->req[l].wanted >= 0) {
+		const unsigned cluster = (unsigned)sw->req[l].wanted;
+		if (cluster == sw->hw->cpu_cluster[cpu]) {
+			/* Already there: a no-op switch, completed at once. */
+			bls_switch_done_fn done = sw->req[l].done;
+			void *cookie = sw->req[l].cookie;
+			sw->req[l].wanted = -1;
+			sw->req[l].done = NULL;
+			if (done)
+				done(cookie, (unsigned)l, cluster);
+			return 0;
+		}
+		switch_arm(sw, cpu, (unsigned)l, cluster);
+		return 0;
+	}
+	if (sw->req[l].armed && sw->req[l].alive)
+		return switch_blackout(sw, cpu, (unsigned)l);
+	return 0;
+}
+
+uint32_t bls_switcher_offline(struct bls_switcher *sw, unsigned cpu)
+{
+	uint32_t v;
+	do {
+		bls_mcpm_set_entry_vector(sw->mcpm, cpu, cpu, 0);
+		v = bls_mcpm_cpu_power_down(sw->mcpm, cpu);
+	} while (v != BLS_VECTOR_SWITCH);
+	return v;
+}
+
+/* --- the inbound's half ------------------------------------------------------------------ */
+
+unsigned bls_switcher_inbound(struct bls_switcher *sw, unsigned ib)
+{
+	const struct bls_hw *hw = sw->hw;
+	const struct bls_switch_costs *cost = &sw->cfg.costs;
+	const int li = sw->hosted[ib];
+	assert(li >= 0 && "the outbound swapped the logical map before opening our gate");
+	const unsigned l = (unsigned)li;
+	const unsigned ob = sw->pair[l][1u - hw->cpu_cluster[ib]];
+
+	/* cpu_resume: MMU and caches on, context back; we run the logical CPU from here. */
+	bls_mcpm_set_entry_vector(sw->mcpm, ib, ib, 0);
+	delay(sw, ib, cost->context_restore);
+	bls_mcpm_cpu_powered_up(sw->mcpm, ib);
+	delay(sw, ib, cost->cpu_pm_exit);
+	bls_gic_cpu_init(hw, ib);
+	delay(sw, ib, cost->tick_resume);
+
+	/* This switch is over for the logical CPU: a new request may start from here. */
+	sw->req[l].armed = 0;
+	sw->req[l].alive = 0;
+
+	/* Interrupts on: the blackout is over. */
+	trace(sw, ib, BLS_TRACE_BLACKOUT_END, l, ob);
+	ops(sw)->cpu_irq_mask(hw->plat, ib, 0);
+
+	/* Release the outbound. */
+	ops(sw)->cpu_dsb(hw->plat, ib);
+	ops(sw)->shm_write(hw->plat, ib, hw->shm_base + BLS_SW_HANDSHAKE(l), 4, 1);
+	ops(sw)->cpu_send_event(hw->plat, ib);
+
+	sw->stats.switches++;
+	const unsigned cluster = hw->cpu_cluster[ib];
+	bls_switch_done_fn done = sw->req[l].done;
+	void *cookie = sw->req[l].cookie;
+	if (sw->req[l].wanted == (int)cluster)
+		sw->req[l].wanted = -1;
+	sw->req[l].done = NULL;
+	if (done)
+		done(cookie, l, cluster);
+	trace(sw, ib, BLS_TRACE_SWITCH_DONE, l, cluster);
+	return l;
+}
