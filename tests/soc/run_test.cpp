@@ -8,7 +8,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <cmath>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -174,6 +176,73 @@ TEST_F(run_test, an_idle_cluster_powers_down_through_mcpm)
     // The caches were empty: nothing was written back, and the CCI saw no traffic.
     EXPECT_EQ(s["caches"]["a7"]["written_back_lines"], 0);
     EXPECT_EQ(s["cci"]["bytes"], 0);
+}
+
+std::vector<std::vector<std::string>> csv_rows(const std::string& text)
+{
+    std::vector<std::vector<std::string>> rows;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::vector<std::string> cells;
+        std::istringstream l(line);
+        std::string cell;
+        while (std::getline(l, cell, ','))
+            cells.push_back(cell);
+        rows.push_back(cells);
+    }
+    return rows;
+}
+
+TEST_F(run_test, switch_pingpong_records_every_phase_of_every_switch)
+{
+    const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switch-pingpong.yaml";
+    result r = blsim("run -q " + scenario + " --out " + (dir / "a").string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(blsim("run -q " + scenario + " --out " + (dir / "b").string()).status, 0);
+    const std::string csv = slurp(dir / "a" / "switches.csv");
+    EXPECT_EQ(csv, slurp(dir / "b" / "switches.csv")); // deterministic
+
+    auto rows = csv_rows(csv);
+    ASSERT_EQ(rows.size(), 13u); // header + 12 switches
+    EXPECT_EQ(rows[0][0], "logical_cpu");
+    EXPECT_EQ(rows[0][4], "t_request_s");
+    int both_at_500 = 0, both_at_700 = 0;
+    for (std::size_t i = 1; i < rows.size(); i++) {
+        const auto& row = rows[i];
+        std::vector<double> t;
+        for (int c = 4; c <= 9; c++)
+            t.push_back(std::stod(row[c]));
+        // request <= inbound power-on <= alive <= blackout start < blackout end <= outbound off
+        for (std::size_t k = 1; k < t.size(); k++)
+            EXPECT_LE(t[k - 1], t[k]) << "switch " << i << " phase " << k;
+        EXPECT_LT(t[3], t[4]);
+        const double blackout_us = std::stod(row[10]);
+        EXPECT_GT(blackout_us, 5) << i;
+        EXPECT_LT(blackout_us, 50) << i;
+        EXPECT_TRUE(row[1] == "a15->a7" || row[1] == "a7->a15") << row[1];
+        if (std::abs(t[0] - 0.5) < 1e-3)
+            both_at_500++;
+        if (std::abs(t[0] - 0.7) < 1e-3)
+            both_at_700++;
+    }
+    EXPECT_EQ(both_at_500, 2); // both logical CPUs switching at once
+    EXPECT_EQ(both_at_700, 2);
+    // The first switch finds the A7 cluster off: its request waits for the cluster's 500 us
+    // and the core's 30 us of power-up. The second finds it on: the core's 30 us only.
+    EXPECT_EQ(rows[1][0], "0");
+    EXPECT_EQ(rows[1][1], "a15->a7");
+    const double alive1 = std::stod(rows[1][6]) - std::stod(rows[1][4]);
+    const double alive2 = std::stod(rows[2][6]) - std::stod(rows[2][4]);
+    EXPECT_GT(alive1, 530e-6);
+    EXPECT_LT(alive1, 600e-6);
+    EXPECT_GT(alive2, 30e-6);
+    EXPECT_LT(alive2, 100e-6);
+    // The inbound cluster was fed by the outbound's caches.
+    json s = json::parse(slurp(dir / "a" / "summary.json"));
+    EXPECT_EQ(s["switches"]["count"], 12);
+    EXPECT_GT(s["cci"]["snoop_hits"].get<double>(), 0);
+    EXPECT_EQ(s["residency_s"]["cores"]["cpu2"]["off"].get<double>() > 0.99, true); // unpaired: offline
 }
 
 TEST_F(run_test, a_bad_configuration_is_located_and_writes_nothing)

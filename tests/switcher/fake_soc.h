@@ -13,11 +13,13 @@
 
 #include <array>
 #include <functional>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
 
 #include <bls/mcpm.h>
+#include <bls/switcher.h>
 
 namespace blsim::test {
 
@@ -47,6 +49,7 @@ public:
         hw.cci_base = 0x300000;
         hw.shm_base = shm_base;
         hw.timer_ppi = 30;
+        hw.gic_nirqs = 64;
         cluster_powered_.fill(true);
         cpu_powered_.fill(true);
     }
@@ -57,6 +60,10 @@ public:
     std::array<unsigned, 2> cluster_power_offs{};
     // Cache maintenance and CCI changes take this long, so that races land inside them.
     double slow_op_ns = 200;
+    // Device registers read back what was written (the CCI status reads 0: never pending).
+    std::map<uint64_t, uint32_t> regs;
+    // Called for every write to the GIC's GICD_SGIR (from CPU @cpu, value @v).
+    std::function<void(unsigned cpu, uint32_t v)> on_sgi;
 
     // Run @fn as CPU @cpu's software, starting at @start_ns.
     void run(unsigned cpu, double start_ns, std::function<void()> fn)
@@ -178,8 +185,10 @@ private:
     {
         fake_soc& f = self(p);
         sc_core::wait(f.random_ns());
-        (void)addr;
-        return 0; // CCI status: never pending; GIC: nothing
+        if (addr == f.hw.cci_base + BLS_CCI_STATUS)
+            return 0;
+        auto it = f.regs.find(addr);
+        return it == f.regs.end() ? 0 : it->second;
     }
     static void mmio_write(void* p, unsigned cpu, uint64_t addr, uint32_t v)
     {
@@ -187,6 +196,9 @@ private:
         char buf[64];
         std::snprintf(buf, sizeof buf, "mmio 0x%llx=0x%x", static_cast<unsigned long long>(addr), v);
         f.note(cpu, buf);
+        f.regs[addr] = v;
+        if (addr == f.hw.gic_dist_base + BLS_GICD_SGIR && f.on_sgi)
+            f.on_sgi(cpu, v);
         if (addr >= f.hw.cci_base && addr < f.hw.cci_base + 0x10000)
             sc_core::wait(sc_core::sc_time(f.slow_op_ns, sc_core::SC_NS));
         else
