@@ -64,6 +64,18 @@ void gic400::declare_dist_registers()
 {
     const unsigned words = nirqs_ / 32;
     reg_table& t = dist_regs_;
+    // A bit-per-interrupt register reads one property of 32 interrupts.
+    auto bits = [this](auto property) {
+        return [this, property](unsigned cpu, unsigned w) {
+            std::uint32_t v = 0;
+            for (unsigned b = 0; b < 32; b++)
+                v |= (property(cpu, 32 * w + b) ? 1u : 0u) << b;
+            return v;
+        };
+    };
+    auto enabled = [this](unsigned cpu, unsigned id) { return state(cpu, id).enabled; };
+    auto pending = [this](unsigned cpu, unsigned id) { return is_pending(cpu, id); };
+    auto active = [this](unsigned cpu, unsigned id) { return state(cpu, id).active; };
 
     t.add({"GICD_CTLR", GICD_CTLR, 1, reg_access::rw,
            [this](unsigned, unsigned) { return dist_enabled_ ? 1u : 0u; },
@@ -78,23 +90,13 @@ void gic400::declare_dist_registers()
     t.add({"GICD_IIDR", GICD_IIDR, 1, reg_access::ro,
            [](unsigned, unsigned) { return 0x0200143bu; }, nullptr}); // GIC-400, ARM
     t.add({"GICD_ISENABLER", GICD_ISENABLER, words, reg_access::rw,
-           [this](unsigned cpu, unsigned w) {
-               std::uint32_t v = 0;
-               for (unsigned b = 0; b < 32; b++)
-                   v |= (state(cpu, 32 * w + b).enabled ? 1u : 0u) << b;
-               return v;
-           },
+           bits(enabled),
            [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t) {
                for_each_bit(v, [&](unsigned b) { state(cpu, 32 * w + b).enabled = true; });
                update();
            }});
     t.add({"GICD_ICENABLER", GICD_ICENABLER, words, reg_access::rw,
-           [this](unsigned cpu, unsigned w) {
-               std::uint32_t v = 0;
-               for (unsigned b = 0; b < 32; b++)
-                   v |= (state(cpu, 32 * w + b).enabled ? 1u : 0u) << b;
-               return v;
-           },
+           bits(enabled),
            [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t) {
                // SGI enables are fixed on GIC-400.
                for_each_bit(v, [&](unsigned b) {
@@ -104,12 +106,7 @@ void gic400::declare_dist_registers()
                update();
            }});
     t.add({"GICD_ISPENDR", GICD_ISPENDR, words, reg_access::rw,
-           [this](unsigned cpu, unsigned w) {
-               std::uint32_t v = 0;
-               for (unsigned b = 0; b < 32; b++)
-                   v |= (is_pending(cpu, 32 * w + b) ? 1u : 0u) << b;
-               return v;
-           },
+           bits(pending),
            [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t) {
                // SGIs are made pending through GICD_SGIR or GICD_SPENDSGIR only.
                for_each_bit(v, [&](unsigned b) {
@@ -119,12 +116,7 @@ void gic400::declare_dist_registers()
                update();
            }});
     t.add({"GICD_ICPENDR", GICD_ICPENDR, words, reg_access::rw,
-           [this](unsigned cpu, unsigned w) {
-               std::uint32_t v = 0;
-               for (unsigned b = 0; b < 32; b++)
-                   v |= (is_pending(cpu, 32 * w + b) ? 1u : 0u) << b;
-               return v;
-           },
+           bits(pending),
            [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t) {
                for_each_bit(v, [&](unsigned b) {
                    if (32 * w + b >= nsgi)
@@ -133,12 +125,7 @@ void gic400::declare_dist_registers()
                update();
            }});
     t.add({"GICD_ISACTIVER", GICD_ISACTIVER, words, reg_access::ro,
-           [this](unsigned cpu, unsigned w) {
-               std::uint32_t v = 0;
-               for (unsigned b = 0; b < 32; b++)
-                   v |= (state(cpu, 32 * w + b).active ? 1u : 0u) << b;
-               return v;
-           },
+           bits(active),
            nullptr});
     t.add({"GICD_IPRIORITYR", GICD_IPRIORITYR, nirqs_ / 4, reg_access::rw,
            [this](unsigned cpu, unsigned w) {
