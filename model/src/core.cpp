@@ -84,6 +84,10 @@ void core::wait_for_interrupt()
 
 void core::wait_for_event()
 {
+    // The instruction and the loop around it take a few cycles even when WFE does not sleep
+    // (an event already set, an interrupt pending): without them a spin loop would not let
+    // simulated time pass, and the CPU it waits for could never get on.
+    offset_ += clock_.cycles(wfe_cycles);
     sync();
     if (!event_register_ && !irq.read())
         wait(event_ | irq.posedge_event());

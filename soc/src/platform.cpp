@@ -181,33 +181,42 @@ platform::platform(const scenario_config& cfg) : cfg_(cfg)
         });
     executing_.assign(ncpus, -1);
 
-    // The userspace frequency requests of the scenario: each is posted to its logical CPU
-    // and rings that CPU's doorbell.
-    if (!cfg_.switcher.timeline.empty()) {
-        std::stable_sort(cfg_.switcher.timeline.begin(), cfg_.switcher.timeline.end(),
-                         [](const freq_request& a, const freq_request& b) { return a.at_ms < b.at_ms; });
+    // The scenario's userspace requests: frequencies, each posted to its logical CPU with
+    // that CPU's doorbell rung, and the switcher turned on or off, rung on logical cpu0's.
+    for (const freq_request& r : cfg_.switcher.timeline)
+        script_.push_back({r.at_ms, static_cast<int>(r.cpu), static_cast<unsigned>(r.freq_mhz)});
+    for (const activity_change& a : cfg_.switcher.activity)
+        script_.push_back({a.at_ms, a.active ? -1 : -2, 0});
+    std::stable_sort(script_.begin(), script_.end(),
+                     [](const script_entry& a, const script_entry& b) { return a.at_ms < b.at_ms; });
+    if (!script_.empty()) {
         sc_core::sc_spawn_options opts;
         opts.spawn_method();
         opts.set_sensitivity(&timeline_event_);
         opts.dont_initialize();
         sc_core::sc_spawn([this] { timeline_step(); }, "timeline", &opts);
-        timeline_event_.notify(sc_core::sc_time(cfg_.switcher.timeline.front().at_ms, sc_core::SC_MS));
+        timeline_event_.notify(sc_core::sc_time(script_.front().at_ms, sc_core::SC_MS));
     }
 }
 
 void platform::timeline_step()
 {
-    const auto& tl = cfg_.switcher.timeline;
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    while (timeline_next_ < tl.size() && sc_core::sc_time(tl[timeline_next_].at_ms, sc_core::SC_MS) <= now) {
-        const freq_request& r = tl[timeline_next_++];
-        const unsigned l = static_cast<unsigned>(r.cpu);
-        bls_kernel_post_frequency(&kernel_, l, static_cast<unsigned>(r.freq_mhz));
+    while (timeline_next_ < script_.size() &&
+           sc_core::sc_time(script_[timeline_next_].at_ms, sc_core::SC_MS) <= now) {
+        const script_entry& e = script_[timeline_next_++];
+        unsigned l = 0;
+        if (e.cpu >= 0) {
+            l = static_cast<unsigned>(e.cpu);
+            bls_kernel_post_frequency(&kernel_, l, e.mhz);
+        } else {
+            bls_kernel_post_switcher_active(&kernel_, e.cpu == -1);
+        }
         probe_->irq_raised(l, BLS_IRQ_DOORBELL(l));
         gic_->raise_spi(BLS_IRQ_DOORBELL(l));
     }
-    if (timeline_next_ < tl.size())
-        timeline_event_.notify(sc_core::sc_time(tl[timeline_next_].at_ms, sc_core::SC_MS) - now);
+    if (timeline_next_ < script_.size())
+        timeline_event_.notify(sc_core::sc_time(script_[timeline_next_].at_ms, sc_core::SC_MS) - now);
 }
 
 void platform::check_executing(unsigned cpu, bool starting)

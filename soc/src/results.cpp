@@ -132,6 +132,8 @@ std::string summary_json(platform& p, const host_stats& host)
     json sw;
     sw["count"] = recs.size();
     sw["requests"] = p.kernel().sw.stats.requests;
+    sw["switcher_enables"] = p.kernel().sw.stats.enables;
+    sw["switcher_disables"] = p.kernel().sw.stats.disables;
     sw["blackout_us"] = dist([&](const switch_record& r) { return us(r.t_blackout_start, r.t_blackout_end); });
     sw["request_to_alive_us"] = dist([&](const switch_record& r) { return us(r.t_request, r.t_alive); });
     sw["total_us"] = dist([&](const switch_record& r) { return us(r.t_request, r.t_outbound_off); });

@@ -288,6 +288,16 @@ schema<freq_request> freq_request_schema()
     return s;
 }
 
+schema<activity_change> activity_schema()
+{
+    schema<activity_change> s;
+    s.real("at_ms", &activity_change::at_ms, 0, 1e9, "ms", "When.", true)
+        .boolean("active", &activity_change::active,
+                 "true: turn the switcher on (partners and unpaired CPUs go offline); false: "
+                 "every logical CPU back to the boot cluster, then the others online.");
+    return s;
+}
+
 schema<switcher_config> switcher_schema()
 {
     schema<switcher_config> s;
@@ -300,7 +310,10 @@ schema<switcher_config> switcher_schema()
         .object("costs_cycles", &switcher_config::costs_cycles, costs_schema(),
                 "Cycles of the switch steps the model does not detail.")
         .list("timeline", &switcher_config::timeline, freq_request_schema(), 0, 100000,
-              "Userspace frequency requests over the run: they trigger switches without a governor.");
+              "Userspace frequency requests over the run: they trigger switches without a governor.")
+        .list("activity", &switcher_config::activity, activity_schema(), 0, 10000,
+              "Turning the switcher on and off during the run (the real system's "
+              "/sys/kernel/bL_switcher/active).");
     return s;
 }
 
@@ -433,9 +446,18 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
         d.error(ctx.where("switcher.enabled"), "switcher.enabled: the switcher pairs the CPUs of two "
                                                "clusters; the SoC has " +
                                                    std::to_string(c.soc.clusters.size()));
-    const int nlogical = logical_cpus(c);
-    const std::string cpus_are = c.switcher.enabled ? " logical CPUs with the switcher on)"
-                                                    : " CPUs)";
+    bool ever_on = c.switcher.enabled;
+    for (const activity_change& a : c.switcher.activity)
+        ever_on |= a.active;
+    if (ever_on && c.soc.clusters.size() != 2)
+        d.error(ctx.where("switcher.activity"), "switcher.activity: the switcher pairs the CPUs of "
+                                                "two clusters; the SoC has " +
+                                                    std::to_string(c.soc.clusters.size()));
+    // Tasks stay on logical CPUs that exist whether the switcher is on or off.
+    int nlogical = logical_cpus(c);
+    if (ever_on && c.soc.clusters.size() == 2)
+        nlogical = std::min(c.soc.clusters[0].cores, c.soc.clusters[1].cores);
+    const std::string cpus_are = ever_on ? " logical CPUs with the switcher on)" : " CPUs)";
     for (std::size_t i = 0; i < c.workload.tasks.size(); i++) {
         const workloads::task_params& t = c.workload.tasks[i];
         const std::string p = "workload.tasks[" + std::to_string(i) + "].cpu";

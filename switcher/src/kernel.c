@@ -27,6 +27,7 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 		return -BLS_EINVAL;
 
 	memset(k, 0, sizeof(*k));
+	k->activity_mailbox = -1;
 	k->ops = ops;
 	k->plat = plat;
 	k->gov = gov;
@@ -45,10 +46,13 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 	const unsigned nlogical = bls_switcher_nlogical(&k->sw);
 	if (nlogical > 16) /* the doorbell SPIs follow the timers' */
 		return -BLS_EINVAL;
-	if (cfg->switcher.enabled &&
-	    bls_cpufreq_build(&k->vtable, cfg->big_cluster, cfg->opp_mhz[cfg->big_cluster],
-			      cfg->nopps[cfg->big_cluster], cfg->little_cluster,
-			      cfg->opp_mhz[cfg->little_cluster], cfg->nopps[cfg->little_cluster]))
+	/* The merged table, wherever the switcher may be turned on and OPPs are known. */
+	const int have_table =
+		k->sw.npairs && cfg->nopps[cfg->big_cluster] && cfg->nopps[cfg->little_cluster] &&
+		bls_cpufreq_build(&k->vtable, cfg->big_cluster, cfg->opp_mhz[cfg->big_cluster],
+				  cfg->nopps[cfg->big_cluster], cfg->little_cluster,
+				  cfg->opp_mhz[cfg->little_cluster], cfg->nopps[cfg->little_cluster]) == 0;
+	if (cfg->switcher.enabled && !have_table)
 		return -BLS_EINVAL;
 	for (unsigned l = 0; l < nlogical; l++)
 		k->resident[l] = bls_switcher_cluster_of(&k->sw, l);
@@ -69,6 +73,14 @@ int bls_kernel_add_work(struct bls_kernel *k, unsigned task, double ref_ns)
 		return -BLS_EINVAL;
 	k->pending_ref_ns[task] += ref_ns;
 	k->stats[task].released_ref_ns += ref_ns;
+	return 0;
+}
+
+int bls_kernel_post_switcher_active(struct bls_kernel *k, int active)
+{
+	if (k->sw.npairs == 0)
+		return -BLS_EINVAL;
+	k->activity_mailbox = active != 0;
 	return 0;
 }
 
@@ -119,7 +131,12 @@ static void take_frequency_request(struct bls_kernel *k, unsigned cpu, unsigned 
 	k->mailbox_mhz[l] = 0;
 	const unsigned cur = k->cfg.hw.cpu_cluster[cpu];
 
-	if (!k->cfg.switcher.enabled) {
+	if (k->disabling) {
+		/* The switcher is bringing every CPU home: no new switches meanwhile. */
+		k->freq_requests_refused++;
+		return;
+	}
+	if (!bls_switcher_active(&k->sw)) {
 		/* Without the switcher a policy is its cluster: the request is a real OPP. */
 		if (k->ops->cluster_set_freq(k->plat, cur, mhz))
 			k->freq_requests_refused++;
@@ -138,6 +155,75 @@ static void take_frequency_request(struct bls_kernel *k, unsigned cpu, unsigned 
 	if (now != old) {
 		bls_switch_request(&k->sw, cpu, l, now, NULL, NULL);
 		cluster_clock_update(k, old);
+	}
+}
+
+/* --- turning the switcher on and off (bL_switcher_enable / _disable) ------------------------- */
+
+static void route_logical(struct bls_kernel *k, unsigned cpu, unsigned l)
+{
+	const unsigned host = bls_switcher_host_of(&k->sw, l);
+	bls_gic_route_spi(&k->cfg.hw, cpu, BLS_IRQ_TIMER(l), host);
+	bls_gic_route_spi(&k->cfg.hw, cpu, BLS_IRQ_DOORBELL(l), host);
+}
+
+/* Once every pair is home, the switcher's map goes and the other CPUs come online. */
+static void finish_disable(struct bls_kernel *k, unsigned cpu)
+{
+	struct bls_switcher *sw = &k->sw;
+	for (unsigned l = 0; l < bls_switcher_nlogical(sw); l++)
+		if (bls_switcher_host_of(sw, l) != l || sw->req[l].armed || sw->req[l].wanted >= 0)
+			return; /* not yet */
+	const unsigned before = bls_switcher_nlogical(sw);
+	int rc = bls_switcher_set_active(sw, 0);
+	assert(rc == 0);
+	(void)rc;
+	k->disabling = 0;
+	sw->stats.disables++;
+	for (unsigned c = before; c < k->cfg.hw.ncpus; c++) {
+		k->resident[c] = k->cfg.hw.cpu_cluster[c];
+		route_logical(k, cpu, c);
+		bls_mcpm_set_entry_vector(&k->mcpm, cpu, c, BLS_VECTOR_ONLINE);
+		bls_mcpm_cpu_power_up(&k->mcpm, cpu, c);
+		bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
+	}
+}
+
+static void take_activity_request(struct bls_kernel *k, unsigned cpu)
+{
+	struct bls_switcher *sw = &k->sw;
+	const int want = k->activity_mailbox;
+	if (want < 0)
+		return;
+	k->activity_mailbox = -1;
+	if (want && !bls_switcher_active(sw) && !k->disabling) {
+		/* On: the partners and unpaired CPUs go offline (their logical CPUs carry no
+		 * tasks); a kick wakes each to notice. */
+		const unsigned before = bls_switcher_nlogical(sw);
+		int rc = bls_switcher_set_active(sw, 1);
+		assert(rc == 0);
+		(void)rc;
+		sw->stats.enables++;
+		for (unsigned c = bls_switcher_nlogical(sw); c < before; c++)
+			bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
+		for (unsigned l = 0; l < bls_switcher_nlogical(sw); l++)
+			k->resident[l] = bls_switcher_cluster_of(sw, l);
+	} else if (!want && bls_switcher_active(sw) && !k->disabling) {
+		/* Off: every logical CPU back to its boot cluster first. */
+		k->disabling = 1;
+		const unsigned home = bls_switcher_home_cluster(sw);
+		for (unsigned l = 0; l < bls_switcher_nlogical(sw); l++) {
+			if (bls_switcher_cluster_of(sw, l) == home && !sw->req[l].armed) {
+				sw->req[l].wanted = -1; /* a pending move away is dropped */
+				continue;
+			}
+			k->resident[l] = home;
+			bls_switch_request(sw, cpu, l, home, NULL, NULL);
+			const unsigned host = bls_switcher_host_of(sw, l);
+			if (host != cpu)
+				bls_gic_send_sgi(&k->cfg.hw, cpu, host, BLS_SGI_KICK);
+		}
+		finish_disable(k, cpu);
 	}
 }
 
@@ -179,6 +265,21 @@ static void cpu_power_cycle(struct bls_kernel *k, unsigned cpu)
 	bls_gic_cpu_init(&k->cfg.hw, cpu);
 }
 
+/* A CPU that was powered down has passed its gate with @vector: carry on as it says. */
+static void resume(struct bls_kernel *k, unsigned cpu, uint32_t vector)
+{
+	if (vector == BLS_VECTOR_SWITCH) {
+		bls_switcher_inbound(&k->sw, cpu);
+		return;
+	}
+	/* BLS_VECTOR_ONLINE: the switcher went off; this CPU is a logical CPU of its own. */
+	assert(vector == BLS_VECTOR_ONLINE);
+	bls_mcpm_set_entry_vector(&k->mcpm, cpu, cpu, 0);
+	bls_mcpm_cpu_powered_up(&k->mcpm, cpu);
+	bls_gic_cpu_init(&k->cfg.hw, cpu);
+	k->ops->cpu_irq_mask(k->plat, cpu, 0);
+}
+
 /* --- boot ----------------------------------------------------------------------------------- */
 
 static void boot(struct bls_kernel *k, unsigned cpu)
@@ -192,11 +293,8 @@ static void boot(struct bls_kernel *k, unsigned cpu)
 		bls_mcpm_sync_init(&k->mcpm, cpu);
 		bls_gic_dist_init(hw, cpu);
 		/* Each logical CPU's timer and doorbell go to the CPU hosting it. */
-		for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++) {
-			const unsigned host = bls_switcher_host_of(&k->sw, l);
-			bls_gic_route_spi(hw, cpu, BLS_IRQ_TIMER(l), host);
-			bls_gic_route_spi(hw, cpu, BLS_IRQ_DOORBELL(l), host);
-		}
+		for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++)
+			route_logical(k, cpu, l);
 		if (k->gov) {
 			int rc = k->gov->ops->start(k->gov);
 			/* The configuration was validated before boot: a refusal is a bug. */
@@ -225,10 +323,13 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 	for (;;) {
 		int l = bls_switcher_logical_of(&k->sw, cpu);
 		if (l < 0) {
-			/* Offline: the partner of a logical CPU's host, or unpaired. Wait,
-			 * powered down, to be the inbound of a switch. */
-			bls_switcher_offline(&k->sw, cpu);
-			bls_switcher_inbound(&k->sw, cpu);
+			/* Offline: the partner of a logical CPU's host, or unpaired. Whatever
+			 * woke us is acknowledged first (a pending interrupt would wake us again
+			 * at once); then wait, powered down, to be the inbound of a switch, or to
+			 * be brought online. */
+			if (interrupted)
+				handle_irqs(k, cpu);
+			resume(k, cpu, bls_switcher_offline(&k->sw, cpu));
 			interrupted = 1;
 			continue;
 		}
@@ -240,15 +341,20 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 			interrupted = 0;
 		}
 		take_frequency_request(k, cpu, (unsigned)l);
+		take_activity_request(k, cpu);
+		if (k->disabling)
+			finish_disable(k, cpu);
 
 		/* The kswitcher's turn: start a requested switch, or, once the inbound is
 		 * alive, hand the logical CPU over. Then this CPU powers down, and comes back
 		 * only as the inbound of a later switch. */
-		if (bls_switcher_pending(&k->sw, cpu) &&
-		    bls_switcher_service(&k->sw, cpu) == BLS_VECTOR_SWITCH) {
-			bls_switcher_inbound(&k->sw, cpu);
-			interrupted = 1;
-			continue;
+		if (bls_switcher_pending(&k->sw, cpu)) {
+			const uint32_t v = bls_switcher_service(&k->sw, cpu);
+			if (v) {
+				resume(k, cpu, v);
+				interrupted = 1;
+				continue;
+			}
 		}
 
 		int t = pick_next_task(k, (unsigned)l);

@@ -33,50 +33,78 @@ int bls_switcher_init(struct bls_switcher *sw, const struct bls_hw *hw, struct b
 	sw->hw = hw;
 	sw->mcpm = mcpm;
 	sw->cfg = *cfg;
-	for (unsigned c = 0; c < BLS_MAX_CPUS; c++) {
-		sw->hosted[c] = -1;
+	for (unsigned c = 0; c < BLS_MAX_CPUS; c++)
 		sw->req[c].wanted = -1;
-	}
 
-	if (!cfg->enabled) {
-		/* Every CPU is its own logical CPU. */
+	/* The pairs, whether or not the switcher starts on. */
+	if (hw->nclusters == 2 && cfg->boot_cluster <= 1) {
+		const unsigned home = cfg->boot_cluster, other = 1u - home;
+		int taken[BLS_MAX_CPUS] = {0};
+		for (unsigned c = 0; c < hw->ncpus; c++) {
+			if (hw->cpu_cluster[c] != home)
+				continue;
+			/* Linux remembers the *last* match on purpose, to create "odd" pairings so
+			 * that nothing assumes a relation between logical and physical numbers. */
+			int match = -1;
+			for (unsigned o = 0; o < hw->ncpus; o++) {
+				if (hw->cpu_cluster[o] != other || taken[o])
+					continue;
+				match = (int)o;
+				if (cfg->pairing == BLS_PAIRING_IN_ORDER)
+					break;
+			}
+			if (match < 0)
+				break;
+			taken[match] = 1;
+			/* The logical CPU keeps its boot-cluster CPU's number (as Linux's do). */
+			const unsigned l = sw->npairs++;
+			if (l != c)
+				return -BLS_EINVAL; /* the boot cluster's CPUs must come first */
+			sw->pair[l][home] = c;
+			sw->pair[l][other] = (unsigned)match;
+		}
+	}
+	if (cfg->enabled && sw->npairs == 0)
+		return -BLS_EINVAL;
+	sw->cfg.enabled = !cfg->enabled; /* so that set_active below changes the map */
+	return bls_switcher_set_active(sw, cfg->enabled);
+}
+
+int bls_switcher_set_active(struct bls_switcher *sw, int active)
+{
+	const struct bls_hw *hw = sw->hw;
+	active = active != 0;
+	if (active == sw->cfg.enabled)
+		return 0;
+	if (active) {
+		/* From the switcher off every CPU hosts itself: the pairs are home. */
+		if (!sw->npairs)
+			return -BLS_EINVAL;
+		for (unsigned c = 0; c < BLS_MAX_CPUS; c++)
+			sw->hosted[c] = -1;
+		sw->nlogical = sw->npairs;
+		for (unsigned l = 0; l < sw->npairs; l++) {
+			sw->host[l] = l;
+			sw->hosted[l] = (int)l;
+		}
+	} else {
+		/* Every pair must be home: the boot-cluster CPU hosts it. */
+		for (unsigned l = 0; l < sw->nlogical && sw->cfg.enabled; l++)
+			if (sw->host[l] != l)
+				return -BLS_EINVAL;
 		sw->nlogical = hw->ncpus;
 		for (unsigned c = 0; c < hw->ncpus; c++) {
 			sw->host[c] = c;
 			sw->hosted[c] = (int)c;
-			sw->pair[c][hw->cpu_cluster[c]] = c;
 		}
-		return 0;
 	}
-
-	if (hw->nclusters != 2 || cfg->boot_cluster > 1)
-		return -BLS_EINVAL;
-	const unsigned home = cfg->boot_cluster, other = 1u - home;
-	int taken[BLS_MAX_CPUS] = {0};
-	for (unsigned c = 0; c < hw->ncpus; c++) {
-		if (hw->cpu_cluster[c] != home)
-			continue;
-		/* Linux remembers the *last* match on purpose, to create "odd" pairings so that
-		 * nothing assumes a relation between logical and physical numbers. */
-		int match = -1;
-		for (unsigned o = 0; o < hw->ncpus; o++) {
-			if (hw->cpu_cluster[o] != other || taken[o])
-				continue;
-			match = (int)o;
-			if (cfg->pairing == BLS_PAIRING_IN_ORDER)
-				break;
-		}
-		if (match < 0)
-			break;
-		taken[match] = 1;
-		const unsigned l = sw->nlogical++;
-		sw->pair[l][home] = c;
-		sw->pair[l][other] = (unsigned)match;
-		sw->host[l] = c;
-		sw->hosted[c] = (int)l;
-	}
-	return sw->nlogical ? 0 : -BLS_EINVAL;
+	sw->cfg.enabled = active;
+	return 0;
 }
+
+int bls_switcher_active(const struct bls_switcher *sw) { return sw->cfg.enabled; }
+
+unsigned bls_switcher_home_cluster(const struct bls_switcher *sw) { return sw->cfg.boot_cluster; }
 
 unsigned bls_switcher_nlogical(const struct bls_switcher *sw) { return sw->nlogical; }
 
@@ -223,7 +251,7 @@ uint32_t bls_switcher_offline(struct bls_switcher *sw, unsigned cpu)
 	do {
 		bls_mcpm_set_entry_vector(sw->mcpm, cpu, cpu, 0);
 		v = bls_mcpm_cpu_power_down(sw->mcpm, cpu);
-	} while (v != BLS_VECTOR_SWITCH);
+	} while (v != BLS_VECTOR_SWITCH && v != BLS_VECTOR_ONLINE);
 	return v;
 }
 

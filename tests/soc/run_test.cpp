@@ -245,6 +245,27 @@ TEST_F(run_test, switch_pingpong_records_every_phase_of_every_switch)
     EXPECT_EQ(s["residency_s"]["cores"]["cpu2"]["off"].get<double>() > 0.99, true); // unpaired: offline
 }
 
+TEST_F(run_test, the_switcher_turned_off_brings_cpus_home_and_the_partners_online)
+{
+    const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switcher-onoff.yaml";
+    result r = blsim("run -q " + scenario + " --out " + dir.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto rows = csv_rows(slurp(dir / "switches.csv"));
+    ASSERT_EQ(rows.size(), 4u);
+    // cpu0 to the A7 at 100 ms; turning the switcher off at 200 ms brings it home first;
+    // with the switcher on again, cpu1 to the A7 at 500 ms.
+    EXPECT_EQ((std::vector<std::string>{rows[1][0], rows[1][1]}), (std::vector<std::string>{"0", "a15->a7"}));
+    EXPECT_EQ((std::vector<std::string>{rows[2][0], rows[2][1]}), (std::vector<std::string>{"0", "a7->a15"}));
+    EXPECT_EQ((std::vector<std::string>{rows[3][0], rows[3][1]}), (std::vector<std::string>{"1", "a15->a7"}));
+    EXPECT_NEAR(std::stod(rows[2][4]), 0.2, 1e-3);
+    json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_EQ(s["switches"]["switcher_disables"], 1);
+    EXPECT_EQ(s["switches"]["switcher_enables"], 1);
+    // The unpaired cpu2 came online while the switcher was off (and, with nothing to run,
+    // went idle again).
+    EXPECT_GT(s["residency_s"]["cores"]["cpu2"]["on"].get<double>(), 0);
+}
+
 TEST_F(run_test, a_bad_configuration_is_located_and_writes_nothing)
 {
     const fs::path cfg = dir.string() + "-bad.yaml";

@@ -81,6 +81,8 @@ struct bls_kernel {
 	unsigned request_mhz[BLS_MAX_CPUS];  /* the last one taken (virtual with the switcher) */
 	unsigned resident[BLS_MAX_CPUS];     /* the cluster cpufreq placed the logical CPU on */
 	int booted; /* set by the boot CPU once the distributor is up */
+	int activity_mailbox;  /* a posted switcher on (1) / off (0) request, or -1 */
+	int disabling;         /* turning off: waiting for every pair to be home */
 	/* public, read-only */
 	struct bls_switcher sw;
 	uint64_t freq_requests_refused;
@@ -105,6 +107,13 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu);
  * the caller then raises BLS_IRQ_DOORBELL(@logical), whose handler takes the request on the
  * CPU hosting it. Returns 0 or -BLS_EINVAL. */
 int bls_kernel_post_frequency(struct bls_kernel *k, unsigned logical, unsigned mhz);
+
+/* bls_kernel_post_switcher_active - a userspace request to turn the switcher on or off (the
+ * real system's /sys/kernel/bL_switcher/active). Any context; the caller then raises
+ * BLS_IRQ_DOORBELL(0). Off: every logical CPU is switched back to its boot cluster, then the
+ * partners and unpaired CPUs come online as logical CPUs of their own. On: those go offline
+ * again. Returns 0 or -BLS_EINVAL (no pairs). */
+int bls_kernel_post_switcher_active(struct bls_kernel *k, int active);
 
 /* bls_kernel_add_work - release @ref_ns of work to @task. Any context; the caller raises the
  * interrupt that tells the task's CPU. Returns 0 or -BLS_EINVAL. */

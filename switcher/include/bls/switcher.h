@@ -31,6 +31,7 @@ extern "C" {
 
 /* Entry vectors. */
 #define BLS_VECTOR_SWITCH 2u /* "you are the inbound of a switch" */
+#define BLS_VECTOR_ONLINE 3u /* "come online as your own logical CPU" (switcher turned off) */
 
 /* Shared memory after MCPM's area: the handshake word of each logical CPU. */
 #define BLS_SW_HANDSHAKE(l) (BLS_MCPM_SHM_BYTES + 4u * (l))
@@ -62,6 +63,7 @@ typedef void (*bls_switch_done_fn)(void *cookie, unsigned logical, unsigned clus
 
 struct bls_switch_stats {
 	uint64_t requests, switches, busy_refusals;
+	uint64_t enables, disables; /* run-time changes of the switcher's activity */
 };
 
 struct bls_switcher {
@@ -69,6 +71,7 @@ struct bls_switcher {
 	const struct bls_hw *hw;
 	struct bls_mcpm *mcpm;
 	struct bls_switcher_config cfg;
+	unsigned npairs;
 	unsigned nlogical;
 	unsigned pair[BLS_MAX_CPUS][BLS_MAX_CLUSTERS]; /* [logical][cluster]: its CPU there */
 	unsigned host[BLS_MAX_CPUS];                   /* logical -> physical now */
@@ -90,6 +93,15 @@ struct bls_switcher {
  * clusters with a CPU each). */
 int bls_switcher_init(struct bls_switcher *sw, const struct bls_hw *hw, struct bls_mcpm *mcpm,
 		      const struct bls_switcher_config *cfg);
+
+/* bls_switcher_set_active - the logical map with the switcher on (each pair one logical CPU,
+ * numbered as its boot-cluster CPU, hosted there: every pair must be home) or off (every CPU
+ * its own logical CPU). Only the map changes: bringing CPUs on- and offline is the kernel's
+ * part. Returns 0, or -BLS_EINVAL (no pairs, or a pair not home). */
+int bls_switcher_set_active(struct bls_switcher *sw, int active);
+int bls_switcher_active(const struct bls_switcher *sw);
+/* The cluster the CPUs of the pairs boot in, where turning the switcher off brings them. */
+unsigned bls_switcher_home_cluster(const struct bls_switcher *sw);
 
 unsigned bls_switcher_nlogical(const struct bls_switcher *sw);
 /* The logical CPU @cpu hosts, or -1 (offline). */
@@ -118,7 +130,8 @@ uint32_t bls_switcher_service(struct bls_switcher *sw, unsigned cpu);
 int bls_switcher_pending(const struct bls_switcher *sw, unsigned cpu);
 
 /* bls_switcher_offline - an offline CPU waits, powered down with its gate closed, to be
- * the inbound of a switch. Returns BLS_VECTOR_SWITCH. Runs on @cpu. */
+ * the inbound of a switch (returns BLS_VECTOR_SWITCH) or brought online as a logical CPU of
+ * its own (BLS_VECTOR_ONLINE). Runs on @cpu. */
 uint32_t bls_switcher_offline(struct bls_switcher *sw, unsigned cpu);
 
 /* bls_switcher_inbound - the inbound's half, once its gate opened: restore, powered-up,

@@ -86,6 +86,8 @@ public:
 
     // Local time beyond which an access sequence synchronises with the kernel.
     static constexpr double quantum_ns = 1000;
+    // Cycles of one WFE and the loop around it, when it does not sleep.
+    static constexpr double wfe_cycles = 4;
     // Stack of the thread the software runs on.
     static constexpr std::size_t software_stack_bytes = 512 * 1024;
 

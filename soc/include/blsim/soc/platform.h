@@ -86,6 +86,12 @@ private:
     std::unique_ptr<workloads::constant_taskset> workload_;
     std::unique_ptr<switch_probe> probe_;
     std::vector<int> executing_; // per logical CPU: the CPU running its work, or -1
+    struct script_entry {
+        double at_ms;
+        int cpu;      // a frequency request's logical CPU; -1: switcher on, -2: off
+        unsigned mhz;
+    };
+    std::vector<script_entry> script_;
     sc_core::sc_event timeline_event_;
     std::size_t timeline_next_ = 0;
     void timeline_step();

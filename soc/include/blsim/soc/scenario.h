@@ -41,8 +41,15 @@ struct switch_costs {
     int tick_resume = 1500;
 };
 
+// Turning the switcher on or off at a point of the run.
+struct activity_change {
+    double at_ms = 0;
+    bool active = true;
+};
+
 struct switcher_config {
     bool enabled = false;
+    std::vector<activity_change> activity;
     std::string pairing = "linux";
     switch_costs costs_cycles;
     std::vector<freq_request> timeline;
