@@ -172,7 +172,8 @@ static void finish_disable(struct bls_kernel *k, unsigned cpu)
 {
 	struct bls_switcher *sw = &k->sw;
 	for (unsigned l = 0; l < bls_switcher_nlogical(sw); l++)
-		if (bls_switcher_host_of(sw, l) != l || sw->req[l].armed || sw->req[l].wanted >= 0)
+		if (bls_switcher_host_of(sw, l) != l || bls_switcher_phase(sw, l) != BLS_SWITCH_IDLE ||
+		    sw->req[l].wanted >= 0)
 			return; /* not yet */
 	const unsigned before = bls_switcher_nlogical(sw);
 	int rc = bls_switcher_set_active(sw, 0);
@@ -213,7 +214,8 @@ static void take_activity_request(struct bls_kernel *k, unsigned cpu)
 		k->disabling = 1;
 		const unsigned home = bls_switcher_home_cluster(sw);
 		for (unsigned l = 0; l < bls_switcher_nlogical(sw); l++) {
-			if (bls_switcher_cluster_of(sw, l) == home && !sw->req[l].armed) {
+			if (bls_switcher_cluster_of(sw, l) == home &&
+			    bls_switcher_phase(sw, l) == BLS_SWITCH_IDLE) {
 				sw->req[l].wanted = -1; /* a pending move away is dropped */
 				continue;
 			}

@@ -22,6 +22,23 @@ static void delay(struct bls_switcher *sw, unsigned cpu, uint32_t cycles)
 		ops(sw)->cpu_delay_cycles(sw->hw->plat, cpu, cycles);
 }
 
+/* Every phase change goes through here, which asserts it is one of the drawn transitions. */
+static void set_phase(struct bls_switcher *sw, unsigned l, enum bls_switch_phase to)
+{
+	const enum bls_switch_phase from = sw->req[l].phase;
+	assert((from == BLS_SWITCH_IDLE && to == BLS_SWITCH_ARMED) ||
+	       (from == BLS_SWITCH_ARMED && to == BLS_SWITCH_ALIVE) ||
+	       (from == BLS_SWITCH_ALIVE && to == BLS_SWITCH_BLACKOUT) ||
+	       (from == BLS_SWITCH_BLACKOUT && to == BLS_SWITCH_IDLE));
+	(void)from;
+	sw->req[l].phase = to;
+}
+
+enum bls_switch_phase bls_switcher_phase(const struct bls_switcher *sw, unsigned logical)
+{
+	return sw->req[logical].phase;
+}
+
 /* --- pairing ----------------------------------------------------------------------------- */
 
 int bls_switcher_init(struct bls_switcher *sw, const struct bls_hw *hw, struct bls_mcpm *mcpm,
@@ -33,8 +50,10 @@ int bls_switcher_init(struct bls_switcher *sw, const struct bls_hw *hw, struct b
 	sw->hw = hw;
 	sw->mcpm = mcpm;
 	sw->cfg = *cfg;
-	for (unsigned c = 0; c < BLS_MAX_CPUS; c++)
+	for (unsigned c = 0; c < BLS_MAX_CPUS; c++) {
 		sw->req[c].wanted = -1;
+		sw->req[c].phase = BLS_SWITCH_IDLE;
+	}
 
 	/* The pairs, whether or not the switcher starts on. */
 	if (hw->nclusters == 2 && cfg->boot_cluster <= 1) {
@@ -139,14 +158,14 @@ int bls_switch_request(struct bls_switcher *sw, unsigned cpu, unsigned logical, 
 int bls_switcher_pending(const struct bls_switcher *sw, unsigned cpu)
 {
 	const int l = sw->hosted[cpu];
-	return l >= 0 && (sw->req[l].wanted >= 0 || sw->req[l].armed);
+	return l >= 0 && (sw->req[l].wanted >= 0 || sw->req[l].phase != BLS_SWITCH_IDLE);
 }
 
 void bls_switcher_alive(struct bls_switcher *sw, unsigned cpu)
 {
 	const int l = sw->hosted[cpu];
-	if (l >= 0 && sw->req[l].armed) {
-		sw->req[l].alive = 1;
+	if (l >= 0 && sw->req[l].phase == BLS_SWITCH_ARMED) {
+		set_phase(sw, (unsigned)l, BLS_SWITCH_ALIVE);
 		trace(sw, cpu, BLS_TRACE_INBOUND_ALIVE, (unsigned)l, sw->req[l].ib);
 	}
 }
@@ -168,8 +187,7 @@ static void switch_arm(struct bls_switcher *sw, unsigned ob, unsigned l, unsigne
 	bls_mcpm_set_early_poke(sw->mcpm, ob, ib, (uint32_t)(hw->gic_dist_base + BLS_GICD_SGIR),
 				(1u << (16u + ob)) | BLS_SGI_INBOUND_ALIVE);
 
-	sw->req[l].armed = 1;
-	sw->req[l].alive = 0;
+	set_phase(sw, l, BLS_SWITCH_ARMED);
 	sw->req[l].ib = ib;
 
 	/* Power it up (possibly with its cluster: milliseconds), and kick it out of any WFI
@@ -190,6 +208,7 @@ static uint32_t switch_blackout(struct bls_switcher *sw, unsigned ob, unsigned l
 	bls_mcpm_set_early_poke(sw->mcpm, ob, ib, 0, 0);
 
 	/* From this point we are in the switch's critical zone: no interrupts. */
+	set_phase(sw, l, BLS_SWITCH_BLACKOUT);
 	ops(sw)->cpu_irq_mask(hw->plat, ob, 1);
 	trace(sw, ob, BLS_TRACE_BLACKOUT_BEGIN, l, ib);
 	bls_gic_migrate_target(hw, ob, ob, ib);
@@ -225,7 +244,7 @@ uint32_t bls_switcher_service(struct bls_switcher *sw, unsigned cpu)
 	const int l = sw->hosted[cpu];
 	if (l < 0)
 		return 0;
-	if (!sw->req[l].armed && sw->req[l].wanted >= 0) {
+	if (sw->req[l].phase == BLS_SWITCH_IDLE && sw->req[l].wanted >= 0) {
 		const unsigned cluster = (unsigned)sw->req[l].wanted;
 		if (cluster == sw->hw->cpu_cluster[cpu]) {
 			/* Already there: a no-op switch, completed at once. */
@@ -240,7 +259,7 @@ uint32_t bls_switcher_service(struct bls_switcher *sw, unsigned cpu)
 		switch_arm(sw, cpu, (unsigned)l, cluster);
 		return 0;
 	}
-	if (sw->req[l].armed && sw->req[l].alive)
+	if (sw->req[l].phase == BLS_SWITCH_ALIVE)
 		return switch_blackout(sw, cpu, (unsigned)l);
 	return 0;
 }
@@ -275,8 +294,7 @@ unsigned bls_switcher_inbound(struct bls_switcher *sw, unsigned ib)
 	delay(sw, ib, cost->tick_resume);
 
 	/* This switch is over for the logical CPU: a new request may start from here. */
-	sw->req[l].armed = 0;
-	sw->req[l].alive = 0;
+	set_phase(sw, l, BLS_SWITCH_IDLE);
 
 	/* Interrupts on: the blackout is over. */
 	trace(sw, ib, BLS_TRACE_BLACKOUT_END, l, ob);

@@ -90,7 +90,8 @@ TEST(switcher, handshake_order_between_outbound_and_inbound)
         first = bls_switch_request(&sw, 0, 0, 1, &done_log::done, &dl);
         second = bls_switch_request(&sw, 0, 0, 1, &done_log::done, &dl);
         bls_switcher_service(&sw, 0); // arm: power cpu3 up, kick it
-        while (!sw.req[0].alive)      // "keeps running normal work"
+        EXPECT_EQ(bls_switcher_phase(&sw, 0), BLS_SWITCH_ARMED);
+        while (bls_switcher_phase(&sw, 0) != BLS_SWITCH_ALIVE) // "keeps running normal work"
             sc_core::wait(sc_core::sc_time(100, sc_core::SC_NS));
         bls_switcher_service(&sw, 0); // the blackout; then cpu0 powers down for good
     });
@@ -105,6 +106,7 @@ TEST(switcher, handshake_order_between_outbound_and_inbound)
     EXPECT_EQ(bls_switcher_logical_of(&sw, 3), 0);
     EXPECT_EQ(bls_switcher_logical_of(&sw, 0), -1);
     EXPECT_EQ(sw.stats.switches, 1u);
+    EXPECT_EQ(bls_switcher_phase(&sw, 0), BLS_SWITCH_IDLE);
 
     auto at = [&](const std::string& what) { return soc.time_of(what); };
     const double powerup_cluster = at("pwrdn_en cluster1=0");   // cluster_powerup

@@ -59,6 +59,15 @@ struct bls_switcher_config {
 	struct bls_switch_costs costs;
 };
 
+/* Where a logical CPU's switch stands (docs/switcher.md draws it). Distinct values, as
+ * MCPM's, so a stray one is recognisable. */
+enum bls_switch_phase {
+	BLS_SWITCH_IDLE = 0x51,     /* no switch in flight */
+	BLS_SWITCH_ARMED = 0x52,    /* the inbound is powering up; the outbound runs tasks */
+	BLS_SWITCH_ALIVE = 0x53,    /* "inbound alive" received: the blackout can start */
+	BLS_SWITCH_BLACKOUT = 0x54, /* the outbound is in the critical zone */
+};
+
 typedef void (*bls_switch_done_fn)(void *cookie, unsigned logical, unsigned cluster);
 
 struct bls_switch_stats {
@@ -80,8 +89,7 @@ struct bls_switcher {
 		int wanted;     /* cluster requested, -1: none */
 		bls_switch_done_fn done;
 		void *cookie;
-		int armed;      /* outbound side started */
-		int alive;      /* "inbound alive" received */
+		enum bls_switch_phase phase;
 		unsigned ib;    /* the inbound CPU */
 	} req[BLS_MAX_CPUS];
 	/* public, read-only */
@@ -117,6 +125,7 @@ int bls_switch_request(struct bls_switcher *sw, unsigned cpu, unsigned logical, 
 		       bls_switch_done_fn done, void *cookie);
 
 /* bls_switcher_alive - the interrupt handler's part: "inbound alive" arrived on @cpu. */
+enum bls_switch_phase bls_switcher_phase(const struct bls_switcher *sw, unsigned logical);
 void bls_switcher_alive(struct bls_switcher *sw, unsigned cpu);
 
 /* bls_switcher_service - the kswitcher's part, called by the host of a logical CPU at its
