@@ -127,7 +127,7 @@ void core::sync()
 
 std::uint32_t core::access(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes)
 {
-    tlm::tlm_generic_payload trans;
+    tlm::tlm_generic_payload& trans = trans_;
     cpu_extension ext;
     ext.cpu = cpu_;
     ext.cluster = cluster_;

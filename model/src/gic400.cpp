@@ -38,6 +38,7 @@ gic400::gic400(sc_core::sc_module_name name, unsigned ncpus, const gic_params& p
     : sc_module(name), dist_socket("dist_socket"), cpu_socket("cpu_socket"), irq("irq", ncpus),
       wake("wake", ncpus), ncpus_(ncpus), nirqs_(nprivate + static_cast<unsigned>(params.spis)),
       params_(params), clock_(clock), cpus_(ncpus), spis_(static_cast<std::size_t>(params.spis)),
+      spi_pending_bits_((static_cast<std::size_t>(params.spis) + 31) / 32, 0),
       dist_regs_(std::string(basename()) + ".distributor"), cpu_regs_(std::string(basename()) + ".cpu_interface"),
       irq_level_(ncpus, false), wake_level_(ncpus, false)
 {
@@ -269,8 +270,10 @@ void gic400::set_pending(unsigned cpu, unsigned id, bool pending)
 {
     assert(id >= nsgi && "SGIs are pending per source");
     irq_state& s = state(cpu, id);
-    if (id >= nprivate && s.pending != pending)
-        spis_pending_ += pending ? 1 : -1;
+    if (id >= nprivate && s.pending != pending) {
+        const unsigned i = id - nprivate;
+        spi_pending_bits_[i / 32] ^= 1u << (i % 32);
+    }
     s.pending = pending;
     if (id < nprivate)
         sync_pending_mask(cpu, id);
@@ -322,9 +325,12 @@ std::uint32_t gic400::best_pending(unsigned cpu, bool for_wake) const
         const unsigned id = static_cast<unsigned>(__builtin_ctz(m));
         consider(id, c.priv[id], true);
     }
-    if (spis_pending_ > 0) // the common case has none: skip the scan
-        for (unsigned i = 0; i < spis_.size(); i++)
-            consider(nprivate + i, spis_[i], spis_[i].pending && (spis_[i].targets & (1u << cpu)));
+    // Only the SPIs that are pending: usually none or one.
+    for (unsigned w = 0; w < spi_pending_bits_.size(); w++)
+        for (std::uint32_t m = spi_pending_bits_[w]; m != 0; m &= m - 1) {
+            const unsigned i = 32 * w + static_cast<unsigned>(__builtin_ctz(m));
+            consider(nprivate + i, spis_[i], (spis_[i].targets & (1u << cpu)) != 0);
+        }
     return best;
 }
 
@@ -433,8 +439,10 @@ void gic400::set_spi_level(unsigned id, bool level)
 void gic400::update()
 {
     for (unsigned cpu = 0; cpu < ncpus_; cpu++) {
-        const bool i = best_pending(cpu, false) != spurious;
+        // Whatever may be signalled would also wake: no candidate for waking (the common
+        // case), no need to look at the interface and the masks.
         const bool w = best_pending(cpu, true) != spurious;
+        const bool i = w && best_pending(cpu, false) != spurious;
         if (i != irq_level_[cpu]) {
             irq_level_[cpu] = i;
             irq[cpu].write(i);

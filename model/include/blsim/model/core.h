@@ -106,6 +106,9 @@ private:
     bool irq_masked_ = false;
     sc_core::sc_event event_;
     sc_core::sc_time offset_;
+    // Reused for every register access: a payload allocates on construction, and a core has
+    // at most one access in flight.
+    tlm::tlm_generic_payload trans_;
     std::uint64_t segments_ = 0;
     std::uint64_t mmio_accesses_ = 0;
 };

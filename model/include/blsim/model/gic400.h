@@ -128,7 +128,7 @@ private:
     bool dist_enabled_ = false;
     std::vector<cpu_state> cpus_;
     std::vector<irq_state> spis_; // index id - 32
-    int spis_pending_ = 0;
+    std::vector<std::uint32_t> spi_pending_bits_; // bit per pending SPI, to skip the others
     reg_table dist_regs_;
     reg_table cpu_regs_;
     std::vector<bool> irq_level_, wake_level_;
