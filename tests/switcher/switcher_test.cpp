@@ -49,6 +49,43 @@ TEST(switcher, linux_pairing_takes_the_last_free_cpu_and_in_order_the_first)
     EXPECT_EQ(bls_switch_request(&sw, 0, 0, 1, nullptr, nullptr), -BLS_EINVAL); // switcher off
 }
 
+TEST(switcher, turning_it_off_and_on_changes_the_logical_map)
+{
+    fake_soc soc(1);
+    bls_mcpm m;
+    ASSERT_EQ(bls_mcpm_init(&m, &soc.hw, &bls_mcpm_tc2), 0);
+    bls_switcher sw;
+    bls_switcher_config c = config();
+    ASSERT_EQ(bls_switcher_init(&sw, &soc.hw, &m, &c), 0);
+    ASSERT_EQ(bls_switcher_active(&sw), 1);
+
+    // A pair that is not home cannot be dissolved: the kernel switches it back first.
+    sw.host[0] = 3;
+    sw.hosted[0] = -1;
+    sw.hosted[3] = 0;
+    EXPECT_EQ(bls_switcher_set_active(&sw, 0), -BLS_EINVAL);
+    EXPECT_EQ(bls_switcher_active(&sw), 1);
+    sw.host[0] = 0;
+    sw.hosted[0] = 0;
+    sw.hosted[3] = -1;
+
+    // Off: every CPU its own logical CPU.
+    ASSERT_EQ(bls_switcher_set_active(&sw, 0), 0);
+    EXPECT_EQ(bls_switcher_nlogical(&sw), 4u);
+    for (unsigned cpu = 0; cpu < 4; cpu++)
+        EXPECT_EQ(bls_switcher_logical_of(&sw, cpu), static_cast<int>(cpu));
+    EXPECT_EQ(bls_switch_request(&sw, 0, 0, 1, nullptr, nullptr), -BLS_EINVAL);
+
+    // On again: the pairs, hosted by their boot-cluster CPUs; the partners offline.
+    ASSERT_EQ(bls_switcher_set_active(&sw, 1), 0);
+    EXPECT_EQ(bls_switcher_nlogical(&sw), 2u);
+    EXPECT_EQ(bls_switcher_logical_of(&sw, 0), 0);
+    EXPECT_EQ(bls_switcher_logical_of(&sw, 1), 1);
+    EXPECT_EQ(bls_switcher_logical_of(&sw, 2), -1);
+    EXPECT_EQ(bls_switcher_logical_of(&sw, 3), -1);
+    EXPECT_EQ(bls_switch_request(&sw, 0, 0, 1, nullptr, nullptr), 0);
+}
+
 struct done_log {
     std::vector<std::pair<unsigned, unsigned>> calls;
     static void done(void* cookie, unsigned logical, unsigned cluster)
