@@ -176,7 +176,7 @@ platform::platform(const scenario_config& cfg) : cfg_(cfg)
         "workload", cfg_.workload.tasks, [this](unsigned task, double ref_ns) {
             const unsigned l = static_cast<unsigned>(cfg_.workload.tasks[task].cpu);
             bls_kernel_add_work(&kernel_, task, ref_ns);
-            probe_->irq_raised(l, BLS_IRQ_TIMER(l));
+            probe_->irq_raised(now_ps(), l, BLS_IRQ_TIMER(l));
             gic_->raise_spi(BLS_IRQ_TIMER(l));
         });
     executing_.assign(ncpus, -1);
@@ -212,7 +212,7 @@ void platform::timeline_step()
         } else {
             bls_kernel_post_switcher_active(&kernel_, e.cpu == -1);
         }
-        probe_->irq_raised(l, BLS_IRQ_DOORBELL(l));
+        probe_->irq_raised(now_ps(), l, BLS_IRQ_DOORBELL(l));
         gic_->raise_spi(BLS_IRQ_DOORBELL(l));
     }
     if (timeline_next_ < script_.size())

@@ -107,12 +107,8 @@ std::string summary_json(platform& p, const host_stats& host)
     }
     j["caches"] = caches;
 
-    // Switches: latency distributions in microseconds.
-    const std::vector<switch_record>& recs = p.probe().records();
-    auto dist = [&](auto field) {
-        std::vector<double> v;
-        for (const switch_record& r : recs)
-            v.push_back(field(r));
+    // Latency distributions in microseconds (nearest-rank percentiles).
+    auto distribution = [](std::vector<double> v) {
         std::sort(v.begin(), v.end());
         auto pct = [&](double q) {
             // Nearest rank: the smallest value with at least q of the data at or below it.
@@ -127,6 +123,13 @@ std::string summary_json(platform& p, const host_stats& host)
         d["p99"] = pct(0.99);
         d["max"] = v.back();
         return d;
+    };
+    const std::vector<switch_record>& recs = p.probe().records();
+    auto dist = [&](auto field) {
+        std::vector<double> v;
+        for (const switch_record& r : recs)
+            v.push_back(field(r));
+        return distribution(std::move(v));
     };
     auto us = [](std::uint64_t a, std::uint64_t b) { return (static_cast<double>(b) - static_cast<double>(a)) / 1e6; };
     json sw;
@@ -143,6 +146,11 @@ std::string summary_json(platform& p, const host_stats& host)
                   {"first_man", ms.first_man},
                   {"raced_power_up", ms.raced_power_up}};
     j["switches"] = sw;
+
+    std::vector<double> irq_us;
+    for (std::uint64_t ps : p.probe().irq_latencies())
+        irq_us.push_back(static_cast<double>(ps) / 1e6);
+    j["interrupts"] = {{"handled", p.probe().irqs_handled()}, {"latency_us", distribution(irq_us)}};
 
     json h;
     h["wall_s"] = host.wall_s;

@@ -18,6 +18,11 @@ void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, uns
     if (event == BLS_TRACE_IRQ_HANDLED) {
         handled_[key(a, b)]++;
         handled_total_++;
+        auto it = first_unhandled_.find(key(a, b));
+        if (it != first_unhandled_.end() && it->second) {
+            latencies_.push_back(t >= it->second ? t - it->second : 0);
+            it->second = 0;
+        }
         return;
     }
     if (a >= open_.size())

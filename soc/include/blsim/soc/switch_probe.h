@@ -40,8 +40,16 @@ public:
                     unsigned cpu_cluster);
     void core_on(std::uint64_t t_ps, unsigned cpu);
     void core_off(std::uint64_t t_ps, unsigned cpu);
-    // A device interrupt was raised for @logical (a timer or a doorbell).
-    void irq_raised(unsigned logical, unsigned irq) { raised_[key(logical, irq)]++; }
+    // A device interrupt was raised for @logical (a timer or a doorbell) at @t_ps.
+    void irq_raised(std::uint64_t t_ps, unsigned logical, unsigned irq)
+    {
+        raised_[key(logical, irq)]++;
+        auto& first = first_unhandled_[key(logical, irq)];
+        if (!first)
+            first = t_ps; // an edge raised again before it is handled merges into it
+    }
+    // Interrupt latencies, raise to handler, in ps (one per delivery).
+    const std::vector<std::uint64_t>& irq_latencies() const { return latencies_; }
 
     const std::vector<switch_record>& records() const { return done_; }
     std::uint64_t irqs_handled() const { return handled_total_; }
@@ -54,7 +62,8 @@ private:
     std::function<double(std::uint64_t)> energy_;
     std::vector<std::optional<switch_record>> open_; // per logical CPU
     std::vector<switch_record> done_;
-    std::map<std::uint64_t, std::uint64_t> raised_, handled_;
+    std::map<std::uint64_t, std::uint64_t> raised_, handled_, first_unhandled_;
+    std::vector<std::uint64_t> latencies_;
     std::uint64_t handled_total_ = 0;
 };
 
