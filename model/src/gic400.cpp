@@ -77,6 +77,18 @@ void gic400::declare_dist_registers()
     auto enabled = [this](unsigned cpu, unsigned id) { return state(cpu, id).enabled; };
     auto pending = [this](unsigned cpu, unsigned id) { return is_pending(cpu, id); };
     auto active = [this](unsigned cpu, unsigned id) { return state(cpu, id).active; };
+    // A set/clear register acts on each interrupt whose bit is written. SGIs are left out:
+    // their enables are fixed on GIC-400 and they are made pending through GICD_SGIR or
+    // GICD_SPENDSGIR only.
+    auto act_on_bits = [this](auto action) {
+        return [this, action](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t) {
+            for_each_bit(v, [&](unsigned b) {
+                if (32 * w + b >= nsgi)
+                    action(cpu, 32 * w + b);
+            });
+            update();
+        };
+    };
 
     t.add({"GICD_CTLR", GICD_CTLR, 1, reg_access::rw,
            [this](unsigned, unsigned) { return dist_enabled_ ? 1u : 0u; },
@@ -92,39 +104,16 @@ void gic400::declare_dist_registers()
            [](unsigned, unsigned) { return 0x0200143bu; }, nullptr}); // GIC-400, ARM
     t.add({"GICD_ISENABLER", GICD_ISENABLER, words, reg_access::rw,
            bits(enabled),
-           [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t) {
-               for_each_bit(v, [&](unsigned b) { state(cpu, 32 * w + b).enabled = true; });
-               update();
-           }});
+           act_on_bits([this](unsigned cpu, unsigned id) { state(cpu, id).enabled = true; })});
     t.add({"GICD_ICENABLER", GICD_ICENABLER, words, reg_access::rw,
            bits(enabled),
-           [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t) {
-               // SGI enables are fixed on GIC-400.
-               for_each_bit(v, [&](unsigned b) {
-                   if (32 * w + b >= nsgi)
-                       state(cpu, 32 * w + b).enabled = false;
-               });
-               update();
-           }});
+           act_on_bits([this](unsigned cpu, unsigned id) { state(cpu, id).enabled = false; })});
     t.add({"GICD_ISPENDR", GICD_ISPENDR, words, reg_access::rw,
            bits(pending),
-           [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t) {
-               // SGIs are made pending through GICD_SGIR or GICD_SPENDSGIR only.
-               for_each_bit(v, [&](unsigned b) {
-                   if (32 * w + b >= nsgi)
-                       set_pending(cpu, 32 * w + b, true);
-               });
-               update();
-           }});
+           act_on_bits([this](unsigned cpu, unsigned id) { set_pending(cpu, id, true); })});
     t.add({"GICD_ICPENDR", GICD_ICPENDR, words, reg_access::rw,
            bits(pending),
-           [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t) {
-               for_each_bit(v, [&](unsigned b) {
-                   if (32 * w + b >= nsgi)
-                       set_pending(cpu, 32 * w + b, false);
-               });
-               update();
-           }});
+           act_on_bits([this](unsigned cpu, unsigned id) { set_pending(cpu, id, false); })});
     t.add({"GICD_ISACTIVER", GICD_ISACTIVER, words, reg_access::ro,
            bits(active),
            nullptr});
