@@ -3,6 +3,7 @@
 
 #include <cassert>
 
+#include "blsim/model/invariant.h"
 #include "blsim/model/tlm_util.h"
 
 namespace blsim::model {
@@ -58,11 +59,10 @@ void cci400::write_snoop_control(unsigned s, std::uint32_t value, std::uint32_t 
         pending_until_ = access_time_ + clock_.cycles(params_.change_pending_cycles);
     if ((old & snoop_enable) && !(control_[s] & snoop_enable) && caches_[s] &&
         caches_[s]->valid_lines() > 0) {
-        const std::string msg = "snoops disabled on slave interface S" + std::to_string(s) + " (" +
-                                names_[s] + ") while its caches hold " +
-                                std::to_string(caches_[s]->valid_lines()) +
-                                " valid lines: a cluster must be flushed before it leaves coherency";
-        SC_REPORT_ERROR("blsim/cci400", msg.c_str());
+        invariant_failed("coherency-exit-clean", access_time_.value(), "the CCI-400",
+                         "snoops disabled on slave interface S" + std::to_string(s) + " (" + names_[s] +
+                             ") while its caches hold " + std::to_string(caches_[s]->valid_lines()) +
+                             " valid lines: a cluster must be flushed before it leaves coherency");
     }
 }
 

@@ -2,6 +2,10 @@
 #include "blsim/model/energy.h"
 
 #include <cassert>
+#include <cmath>
+#include <string>
+
+#include "blsim/model/invariant.h"
 
 namespace blsim::model {
 
@@ -10,6 +14,9 @@ namespace {
 // Dividing (rather than multiplying by 1e-12, which is not exact in binary) keeps whole
 // seconds whole in the results.
 constexpr double ps_per_s = 1e12;
+
+// Relative slack of the floating-point checks: sums of many terms differ in the last bits.
+constexpr double rel_tolerance = 1e-9;
 
 std::size_t core_slot(core_power s)
 {
@@ -22,9 +29,33 @@ std::size_t core_slot(core_power s)
     return 0;
 }
 
-std::size_t cluster_slot(cluster_power s) { return s == cluster_power::on ? 0 : 1; }
+std::size_t cluster_slot(cluster_power s)
+{
+    switch (s) {
+    case cluster_power::on: return 0;
+    case cluster_power::off: return 1;
+    case cluster_power::powering_up: return 2;
+    case cluster_power::powering_down: return 3;
+    }
+    assert(!"bad cluster_power");
+    return 0;
+}
+
+bool powered(cluster_power s) { return s != cluster_power::off; }
 
 double volts(const cluster_snapshot& s) { return s.voltage_mv * 1e-3; }
+
+std::string num(double v)
+{
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+bool close(double a, double b)
+{
+    return std::fabs(a - b) <= rel_tolerance * std::max(std::fabs(a), std::fabs(b)) + 1e-18;
+}
 
 } // namespace
 
@@ -39,13 +70,42 @@ int boot_opp_index(const cluster_params& cluster)
     return 0;
 }
 
+double l2_leakage_mw(const cluster_params& c, double l2_kb, int voltage_mv)
+{
+    // uW/KiB/V * KiB * V = uW
+    return c.caches.l2_leakage_uw_per_kb_v * l2_kb * voltage_mv * 1e-3 * 1e-3;
+}
+
+double power_model::transition_j(const cluster_params& c, cluster_transition t) const
+{
+    return (t == cluster_transition::power_up ? c.power.cluster_up_energy_uj : c.power.cluster_down_energy_uj) * 1e-6;
+}
+
+double power_model::max_cluster_mw(const cluster_params& c) const
+{
+    // Both models grow with frequency, voltage and busy cores: the top OPP at the highest
+    // voltage of the table with every core busy bounds every state the cluster can be in.
+    cluster_snapshot top;
+    top.state = cluster_power::on;
+    top.opp_index = static_cast<int>(c.opps.size()) - 1;
+    top.freq_mhz = c.opps.back().freq_mhz;
+    for (const opp_point& o : c.opps)
+        top.voltage_mv = std::max(top.voltage_mv, o.voltage_mv);
+    top.cores_on = c.cores;
+    double p = uncore_mw(c, top) + c.cores * core_mw(c, top, core_power::on);
+    // An idle cluster may draw more than a busy one in some tables (leakage of a bigger
+    // L2, a WFI figure above the busy ones): take the larger.
+    top.cores_on = 0;
+    return std::max(p, uncore_mw(c, top));
+}
+
 // --- EAS ---------------------------------------------------------------------------------
 
 double eas_power_model::core_mw(const cluster_params& c, const cluster_snapshot& snap,
                                 core_power s) const
 {
     // EAS core idle states cost 0; only a busy core has power of its own.
-    if (s != core_power::on || snap.state == cluster_power::off)
+    if (s != core_power::on || snap.state != cluster_power::on)
         return 0.0;
     return c.opps.at(snap.opp_index).core_power_eas * mw_per_unit_;
 }
@@ -54,9 +114,14 @@ double eas_power_model::uncore_mw(const cluster_params& c, const cluster_snapsho
 {
     if (snap.state == cluster_power::off)
         return c.off_power_eas * mw_per_unit_;
-    if (snap.cores_on > 0)
-        return c.opps.at(snap.opp_index).cluster_power_eas * mw_per_unit_;
-    return c.wfi_power_eas * mw_per_unit_;
+    // The tables contain the leakage of the L2 they were measured with; a different size
+    // adds (or saves) the difference.
+    const int measured_kb = c.eas_l2_kb > 0 ? c.eas_l2_kb : c.caches.l2_kb;
+    const double l2 = l2_leakage_mw(c, c.caches.l2_kb - measured_kb, snap.voltage_mv);
+    if (snap.state == cluster_power::on && snap.cores_on > 0)
+        return c.opps.at(snap.opp_index).cluster_power_eas * mw_per_unit_ + l2;
+    // Powered with no core running: every core idle, or the cluster in transition.
+    return c.wfi_power_eas * mw_per_unit_ + l2;
 }
 
 // --- C*V^2*f ------------------------------------------------------------------------------
@@ -64,7 +129,7 @@ double eas_power_model::uncore_mw(const cluster_params& c, const cluster_snapsho
 double cv2f_power_model::core_mw(const cluster_params& c, const cluster_snapshot& snap,
                                  core_power s) const
 {
-    if (snap.state == cluster_power::off)
+    if (!powered(snap.state))
         return 0.0;
     const double v = volts(snap);
     const double leak = c.cv2f.core_leakage_mw_per_v * v;
@@ -82,11 +147,11 @@ double cv2f_power_model::core_mw(const cluster_params& c, const cluster_snapshot
 
 double cv2f_power_model::uncore_mw(const cluster_params& c, const cluster_snapshot& snap) const
 {
-    if (snap.state == cluster_power::off)
+    if (!powered(snap.state))
         return 0.0;
     const double v = volts(snap);
-    double p = c.cv2f.cluster_leakage_mw_per_v * v;
-    if (snap.cores_on > 0)
+    double p = c.cv2f.cluster_leakage_mw_per_v * v + l2_leakage_mw(c, c.caches.l2_kb, snap.voltage_mv);
+    if (snap.state == cluster_power::on && snap.cores_on > 0)
         p += c.cv2f.cluster_dyn_uw_per_mhz_v2 * snap.freq_mhz * v * v * 1e-3;
     return p;
 }
@@ -105,11 +170,14 @@ energy_meter::energy_meter(const soc_params& soc, const power_model& model) : mo
     for (const cluster_params& cp : soc.clusters) {
         cluster_acc c;
         c.params = &cp;
+        c.block = "cluster " + cp.name;
         c.snap.opp_index = boot_opp_index(cp);
         c.snap.freq_mhz = cp.opps.at(c.snap.opp_index).freq_mhz;
         c.snap.voltage_mv = cp.opps.at(c.snap.opp_index).voltage_mv;
         c.snap.cores_on = cp.cores;
         c.opp_ps.assign(cp.opps.size(), 0);
+        c.opp_j.assign(cp.opps.size(), 0.0);
+        c.max_mw = model_.max_cluster_mw(cp);
         for (int i = 0; i < cp.cores; i++) {
             c.cpus.push_back(static_cast<unsigned>(cores_.size()));
             core_acc k;
@@ -117,36 +185,68 @@ energy_meter::energy_meter(const soc_params& soc, const power_model& model) : mo
             cores_.push_back(k);
         }
         clusters_.push_back(std::move(c));
-        reprice(static_cast<unsigned>(clusters_.size() - 1));
+        reprice(static_cast<unsigned>(clusters_.size() - 1), 0);
     }
 }
 
 void energy_meter::advance(unsigned cluster, std::uint64_t t_ps)
 {
     cluster_acc& c = clusters_.at(cluster);
-    assert(t_ps >= c.last_ps);
+    if (t_ps < c.last_ps)
+        invariant_failed("accounting-interval", t_ps, c.block,
+                         "a change dated " + format_time_s(t_ps) + " s arrived after the meter had integrated up to " +
+                             format_time_s(c.last_ps) + " s (a negative interval)");
     const std::uint64_t dt = t_ps - c.last_ps;
     if (dt == 0)
         return;
     const double dt_s = dt / ps_per_s;
+    const std::size_t cs = cluster_slot(c.snap.state);
     // mW * s = mJ
-    c.uncore_energy_j += c.uncore_mw * dt_s * 1e-3;
-    c.state_ps[cluster_slot(c.snap.state)] += dt;
+    const double uncore_j = c.uncore_mw * dt_s * 1e-3;
+    double cluster_j = uncore_j;
+    c.uncore_energy_j += uncore_j;
+    c.state_j[cs] += uncore_j;
+    if (c.snap.state == cluster_power::on && c.snap.cores_on > 0)
+        c.uncore_busy_j += uncore_j;
+    c.state_ps[cs] += dt;
     c.opp_ps[c.snap.opp_index] += dt;
     for (unsigned cpu : c.cpus) {
         core_acc& k = cores_[cpu];
-        k.energy_j += k.power_mw * dt_s * 1e-3;
-        k.residency_ps[core_slot(k.state)] += dt;
+        const double j = k.power_mw * dt_s * 1e-3;
+        const std::size_t ks = core_slot(k.state);
+        k.energy_j += j;
+        k.state_j[ks] += j;
+        k.residency_ps[ks] += dt;
+        cluster_j += j;
     }
+    c.opp_j[c.snap.opp_index] += cluster_j;
+    // Powers were checked when set; this catches what arithmetic could still do to them.
+    if (!(cluster_j >= 0) || !std::isfinite(c.uncore_energy_j))
+        invariant_failed("energy-monotonic", t_ps, c.block,
+                         "the energy of " + format_time_s(dt) + " s changed by " + num(cluster_j) + " J");
     c.last_ps = t_ps;
 }
 
-void energy_meter::reprice(unsigned cluster)
+void energy_meter::reprice(unsigned cluster, std::uint64_t t_ps)
 {
     cluster_acc& c = clusters_[cluster];
-    for (unsigned cpu : c.cpus)
-        cores_[cpu].power_mw = model_.core_mw(*c.params, c.snap, cores_[cpu].state);
+    double total = 0;
+    for (unsigned cpu : c.cpus) {
+        const double p = model_.core_mw(*c.params, c.snap, cores_[cpu].state);
+        if (!(p >= 0) || !std::isfinite(p))
+            invariant_failed("power-within-tables", t_ps, "cpu" + std::to_string(cpu),
+                             "core power " + num(p) + " mW");
+        cores_[cpu].power_mw = p;
+        total += p;
+    }
     c.uncore_mw = model_.uncore_mw(*c.params, c.snap);
+    if (!(c.uncore_mw >= 0) || !std::isfinite(c.uncore_mw))
+        invariant_failed("power-within-tables", t_ps, c.block, "shared-logic power " + num(c.uncore_mw) + " mW");
+    total += c.uncore_mw;
+    if (total > c.max_mw * (1 + rel_tolerance))
+        invariant_failed("power-within-tables", t_ps, c.block,
+                         "draws " + num(total) + " mW, above the " + num(c.max_mw) +
+                             " mW its tables allow (every core busy at the top OPP)");
 }
 
 void energy_meter::core_state(std::uint64_t t_ps, unsigned cpu, core_power s)
@@ -159,14 +259,30 @@ void energy_meter::core_state(std::uint64_t t_ps, unsigned cpu, core_power s)
     if (s == core_power::on)
         c.snap.cores_on++;
     k.state = s;
-    reprice(k.cluster);
+    reprice(k.cluster, t_ps);
 }
 
 void energy_meter::cluster_state(std::uint64_t t_ps, unsigned cluster, cluster_power s)
 {
     advance(cluster, t_ps);
-    clusters_[cluster].snap.state = s;
-    reprice(cluster);
+    cluster_acc& c = clusters_[cluster];
+    // A transition's own energy is charged when it starts.
+    int tr = -1;
+    if (s == cluster_power::powering_up)
+        tr = static_cast<int>(cluster_transition::power_up);
+    else if (s == cluster_power::powering_down)
+        tr = static_cast<int>(cluster_transition::power_down);
+    if (tr >= 0) {
+        const double j = model_.transition_j(*c.params, static_cast<cluster_transition>(tr));
+        if (!(j >= 0) || !std::isfinite(j))
+            invariant_failed("energy-monotonic", t_ps, c.block, "a transition costing " + num(j) + " J");
+        c.transition_j[tr] += j;
+        c.transition_count[tr]++;
+        c.uncore_energy_j += j;
+        c.opp_j[c.snap.opp_index] += j;
+    }
+    c.snap.state = s;
+    reprice(cluster, t_ps);
 }
 
 void energy_meter::frequency(std::uint64_t t_ps, unsigned cluster, int freq_mhz)
@@ -177,23 +293,102 @@ void energy_meter::frequency(std::uint64_t t_ps, unsigned cluster, int freq_mhz)
     for (std::size_t i = 0; i < c.params->opps.size(); i++)
         if (c.params->opps[i].freq_mhz == freq_mhz)
             index = static_cast<int>(i);
-    assert(index >= 0 && "the DVFS controller only sets table frequencies");
+    if (index < 0)
+        invariant_failed("power-within-tables", t_ps, c.block,
+                         "clock set to " + std::to_string(freq_mhz) + " MHz, not an OPP of its table");
     c.snap.opp_index = index;
     c.snap.freq_mhz = freq_mhz;
-    reprice(cluster);
+    reprice(cluster, t_ps);
 }
 
 void energy_meter::voltage(std::uint64_t t_ps, unsigned cluster, int voltage_mv)
 {
     advance(cluster, t_ps);
     clusters_[cluster].snap.voltage_mv = voltage_mv;
-    reprice(cluster);
+    reprice(cluster, t_ps);
 }
 
 void energy_meter::advance_all(std::uint64_t t_ps)
 {
     for (unsigned c = 0; c < clusters_.size(); c++)
         advance(c, t_ps);
+}
+
+void energy_meter::check_totals(std::uint64_t t_ps) const
+{
+    auto fail_sum = [&](const std::string& block, const std::string& what, std::uint64_t got) {
+        invariant_failed("residency-sum", t_ps, block,
+                         what + " add up to " + format_time_s(got) + " s of " + format_time_s(t_ps) + " s");
+    };
+    auto fail_parts = [&](const std::string& block, const std::string& what, double parts, double total) {
+        invariant_failed("energy-parts-sum", t_ps, block,
+                         what + " add up to " + num(parts) + " J, the total is " + num(total) + " J");
+    };
+    double total = 0;
+    for (const cluster_acc& c : clusters_) {
+        if (c.last_ps != t_ps)
+            fail_sum(c.block, "integrated intervals", c.last_ps);
+        std::uint64_t sum = 0;
+        for (std::uint64_t ps : c.state_ps)
+            sum += ps;
+        if (sum != t_ps)
+            fail_sum(c.block, "power-state residencies", sum);
+        sum = 0;
+        for (std::uint64_t ps : c.opp_ps)
+            sum += ps;
+        if (sum != t_ps)
+            fail_sum(c.block, "OPP residencies", sum);
+
+        double uncore = c.transition_j[0] + c.transition_j[1];
+        for (double j : c.state_j)
+            uncore += j;
+        if (!close(uncore, c.uncore_energy_j))
+            fail_parts(c.block, "shared-logic energies by state", uncore, c.uncore_energy_j);
+        double cluster = c.uncore_energy_j;
+        for (unsigned cpu : c.cpus) {
+            const core_acc& k = cores_[cpu];
+            const std::string block = "cpu" + std::to_string(cpu);
+            std::uint64_t r = 0;
+            double j = 0;
+            for (int s = 0; s < ncore_states; s++) {
+                r += k.residency_ps[s];
+                j += k.state_j[s];
+            }
+            if (r != t_ps)
+                fail_sum(block, "power-state residencies", r);
+            if (!close(j, k.energy_j))
+                fail_parts(block, "energies by state", j, k.energy_j);
+            cluster += k.energy_j;
+        }
+        double by_opp = 0;
+        for (double j : c.opp_j)
+            by_opp += j;
+        if (!close(by_opp, cluster))
+            fail_parts(c.block, "energies by OPP", by_opp, cluster);
+        total += cluster;
+    }
+    if (!close(total, total_energy_j()))
+        fail_parts("the SoC", "cluster energies", total, total_energy_j());
+}
+
+double energy_meter::core_energy_j(unsigned cpu, core_power s) const
+{
+    return cores_.at(cpu).state_j[core_slot(s)];
+}
+
+double energy_meter::uncore_energy_j(unsigned cluster, cluster_power s) const
+{
+    return clusters_.at(cluster).state_j[cluster_slot(s)];
+}
+
+double energy_meter::transition_energy_j(unsigned cluster, cluster_transition t) const
+{
+    return clusters_.at(cluster).transition_j[static_cast<int>(t)];
+}
+
+std::uint64_t energy_meter::transitions(unsigned cluster, cluster_transition t) const
+{
+    return clusters_.at(cluster).transition_count[static_cast<int>(t)];
 }
 
 double energy_meter::cluster_energy_j(unsigned cluster) const
@@ -203,6 +398,11 @@ double energy_meter::cluster_energy_j(unsigned cluster) const
     for (unsigned cpu : c.cpus)
         e += cores_[cpu].energy_j;
     return e;
+}
+
+double energy_meter::cluster_opp_energy_j(unsigned cluster, int opp_index) const
+{
+    return clusters_.at(cluster).opp_j.at(opp_index);
 }
 
 double energy_meter::total_energy_j() const

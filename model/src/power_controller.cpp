@@ -35,9 +35,13 @@ power_controller::power_controller(sc_core::sc_module_name name, const soc_param
 
 cluster_power power_controller::cluster_state(unsigned cluster) const
 {
-    // Transitions are charged as on (see the header).
-    return clusters_.at(cluster).phase == cluster_phase::off ? cluster_power::off
-                                                             : cluster_power::on;
+    switch (clusters_.at(cluster).phase) {
+    case cluster_phase::on: return cluster_power::on;
+    case cluster_phase::going_down: return cluster_power::powering_down;
+    case cluster_phase::off: return cluster_power::off;
+    case cluster_phase::coming_up: return cluster_power::powering_up;
+    }
+    return cluster_power::on;
 }
 
 void power_controller::set_core(unsigned cpu, core_power s)

@@ -18,6 +18,8 @@ const char* to_string(cluster_power s)
     switch (s) {
     case cluster_power::on: return "on";
     case cluster_power::off: return "off";
+    case cluster_power::powering_up: return "powering_up";
+    case cluster_power::powering_down: return "powering_down";
     }
     return "?";
 }

@@ -52,6 +52,8 @@ const char* const run_help =
     "                      --set soc.clusters.a15.cores=1, --set governor.freq_mhz={a7: 500}.\n"
     "                      Repeatable; applied in order; validated like the file.\n"
     "  -q, --quiet         print nothing on success\n"
+    "  --inject-bug NAME   make the simulator misbehave on purpose, to see its run-time\n"
+    "                      checks stop the run (exit 1): meter-time-reversal\n"
     "  -h, --help          this text\n"
     "\n"
     "Configuration errors are printed as file:line:col: message (an override's location is\n"
@@ -69,6 +71,7 @@ int cmd_run(int argc, char** argv)
     std::string out_dir = "out";
     std::vector<std::string> overrides;
     bool quiet = false;
+    blsim::soc::injected_bug bug = blsim::soc::injected_bug::none;
 
     for (int i = 0; i < argc; i++) {
         const std::string a = argv[i];
@@ -95,6 +98,11 @@ int cmd_run(int argc, char** argv)
             overrides.push_back(v);
         } else if (a.rfind("--set=", 0) == 0) {
             overrides.push_back(a.substr(6));
+        } else if (a == "--inject-bug") {
+            const char* v = value("--inject-bug");
+            bug = v ? blsim::soc::injected_bug_named(v) : blsim::soc::injected_bug::none;
+            if (bug == blsim::soc::injected_bug::none)
+                return usage_error("--inject-bug needs one of: meter-time-reversal");
         } else if (a == "-q" || a == "--quiet") {
             quiet = true;
         } else if (!a.empty() && a[0] == '-') {
@@ -117,7 +125,7 @@ int cmd_run(int argc, char** argv)
     }
 
     const auto t0 = std::chrono::steady_clock::now();
-    blsim::soc::platform plat(cfg);
+    blsim::soc::platform plat(cfg, bug);
     plat.run();
     const auto t1 = std::chrono::steady_clock::now();
 

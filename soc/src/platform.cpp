@@ -2,6 +2,8 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "blsim/soc/platform.h"
 
+#include "blsim/model/invariant.h"
+
 #include <cassert>
 #include <algorithm>
 #include <stdexcept>
@@ -25,11 +27,28 @@ double reference_capacity(const model::soc_params& soc)
 
 } // namespace
 
-platform::platform(const scenario_config& cfg) : cfg_(cfg)
+const char* to_string(injected_bug b)
+{
+    switch (b) {
+    case injected_bug::none: return "none";
+    case injected_bug::meter_time_reversal: return "meter-time-reversal";
+    }
+    return "?";
+}
+
+injected_bug injected_bug_named(const std::string& name)
+{
+    for (injected_bug b : {injected_bug::meter_time_reversal})
+        if (name == to_string(b))
+            return b;
+    return injected_bug::none;
+}
+
+platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
 {
     // Every time in the model is an integer number of picoseconds.
     if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
-        throw std::logic_error("blsim needs SystemC's default 1 ps time resolution");
+        throw internal_error("blsim needs SystemC's default 1 ps time resolution");
 
     const model::soc_params& soc = cfg_.soc;
     pc_ = std::make_unique<model::power_controller>("power_controller", soc);
@@ -163,7 +182,7 @@ platform::platform(const scenario_config& cfg) : cfg_(cfg)
     }
     int rc = bls_kernel_init(&kernel_, &kc, &systemc_platform_ops(), this, &governor_);
     if (rc != 0)
-        throw std::logic_error("bls_kernel_init refused a validated configuration: " +
+        throw internal_error("bls_kernel_init refused a validated configuration: " +
                                std::to_string(rc));
     for (model::core* c : cores_) {
         const unsigned cpu = c->cpu();
@@ -197,6 +216,28 @@ platform::platform(const scenario_config& cfg) : cfg_(cfg)
         sc_core::sc_spawn([this] { timeline_step(); }, "timeline", &opts);
         timeline_event_.notify(sc_core::sc_time(script_.front().at_ms, sc_core::SC_MS));
     }
+    inject(bug);
+}
+
+void platform::inject(injected_bug bug)
+{
+    if (bug == injected_bug::none)
+        return;
+    sc_core::sc_spawn_options opts;
+    opts.spawn_method();
+    opts.set_sensitivity(&inject_event_);
+    opts.dont_initialize();
+    sc_core::sc_spawn(
+        [this, bug] {
+            if (bug == injected_bug::meter_time_reversal) {
+                // What the trace verb once did: integrate up to one core's local time, ahead
+                // of the kernel's, and then hear of a change at the kernel's time.
+                meter_->advance_all(now_ps() + 1000000);
+                meter_->voltage(now_ps(), 0, clusters_[0]->voltage().voltage_mv());
+            }
+        },
+        "injected_bug", &opts);
+    inject_event_.notify(sc_core::sc_time(cfg_.duration_s / 2, sc_core::SC_SEC));
 }
 
 void platform::timeline_step()
@@ -223,13 +264,12 @@ void platform::check_executing(unsigned cpu, bool starting)
 {
     // At most one CPU of a pair runs the logical CPU's work: the one hosting it.
     const int l = bls_switcher_logical_of(&kernel_.sw, cpu);
-    if (l < 0 || (starting && executing_.at(static_cast<unsigned>(l)) >= 0)) {
-        const std::string msg = "cpu" + std::to_string(cpu) + " runs work of logical cpu" +
-                                std::to_string(l) + " while " +
-                                (l < 0 ? std::string("hosting none")
-                                       : "cpu" + std::to_string(executing_.at(static_cast<unsigned>(l))) + " does");
-        SC_REPORT_ERROR("blsim/invariant", msg.c_str());
-    }
+    if (l < 0 || (starting && executing_.at(static_cast<unsigned>(l)) >= 0))
+        model::invariant_failed("pair-exclusive", now_ps(), "cpu" + std::to_string(cpu),
+                                "it runs work of logical cpu" + std::to_string(l) + " while " +
+                                    (l < 0 ? std::string("hosting none")
+                                           : "cpu" + std::to_string(executing_.at(static_cast<unsigned>(l))) +
+                                                 " does"));
     executing_.at(static_cast<unsigned>(l)) = starting ? static_cast<int>(cpu) : -1;
 }
 
@@ -238,9 +278,9 @@ void platform::check_power_loss(std::uint64_t dirty_lines, const std::string& wh
     // Software must clean caches before their power goes: losing dirty data is a bug of the
     // C code running on the model, so the run stops.
     if (dirty_lines > 0)
-        SC_REPORT_ERROR("blsim/platform", (what + " powered off with " + std::to_string(dirty_lines) +
-                                           " dirty cache lines: they had to be cleaned first")
-                                              .c_str());
+        model::invariant_failed("no-dirty-line-lost", now_ps(), what,
+                                "powered off with " + std::to_string(dirty_lines) +
+                                    " dirty cache lines: they had to be cleaned first");
 }
 
 platform::~platform() = default;
@@ -249,8 +289,15 @@ model::core& platform::core_at(unsigned cpu) { return *cores_.at(cpu); }
 
 void platform::run()
 {
-    sc_core::sc_start(sc_core::sc_time(cfg_.duration_s, sc_core::SC_SEC));
+    try {
+        sc_core::sc_start(sc_core::sc_time(cfg_.duration_s, sc_core::SC_SEC));
+    } catch (const sc_core::sc_report& r) {
+        // An invariant violated, or a SystemC error, inside a process: SystemC carries the
+        // message out in a report of its own.
+        throw internal_error(r.get_msg());
+    }
     meter_->advance_all(now_ps());
+    meter_->check_totals(now_ps());
     // No interrupt lost or delivered twice across the run's switches.
     std::vector<std::string> problems = probe_->final_check([this](unsigned irq) {
         for (unsigned cpu = 0; cpu < ncpus(); cpu++)
@@ -259,10 +306,10 @@ void platform::run()
         return false;
     });
     if (!problems.empty()) {
-        std::string msg = "invariant violated:";
-        for (const std::string& p : problems)
-            msg += "\n  " + p;
-        throw std::logic_error(msg);
+        std::string more;
+        if (problems.size() > 1)
+            more = " (and " + std::to_string(problems.size() - 1) + " more)";
+        model::invariant_failed("interrupt-delivery", now_ps(), "the GIC", problems.front() + more);
     }
 }
 

@@ -106,7 +106,11 @@ struct platform_ops_impl {
     static void trace(void* plat, unsigned cpu, unsigned event, unsigned a, unsigned b)
     {
         platform& p = self(plat);
-        // At the CPU's own time: its register accesses may have run ahead of the kernel.
+        // Observers read the energy meter at the event's time: the CPU's register accesses may
+        // have run ahead of the kernel, and the meter must never be integrated beyond the
+        // kernel's time (a later change would close a negative interval), so the CPU catches
+        // the kernel up first.
+        p.core_at(cpu).sync();
         p.probe_->tracepoint(p.core_at(cpu).local_time().value(), cpu, event, a, b,
                              p.power().cluster_of(cpu));
     }

@@ -48,6 +48,34 @@ std::string summary_json(platform& p, const host_stats& host)
     energy["clusters"] = clusters;
     energy["uncore"] = uncore;
     energy["cores"] = cores;
+    // The same energy broken down by power state and by operating point (each breakdown adds
+    // up to its total; the meter checks it at the end of the run).
+    json cores_by_state = json::object(), uncore_by_state = json::object(), by_opp = json::object();
+    for (unsigned cpu = 0; cpu < p.ncpus(); cpu++) {
+        json r;
+        for (model::core_power s : model::all_core_power)
+            r[model::to_string(s)] = m.core_energy_j(cpu, s);
+        cores_by_state[cpu_name(cpu)] = r;
+    }
+    for (unsigned c = 0; c < p.nclusters(); c++) {
+        const model::cluster_params& cp = cfg.soc.clusters[c];
+        json r;
+        r["busy"] = m.uncore_busy_energy_j(c);
+        r["idle"] = m.uncore_energy_j(c, model::cluster_power::on) - m.uncore_busy_energy_j(c);
+        r["powering_up"] = m.uncore_energy_j(c, model::cluster_power::powering_up);
+        r["powering_down"] = m.uncore_energy_j(c, model::cluster_power::powering_down);
+        r["off"] = m.uncore_energy_j(c, model::cluster_power::off);
+        r["power_up_transitions"] = m.transition_energy_j(c, model::cluster_transition::power_up);
+        r["power_down_transitions"] = m.transition_energy_j(c, model::cluster_transition::power_down);
+        uncore_by_state[cp.name] = r;
+        json opp = json::object();
+        for (std::size_t i = 0; i < cp.opps.size(); i++)
+            opp[std::to_string(cp.opps[i].freq_mhz)] = m.cluster_opp_energy_j(c, static_cast<int>(i));
+        by_opp[cp.name] = opp;
+    }
+    energy["cores_by_state"] = cores_by_state;
+    energy["uncore_by_state"] = uncore_by_state;
+    energy["clusters_by_opp_mhz"] = by_opp;
     j["energy_j"] = energy;
     j["avg_power_mw"] = sim_s > 0 ? m.total_energy_j() / sim_s * 1e3 : 0.0;
 
@@ -69,6 +97,8 @@ std::string summary_json(platform& p, const host_stats& host)
         for (std::size_t i = 0; i < cp.opps.size(); i++)
             opp[std::to_string(cp.opps[i].freq_mhz)] = m.opp_residency_s(c, static_cast<int>(i));
         r["opp_mhz"] = opp;
+        r["power_ups"] = m.transitions(c, model::cluster_transition::power_up);
+        r["power_downs"] = m.transitions(c, model::cluster_transition::power_down);
         res_clusters[cp.name] = r;
     }
     j["residency_s"] = {{"cores", res_cores}, {"clusters", res_clusters}};
@@ -107,39 +137,25 @@ std::string summary_json(platform& p, const host_stats& host)
     }
     j["caches"] = caches;
 
-    // Latency distributions in microseconds (nearest-rank percentiles).
-    auto distribution = [](std::vector<double> v) {
-        std::sort(v.begin(), v.end());
-        auto pct = [&](double q) {
-            // Nearest rank: the smallest value with at least q of the data at or below it.
-            std::size_t rank = static_cast<std::size_t>(std::ceil(q * v.size()));
-            return v[rank == 0 ? 0 : rank - 1];
-        };
-        json d;
-        if (v.empty())
+    // Latency distributions in microseconds: nearest-rank percentiles from constant-memory
+    // histograms (within model::log_histogram::relative_error() of the exact rank; minimum
+    // and maximum exact).
+    auto distribution = [](const model::log_histogram& h) {
+        if (h.count() == 0)
             return json{{"min", nullptr}, {"p50", nullptr}, {"p99", nullptr}, {"max", nullptr}};
-        d["min"] = v.front();
-        d["p50"] = pct(0.5);
-        d["p99"] = pct(0.99);
-        d["max"] = v.back();
-        return d;
+        auto us = [](std::uint64_t ps) { return static_cast<double>(ps) / 1e6; };
+        return json{{"min", us(h.min())}, {"p50", us(h.percentile(0.5))}, {"p99", us(h.percentile(0.99))},
+                    {"max", us(h.max())}};
     };
-    const std::vector<switch_record>& recs = p.probe().records();
-    auto dist = [&](auto field) {
-        std::vector<double> v;
-        for (const switch_record& r : recs)
-            v.push_back(field(r));
-        return distribution(std::move(v));
-    };
-    auto us = [](std::uint64_t a, std::uint64_t b) { return (static_cast<double>(b) - static_cast<double>(a)) / 1e6; };
+    const switch_probe& probe = p.probe();
     json sw;
-    sw["count"] = recs.size();
+    sw["count"] = probe.records().size();
     sw["requests"] = p.kernel().sw.stats.requests;
     sw["switcher_enables"] = p.kernel().sw.stats.enables;
     sw["switcher_disables"] = p.kernel().sw.stats.disables;
-    sw["blackout_us"] = dist([&](const switch_record& r) { return us(r.t_blackout_start, r.t_blackout_end); });
-    sw["request_to_alive_us"] = dist([&](const switch_record& r) { return us(r.t_request, r.t_alive); });
-    sw["total_us"] = dist([&](const switch_record& r) { return us(r.t_request, r.t_outbound_off); });
+    sw["blackout_us"] = distribution(probe.blackout());
+    sw["request_to_alive_us"] = distribution(probe.request_to_alive());
+    sw["total_us"] = distribution(probe.total());
     const bls_mcpm_stats& ms = p.kernel().mcpm.stats;
     sw["mcpm"] = {{"last_man", ms.last_man},
                   {"last_man_aborted", ms.last_man_aborted},
@@ -147,16 +163,14 @@ std::string summary_json(platform& p, const host_stats& host)
                   {"raced_power_up", ms.raced_power_up}};
     j["switches"] = sw;
 
-    std::vector<double> irq_us;
-    for (std::uint64_t ps : p.probe().irq_latencies())
-        irq_us.push_back(static_cast<double>(ps) / 1e6);
-    j["interrupts"] = {{"handled", p.probe().irqs_handled()}, {"latency_us", distribution(irq_us)}};
+    j["interrupts"] = {{"handled", probe.irqs_handled()}, {"latency_us", distribution(probe.irq_latency())}};
 
     json h;
     h["wall_s"] = host.wall_s;
     h["realtime_factor"] = host.wall_s > 0 ? sim_s / host.wall_s : 0.0;
     h["events"] = host.events;
     h["peak_rss_mb"] = host.peak_rss_mb;
+    h["distribution_bytes"] = probe.distribution_bytes();
     j["host"] = h;
     return j.dump(2) + "\n";
 }
@@ -208,17 +222,11 @@ std::string human_summary(platform& p, const host_stats& host)
                       pct(model::core_power::wfi), pct(model::core_power::off));
         os << line;
     }
-    const std::vector<switch_record>& recs = p.probe().records();
-    if (!recs.empty()) {
-        double bmin = 1e300, bmax = 0, tmax = 0;
-        for (const switch_record& r : recs) {
-            const double b = (static_cast<double>(r.t_blackout_end) - static_cast<double>(r.t_blackout_start)) / 1e6;
-            bmin = std::min(bmin, b);
-            bmax = std::max(bmax, b);
-            tmax = std::max(tmax, (static_cast<double>(r.t_outbound_off) - static_cast<double>(r.t_request)) / 1e6);
-        }
-        std::snprintf(line, sizeof line, "switches: %zu, blackout %.2f..%.2f us, request to outbound off up to %.1f us\n",
-                      recs.size(), bmin, bmax, tmax);
+    const switch_probe& probe = p.probe();
+    if (probe.blackout().count() > 0) {
+        std::snprintf(line, sizeof line, "switches: %llu, blackout %.2f..%.2f us, request to outbound off up to %.1f us\n",
+                      static_cast<unsigned long long>(probe.blackout().count()), probe.blackout().min() / 1e6,
+                      probe.blackout().max() / 1e6, probe.total().max() / 1e6);
         os << line;
     }
     for (unsigned c = 0; c < p.nclusters(); c++) {

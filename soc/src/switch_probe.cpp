@@ -20,7 +20,7 @@ void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, uns
         handled_total_++;
         auto it = first_unhandled_.find(key(a, b));
         if (it != first_unhandled_.end() && it->second) {
-            latencies_.push_back(t >= it->second ? t - it->second : 0);
+            irq_latency_.record(t >= it->second ? t - it->second : 0);
             it->second = 0;
         }
         return;
@@ -78,10 +78,19 @@ void switch_probe::core_off(std::uint64_t t, unsigned cpu)
         if (r && r->t_blackout_end && r->outbound == cpu) {
             r->t_outbound_off = t;
             r->energy_j = energy_(t) - r->energy_at_request_j;
+            blackout_.record(r->t_blackout_end - r->t_blackout_start);
+            request_to_alive_.record(r->t_alive - r->t_request);
+            total_.record(r->t_outbound_off - r->t_request);
             done_.push_back(*r);
             r.reset();
         }
     }
+}
+
+std::size_t switch_probe::distribution_bytes() const
+{
+    return irq_latency_.memory_bytes() + blackout_.memory_bytes() + request_to_alive_.memory_bytes() +
+           total_.memory_bytes();
 }
 
 std::vector<std::string> switch_probe::final_check(const std::function<bool(unsigned)>& still_pending) const

@@ -12,6 +12,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "blsim/model/cci400.h"
+#include "blsim/model/invariant.h"
 #include "blsim/model/cluster.h"
 #include "blsim/model/dram.h"
 #include "test_soc.h"
@@ -117,8 +118,8 @@ struct stimulus : sc_core::sc_module {
         // little leaving coherency while it holds lines is a software bug that stops the run.
         try {
             access(cci400::snoop_control(4), true, 0);
-        } catch (const sc_core::sc_report& e) {
-            r.error = e.get_msg();
+        } catch (const invariant_violation& e) {
+            r.error = e.what();
         }
     }
 };
@@ -168,7 +169,8 @@ TEST(cci400, snoops_feed_an_inbound_cluster_until_the_outbound_leaves_coherency)
     EXPECT_DOUBLE_EQ(r.after_disable, 20580);
     EXPECT_EQ(r.snoops_after, r.snoops_before);
     EXPECT_EQ(cci.snoop_hits(), 1024u);
-    EXPECT_EQ(r.error, "snoops disabled on slave interface S4 (little) while its caches hold 1536 "
+    EXPECT_EQ(r.error, "invariant 'coherency-exit-clean' violated at 0.003000980000 s in the CCI-400: "
+                       "snoops disabled on slave interface S4 (little) while its caches hold 1536 "
                        "valid lines: a cluster must be flushed before it leaves coherency");
 }
 

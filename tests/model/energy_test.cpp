@@ -1,7 +1,10 @@
 // tests/model/energy_test.cpp -- the energy meter and power models, worked by hand.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "blsim/model/energy.h"
+#include "blsim/model/invariant.h"
 #include "test_soc.h"
 
 namespace blsim::model {
@@ -116,6 +119,102 @@ TEST(energy_meter, boot_opp_is_the_highest_unless_configured)
     EXPECT_EQ(boot_opp_index(c), 1);
     c.boot_freq_mhz = 500;
     EXPECT_EQ(boot_opp_index(c), 0);
+}
+
+
+// The meter's own checks: each invariant, broken on purpose, stops the run with its name.
+std::string violated(const std::function<void()>& f)
+{
+    try {
+        f();
+    } catch (const invariant_violation& e) {
+        return e.name() + " @" + format_time_s(e.t_ps()) + " in " + e.block();
+    }
+    return "none";
+}
+
+TEST(energy_meter, a_negative_interval_is_a_simulator_bug)
+{
+    soc_params soc = test::small_soc();
+    eas_power_model eas(1.0);
+    energy_meter m(soc, eas);
+    m.advance_all(2 * ms);
+    EXPECT_EQ(violated([&] { m.core_state(1 * ms, 0, core_power::wfi); }),
+              "accounting-interval @0.001000000000 in cluster c");
+}
+
+struct spiky_model final : power_model {
+    double spike_mw = 0;
+    double core_mw(const cluster_params&, const cluster_snapshot& s, core_power k) const override
+    {
+        return k == core_power::on && s.state == cluster_power::on ? 30 : 0;
+    }
+    double uncore_mw(const cluster_params&, const cluster_snapshot&) const override { return 200 + spike_mw; }
+};
+
+TEST(energy_meter, power_beyond_the_tables_is_a_simulator_bug)
+{
+    soc_params soc = test::small_soc();
+    spiky_model model;
+    energy_meter m(soc, model); // bound: 2 x 30 + 200 = 260 mW
+    EXPECT_DOUBLE_EQ(m.max_cluster_power_mw(0), 260.0);
+    model.spike_mw = 1;
+    EXPECT_EQ(violated([&] { m.frequency(1 * ms, 0, 500); }), "power-within-tables @0.001000000000 in cluster c");
+    model.spike_mw = -201;
+    EXPECT_EQ(violated([&] { m.frequency(2 * ms, 0, 1000); }), "power-within-tables @0.002000000000 in cluster c");
+    model.spike_mw = 0;
+    EXPECT_EQ(violated([&] { m.frequency(3 * ms, 0, 750); }), "power-within-tables @0.003000000000 in cluster c");
+}
+
+TEST(energy_meter, totals_are_checked_at_the_end)
+{
+    soc_params soc = test::small_soc();
+    eas_power_model eas(1.0);
+    energy_meter m(soc, eas);
+    m.core_state(1 * ms, 0, core_power::wfi);
+    m.advance_all(3 * ms);
+    EXPECT_EQ(violated([&] { m.check_totals(3 * ms); }), "none");
+    // Integrated up to 3 ms but asked about 4 ms: the intervals do not cover the run.
+    EXPECT_EQ(violated([&] { m.check_totals(4 * ms); }), "residency-sum @0.004000000000 in cluster c");
+}
+
+TEST(energy_meter, transitions_and_breakdowns_worked_by_hand)
+{
+    soc_params soc = test::small_soc();
+    soc.clusters[0].power.cluster_up_energy_uj = 7;
+    soc.clusters[0].power.cluster_down_energy_uj = 3;
+    eas_power_model eas(1.0);
+    energy_meter m(soc, eas);
+    // 0-1 ms: both cores busy at 1000 MHz (30 + 30 + 200 mW); then off, the cluster going down
+    // for 1 ms (WFI 5 mW, +3 uJ), off for 2 ms (1 mW), coming up for 1 ms (5 mW, +7 uJ), and
+    // one core busy again for 1 ms at 500 MHz (10 + 100 mW).
+    m.core_state(1 * ms, 0, core_power::off);
+    m.core_state(1 * ms, 1, core_power::off);
+    m.cluster_state(1 * ms, 0, cluster_power::powering_down);
+    m.cluster_state(2 * ms, 0, cluster_power::off);
+    m.frequency(3 * ms, 0, 500);
+    m.cluster_state(4 * ms, 0, cluster_power::powering_up);
+    m.cluster_state(5 * ms, 0, cluster_power::on);
+    m.core_state(5 * ms, 0, core_power::on);
+    m.advance_all(6 * ms);
+    m.check_totals(6 * ms);
+    // uJ: core0 30 + 10 = 40, core1 30; uncore busy 200 + 100, going down 5, off 2, coming
+    // up 5, transitions 3 + 7: 322.
+    EXPECT_NEAR(m.core_energy_j(0, core_power::on), 40e-6, 1e-15);
+    EXPECT_NEAR(m.uncore_busy_energy_j(0), 300e-6, 1e-15);
+    EXPECT_NEAR(m.uncore_energy_j(0, cluster_power::powering_down), 5e-6, 1e-15);
+    EXPECT_NEAR(m.uncore_energy_j(0, cluster_power::off), 2e-6, 1e-15);
+    EXPECT_NEAR(m.uncore_energy_j(0, cluster_power::powering_up), 5e-6, 1e-15);
+    EXPECT_NEAR(m.transition_energy_j(0, cluster_transition::power_down), 3e-6, 1e-15);
+    EXPECT_NEAR(m.transition_energy_j(0, cluster_transition::power_up), 7e-6, 1e-15);
+    EXPECT_EQ(m.transitions(0, cluster_transition::power_up), 1u);
+    EXPECT_NEAR(m.uncore_energy_j(0), 322e-6, 1e-15);
+    EXPECT_NEAR(m.total_energy_j(), 392e-6, 1e-15);
+    // By OPP: 1000 MHz until 3 ms (60 + 200 + 5 + 3 + 1), 500 MHz after (1 + 7 + 5 + 110).
+    EXPECT_NEAR(m.cluster_opp_energy_j(0, 1), 269e-6, 1e-15);
+    EXPECT_NEAR(m.cluster_opp_energy_j(0, 0), 123e-6, 1e-15);
+    EXPECT_DOUBLE_EQ(m.cluster_residency_s(0, cluster_power::powering_down), 0.001);
+    EXPECT_DOUBLE_EQ(m.cluster_residency_s(0, cluster_power::off), 0.002);
 }
 
 } // namespace

@@ -63,15 +63,17 @@ TEST(power_controller, cluster_follows_its_last_and_first_core)
     const std::vector<std::string> expected = {
         "10 cpu0 off",
         "60 cpu1 off",
-        "160 cluster off",   // last man: 60 + 100 us cluster entry
-        "500 cluster on",    // first man powers the cluster up (200 us), counted as on from the start
+        "60 cluster powering_down", // last man: 100 us of cluster entry
+        "160 cluster off",
+        "500 cluster powering_up",  // the first man powers the cluster up (200 us)
+        "700 cluster on",
         "700 cpu0 on",
         "700 cpu1 on",       // cpu1 woke at 550 and waited for the cluster
     };
     EXPECT_EQ(log, expected);
     EXPECT_DOUBLE_EQ(a.resumed_us, 720);
     EXPECT_DOUBLE_EQ(b.resumed_us, 720);
-    EXPECT_EQ(pc.transitions(), 6u);
+    EXPECT_EQ(pc.transitions(), 8u);
 }
 
 } // namespace

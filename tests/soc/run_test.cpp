@@ -93,7 +93,10 @@ TEST_F(run_test, default_scenario_writes_a_consistent_summary)
     for (const auto& [cpu, r] : s["residency_s"]["cores"].items())
         EXPECT_NEAR(r["on"].get<double>() + r["wfi"].get<double>() + r["off"].get<double>(), 2.0, 1e-12) << cpu;
     for (const auto& [name, r] : s["residency_s"]["clusters"].items()) {
-        EXPECT_NEAR(r["on"].get<double>() + r["off"].get<double>(), 2.0, 1e-12) << name;
+        EXPECT_NEAR(r["on"].get<double>() + r["off"].get<double>() + r["powering_up"].get<double>() +
+                        r["powering_down"].get<double>(),
+                    2.0, 1e-12)
+            << name;
         double opp = 0;
         for (const auto& [mhz, t] : r["opp_mhz"].items())
             opp += t.get<double>();
@@ -269,6 +272,87 @@ TEST_F(run_test, the_switcher_turned_off_brings_cpus_home_and_the_partners_onlin
     // The unpaired cpu2 came online while the switcher was off (and, with nothing to run,
     // went idle again).
     EXPECT_GT(s["residency_s"]["cores"]["cpu2"]["on"].get<double>(), 0);
+}
+
+// Energy that was once absurd (megajoules for a second) because a tracepoint integrated the
+// meter up to a CPU's local time, ahead of the kernel's, and a later change then closed a
+// negative interval, wrapped in unsigned picoseconds. Each trigger, run again: the energy
+// must stay within what the tables allow. Upper bound worked from configs/soc/tc2.yaml: every
+// core busy at the top OPPs, A15 (2 x 6997 + 15200) and A7 (3 x 1024 + 4905) EAS units at
+// 0.187 mW each, 6.95 W.
+constexpr double tc2_max_w = ((2 * 6997 + 15200) + (3 * 1024 + 4905)) * 0.187e-3;
+
+double total_energy_of(const fs::path& dir)
+{
+    return json::parse(slurp(dir / "summary.json"))["energy_j"]["total"].get<double>();
+}
+
+TEST_F(run_test, energy_stays_plausible_for_every_trigger_of_the_old_blow_up)
+{
+    const std::string pingpong = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switch-pingpong.yaml";
+    const std::vector<std::string> triggers = {
+        "--set workload.tasks.0.working_set_kb=768 --set workload.tasks.1.working_set_kb=768",
+        "--set soc.clusters.a15.dvfs.freq_latency_us=0",
+        "--set soc.clusters.a15.dvfs.freq_latency_us=0 --set soc.clusters.a7.dvfs.freq_latency_us=0 "
+        "--set soc.clusters.a15.dvfs.voltage_latency_us=0 --set soc.clusters.a7.dvfs.voltage_latency_us=0",
+    };
+    for (std::size_t i = 0; i < triggers.size(); i++) {
+        const fs::path out = dir / std::to_string(i);
+        result r = blsim("run -q " + pingpong + " --out " + out.string() + " " + triggers[i]);
+        ASSERT_EQ(r.status, 0) << triggers[i] << "\n" << r.err;
+        const double e = total_energy_of(out);
+        EXPECT_GT(e, 0.5) << triggers[i]; // the pingpong's 1 s draws about 1 J
+        EXPECT_LT(e, tc2_max_w * 1.0) << triggers[i];
+    }
+}
+
+TEST_F(run_test, both_logical_cpus_switching_at_once_keep_energy_plausible_at_any_instant)
+{
+    // Start times that gave 11.7 MJ and 88.3 MJ before the fix (found by a scan in steps of
+    // 0.37 ms), and others around them: both logical CPUs to the A7 at t, back at t + 50 ms.
+    const std::string pingpong = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switch-pingpong.yaml";
+    std::vector<double> energies;
+    for (double t : {100.0, 110.36, 112.21, 115.17, 126.27, 128.12, 133.33}) {
+        char timeline[256];
+        std::snprintf(timeline, sizeof timeline,
+                      "'switcher.timeline=[{at_ms: %g, cpu: 0, freq_mhz: 400}, {at_ms: %g, cpu: 1, freq_mhz: 400},"
+                      " {at_ms: %g, cpu: 0, freq_mhz: 1000}, {at_ms: %g, cpu: 1, freq_mhz: 1000}]'",
+                      t, t, t + 50, t + 50);
+        const fs::path out = dir / std::to_string(energies.size());
+        result r = blsim("run -q " + pingpong + " --out " + out.string() + " --set duration_s=0.3 --set " + timeline);
+        ASSERT_EQ(r.status, 0) << t << "\n" << r.err;
+        energies.push_back(total_energy_of(out));
+        EXPECT_LT(energies.back(), tc2_max_w * 0.3) << t;
+        const json s = json::parse(slurp(out / "summary.json"));
+        EXPECT_EQ(s["switches"]["count"], 4) << t;
+    }
+    // The same work at slightly different instants costs nearly the same energy.
+    for (double e : energies)
+        EXPECT_NEAR(e, energies.front(), 0.05 * energies.front());
+}
+
+TEST_F(run_test, an_invariant_violated_stops_the_run_with_exit_1_and_writes_nothing)
+{
+    result r = blsim("run --inject-bug meter-time-reversal --set duration_s=1 --out " + dir.string());
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "blsim: internal error: invariant 'accounting-interval' violated at 0.500000000000 s in "
+                     "cluster a15: a change dated 0.500000000000 s arrived after the meter had integrated up to "
+                     "0.500001000000 s (a negative interval)\n");
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_FALSE(fs::exists(dir / "summary.json"));
+}
+
+TEST_F(run_test, latency_distributions_keep_constant_memory_over_simulated_time)
+{
+    // 60 s and 6000 s of the default scenario: a hundred times the interrupts, the same bytes.
+    ASSERT_EQ(blsim("run -q --out " + (dir / "short").string() + " --set duration_s=60").status, 0);
+    ASSERT_EQ(blsim("run -q --out " + (dir / "long").string() + " --set duration_s=6000").status, 0);
+    const json a = json::parse(slurp(dir / "short" / "summary.json"));
+    const json b = json::parse(slurp(dir / "long" / "summary.json"));
+    EXPECT_NEAR(b["interrupts"]["handled"].get<double>(), 100 * a["interrupts"]["handled"].get<double>(),
+                0.001 * b["interrupts"]["handled"].get<double>());
+    EXPECT_GT(a["host"]["distribution_bytes"].get<double>(), 0);
+    EXPECT_EQ(a["host"]["distribution_bytes"], b["host"]["distribution_bytes"]);
 }
 
 TEST_F(run_test, a_bad_configuration_is_located_and_writes_nothing)

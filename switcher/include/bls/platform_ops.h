@@ -108,7 +108,10 @@ struct bls_platform_ops {
 
 	/* trace - a tracepoint: @event (enum bls_trace_event) with two arguments, at @cpu's
 	 * current time. Observers (latency probes, trace writers) subscribe on the platform
-	 * side; the C code never calls accounting code. Any context. Required. */
+	 * side; the C code never calls accounting code. Runs on @cpu: the platform may first
+	 * bring the rest of the system up to @cpu's own time (it waits out the CPU's decoupled
+	 * local time, which the CPU owed anyway), so that observers account every event at one
+	 * consistent time. Required. */
 	void (*trace)(void *plat, unsigned cpu, unsigned event, unsigned arg0, unsigned arg1);
 
 	/* cluster_set_freq - request that @cluster's clock move to @freq_mhz, an OPP of its

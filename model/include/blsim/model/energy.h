@@ -6,6 +6,14 @@
 //
 // Power is split as the EAS energy model splits it: each core's own power, plus the
 // cluster's shared ("uncore") power. A cluster's energy is its uncore energy plus its cores'.
+// A cluster's power-up and power-down also cost a fixed energy each (the power model's
+// transition energy), charged to its uncore when the transition starts.
+//
+// The meter checks its own numbers as it makes them (docs/architecture.md, "Invariants"):
+// no accounting interval is negative, every part's power is finite, non-negative and within
+// what the cluster's tables allow, energy never decreases; check_totals() at the end of a run
+// checks that residencies add up to the elapsed time and the energy breakdowns to the totals.
+// A violation throws invariant_violation.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +34,8 @@ struct cluster_snapshot {
     int cores_on = 0;   // cores in core_power::on
 };
 
+enum class cluster_transition { power_up, power_down };
+
 class power_model {
 public:
     virtual ~power_model() = default;
@@ -34,9 +44,15 @@ public:
                            core_power s) const = 0;
     // Power of @cluster's shared logic, in mW.
     virtual double uncore_mw(const cluster_params& cluster, const cluster_snapshot& snap) const = 0;
+    // Energy of one power-up or power-down of @cluster, beyond the power it draws meanwhile, in J.
+    double transition_j(const cluster_params& cluster, cluster_transition t) const;
+    // The most @cluster can draw: every core busy at the top OPP, in mW (the bound the meter
+    // checks against).
+    double max_cluster_mw(const cluster_params& cluster) const;
 };
 
-// The EAS tables (docs/calibration.md), in EAS units scaled by energy.eas_mw_per_unit.
+// The EAS tables (docs/calibration.md), in EAS units scaled by energy.eas_mw_per_unit, plus
+// the L2 leakage the tables do not contain (an L2 larger than the one they were measured with).
 class eas_power_model final : public power_model {
 public:
     explicit eas_power_model(double mw_per_unit) : mw_per_unit_(mw_per_unit) {}
@@ -47,7 +63,7 @@ private:
     double mw_per_unit_;
 };
 
-// C*V^2*f dynamic power plus leakage linear in V.
+// C*V^2*f dynamic power plus leakage linear in V (cores, shared logic, and the L2 by size).
 class cv2f_power_model final : public power_model {
 public:
     double core_mw(const cluster_params&, const cluster_snapshot&, core_power) const override;
@@ -55,6 +71,9 @@ public:
 };
 
 std::unique_ptr<power_model> make_power_model(const energy_params& p);
+
+// Power of the L2 leakage term, in mW: the cluster powered at @voltage_mv, for @l2_kb of L2.
+double l2_leakage_mw(const cluster_params& cluster, double l2_kb, int voltage_mv);
 
 class energy_meter {
 public:
@@ -67,13 +86,25 @@ public:
     void voltage(std::uint64_t t_ps, unsigned cluster, int voltage_mv);
     // Integrate every cluster up to @t_ps (end of run, or before reading results).
     void advance_all(std::uint64_t t_ps);
+    // Everything integrated up to @t_ps: residencies add up to @t_ps, every energy breakdown
+    // to its total. Throws invariant_violation otherwise.
+    void check_totals(std::uint64_t t_ps) const;
 
     unsigned ncpus() const { return static_cast<unsigned>(cores_.size()); }
     unsigned nclusters() const { return static_cast<unsigned>(clusters_.size()); }
 
     double core_energy_j(unsigned cpu) const { return cores_.at(cpu).energy_j; }
+    double core_energy_j(unsigned cpu, core_power s) const;
     double uncore_energy_j(unsigned cluster) const { return clusters_.at(cluster).uncore_energy_j; }
+    // The shared logic's energy while in @s (power-up and power-down energies not included).
+    double uncore_energy_j(unsigned cluster, cluster_power s) const;
+    // ... while powered with at least one core busy (cluster_power::on, cores on).
+    double uncore_busy_energy_j(unsigned cluster) const { return clusters_.at(cluster).uncore_busy_j; }
+    double transition_energy_j(unsigned cluster, cluster_transition t) const;
+    std::uint64_t transitions(unsigned cluster, cluster_transition t) const;
     double cluster_energy_j(unsigned cluster) const;
+    // The cluster's energy (cores and shared logic) while its clock was at OPP @opp_index.
+    double cluster_opp_energy_j(unsigned cluster, int opp_index) const;
     double total_energy_j() const;
 
     double core_residency_s(unsigned cpu, core_power s) const;
@@ -82,28 +113,40 @@ public:
 
     // Instantaneous power, in mW, as of the last change.
     double cluster_power_mw(unsigned cluster) const;
+    double max_cluster_power_mw(unsigned cluster) const { return clusters_.at(cluster).max_mw; }
+    std::uint64_t last_ps(unsigned cluster) const { return clusters_.at(cluster).last_ps; }
 
 private:
+    static constexpr int ncore_states = 3;
+    static constexpr int ncluster_states = 4;
     struct core_acc {
         unsigned cluster = 0;
         core_power state = core_power::on;
         double power_mw = 0;
         double energy_j = 0;
-        std::uint64_t residency_ps[3] = {0, 0, 0};
+        double state_j[ncore_states] = {0, 0, 0};
+        std::uint64_t residency_ps[ncore_states] = {0, 0, 0};
     };
     struct cluster_acc {
         const cluster_params* params = nullptr;
+        std::string block; // "cluster <name>", for invariant messages
         cluster_snapshot snap;
         std::vector<unsigned> cpus;
         std::uint64_t last_ps = 0;
         double uncore_mw = 0;
+        double max_mw = 0;
         double uncore_energy_j = 0;
-        std::uint64_t state_ps[2] = {0, 0};
+        double uncore_busy_j = 0;
+        double state_j[ncluster_states] = {0, 0, 0, 0};
+        std::uint64_t state_ps[ncluster_states] = {0, 0, 0, 0};
+        double transition_j[2] = {0, 0};
+        std::uint64_t transition_count[2] = {0, 0};
         std::vector<std::uint64_t> opp_ps;
+        std::vector<double> opp_j;
     };
 
     void advance(unsigned cluster, std::uint64_t t_ps);
-    void reprice(unsigned cluster);
+    void reprice(unsigned cluster, std::uint64_t t_ps);
 
     const power_model& model_;
     std::vector<core_acc> cores_;

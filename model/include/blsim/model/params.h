@@ -33,6 +33,10 @@ struct power_params {
     double cluster_off_exit_us = 0;
     bool cluster_power_down = true; // may the cluster power off when its last core does?
     bool per_core_power_gating = false; // false: an "off" core is held in reset, still leaking
+    // Energy of one cluster power-up / power-down beyond the power drawn meanwhile (charging
+    // and discharging the domain, the L2's hardware initialisation): a lump per transition.
+    double cluster_up_energy_uj = 0;
+    double cluster_down_energy_uj = 0;
 };
 
 // The alternative power model: C*V^2*f dynamic power plus leakage linear in voltage.
@@ -51,6 +55,8 @@ struct cache_params {
     int l2_hit_cycles = 20;         // first line from L2 to L1, core cycles
     int l2_cycles_per_line = 4;     // each further line, core cycles
     int clean_cycles_per_line = 4;  // cache maintenance per dirty line, core cycles
+    // Leakage of the L2's RAMs while the cluster is powered, per KiB and per volt of supply.
+    double l2_leakage_uw_per_kb_v = 0;
 };
 
 struct cluster_params {
@@ -64,6 +70,7 @@ struct cluster_params {
     std::vector<opp_point> opps;
     double wfi_power_eas = 0; // cluster powered, every core in WFI
     double off_power_eas = 0; // cluster powered down ("cluster sleep")
+    int eas_l2_kb = 0;        // the L2 size the EAS tables were measured with (0: l2_kb)
     dvfs_params dvfs;
     power_params power;
     cv2f_params cv2f;

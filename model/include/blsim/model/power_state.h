@@ -14,11 +14,15 @@ enum class core_power : unsigned {
 
 enum class cluster_power : unsigned {
     on = 0x51,
-    off = 0x52, // cluster sleep: caches and shared logic powered down
+    off = 0x52,           // cluster sleep: caches and shared logic powered down
+    powering_up = 0x53,   // the power controller is bringing it up: powered, no core runs yet
+    powering_down = 0x54, // its last core is off and the controller is taking it down
 };
 
 inline constexpr core_power all_core_power[] = {core_power::on, core_power::wfi, core_power::off};
-inline constexpr cluster_power all_cluster_power[] = {cluster_power::on, cluster_power::off};
+inline constexpr cluster_power all_cluster_power[] = {cluster_power::on, cluster_power::off,
+                                                     cluster_power::powering_up,
+                                                     cluster_power::powering_down};
 
 const char* to_string(core_power s);
 const char* to_string(cluster_power s);

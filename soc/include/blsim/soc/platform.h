@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "blsim/model/cci400.h"
@@ -26,9 +27,26 @@
 
 namespace blsim::soc {
 
+// A simulator bug found during a run: an invariant violated, a SystemC error. main() prints
+// "blsim: internal error: <what>" and exits 1 without publishing results.
+class internal_error : public std::logic_error {
+public:
+    using std::logic_error::logic_error;
+};
+
+// Simulator bugs that can be made to happen on purpose, to prove that the run-time checks
+// catch them (blsim run --inject-bug NAME; tests use it). Never part of a configuration.
+enum class injected_bug {
+    none,
+    meter_time_reversal, // halfway through, the energy meter hears of a change 1 us in its past
+};
+// The name of @b on the command line, and back (none for an unknown name).
+const char* to_string(injected_bug b);
+injected_bug injected_bug_named(const std::string& name);
+
 class platform {
 public:
-    explicit platform(const scenario_config& cfg);
+    explicit platform(const scenario_config& cfg, injected_bug bug = injected_bug::none);
     ~platform();
 
     // Simulate cfg.duration_s and bring the accounting up to the end time.
@@ -93,8 +111,10 @@ private:
     };
     std::vector<script_entry> script_;
     sc_core::sc_event timeline_event_;
+    sc_core::sc_event inject_event_;
     std::size_t timeline_next_ = 0;
     void timeline_step();
+    void inject(injected_bug bug);
     bls_governor governor_{};
     bls_kernel kernel_{};
 };

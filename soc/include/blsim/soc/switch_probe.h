@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "blsim/model/energy.h"
+#include "blsim/model/histogram.h"
 
 namespace blsim::soc {
 
@@ -49,7 +50,13 @@ public:
             first = t_ps; // an edge raised again before it is handled merges into it
     }
     // Interrupt latencies, raise to handler, in ps (one per delivery).
-    const std::vector<std::uint64_t>& irq_latencies() const { return latencies_; }
+    const model::log_histogram& irq_latency() const { return irq_latency_; }
+    // Distributions over the completed switches, in ps.
+    const model::log_histogram& blackout() const { return blackout_; }
+    const model::log_histogram& request_to_alive() const { return request_to_alive_; }
+    const model::log_histogram& total() const { return total_; }
+    // Memory held by the distributions: fixed, whatever the run's length.
+    std::size_t distribution_bytes() const;
 
     const std::vector<switch_record>& records() const { return done_; }
     std::uint64_t irqs_handled() const { return handled_total_; }
@@ -63,7 +70,7 @@ private:
     std::vector<std::optional<switch_record>> open_; // per logical CPU
     std::vector<switch_record> done_;
     std::map<std::uint64_t, std::uint64_t> raised_, handled_, first_unhandled_;
-    std::vector<std::uint64_t> latencies_;
+    model::log_histogram irq_latency_, blackout_, request_to_alive_, total_;
     std::uint64_t handled_total_ = 0;
 };
 

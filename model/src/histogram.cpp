@@ -1,0 +1,81 @@
+// model/src/histogram.cpp
+#include "blsim/model/histogram.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace blsim::model {
+
+namespace {
+
+constexpr int half = 1 << (log_histogram::sub_bits - 1); // buckets per power of two above the exact range
+constexpr int exact = 1 << log_histogram::sub_bits;      // values counted one by one
+
+int top_bit(std::uint64_t v) { return 63 - __builtin_clzll(v); }
+
+} // namespace
+
+log_histogram::log_histogram()
+    // The exact range, then one group of 'half' buckets for each power of two from 2^sub_bits
+    // to 2^63.
+    : buckets_(exact + static_cast<std::size_t>(64 - sub_bits) * half, 0)
+{
+}
+
+std::size_t log_histogram::index_of(std::uint64_t v)
+{
+    if (v < static_cast<std::uint64_t>(exact))
+        return static_cast<std::size_t>(v);
+    const int b = top_bit(v); // >= sub_bits
+    const int shift = b - (sub_bits - 1);
+    const std::uint64_t sub = (v >> shift) - half; // 0..half-1
+    return exact + static_cast<std::size_t>(b - sub_bits) * half + static_cast<std::size_t>(sub);
+}
+
+std::uint64_t log_histogram::bucket_low(std::size_t i)
+{
+    if (i < static_cast<std::size_t>(exact))
+        return i;
+    const std::size_t g = (i - exact) / half, sub = (i - exact) % half;
+    const int shift = static_cast<int>(g) + 1;
+    return (static_cast<std::uint64_t>(half) + sub) << shift;
+}
+
+std::uint64_t log_histogram::bucket_width(std::size_t i)
+{
+    if (i < static_cast<std::size_t>(exact))
+        return 1;
+    return std::uint64_t{1} << ((i - exact) / half + 1);
+}
+
+void log_histogram::record(std::uint64_t v)
+{
+    buckets_[index_of(v)]++;
+    if (count_ == 0 || v < min_)
+        min_ = v;
+    if (v > max_)
+        max_ = v;
+    count_++;
+    sum_ += static_cast<double>(v);
+}
+
+std::uint64_t log_histogram::percentile(double q) const
+{
+    if (count_ == 0)
+        return 0;
+    const std::uint64_t rank =
+        std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(count_))));
+    if (rank >= count_)
+        return max_;
+    std::uint64_t seen = 0;
+    for (std::size_t i = 0; i < buckets_.size(); i++) {
+        seen += buckets_[i];
+        if (seen >= rank) {
+            const std::uint64_t mid = bucket_low(i) + (bucket_width(i) - 1) / 2;
+            return std::clamp(mid, min_, max_);
+        }
+    }
+    return max_;
+}
+
+} // namespace blsim::model
