@@ -104,8 +104,10 @@ void core::power_down()
 {
     sync();
     pc_.core_enter_off(cpu_);
-    while (!wake.read() && !pc_.power_up_requested(cpu_))
-        wait(wake.posedge_event() | pc_.power_up_event(cpu_));
+    // The power controller wakes it when an interrupt targets it (the GIC's wake output)
+    // and software has armed its wake-up (WAKE_INT_MASK).
+    while (!(wake.read() && pc_.wakeup_enabled(cpu_)))
+        wait(wake.posedge_event() | pc_.wakeup_mask_event());
     pc_.core_exit(cpu_);
     event_register_ = false; // a reset clears it
 }

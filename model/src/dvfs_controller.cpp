@@ -61,6 +61,7 @@ void dvfs_controller::run()
         }
         current_ = index;
         transitions_++;
+        done_event_.notify(sc_core::SC_ZERO_TIME);
     }
 }
 

@@ -266,11 +266,12 @@ void energy_meter::cluster_state(std::uint64_t t_ps, unsigned cluster, cluster_p
 {
     advance(cluster, t_ps);
     cluster_acc& c = clusters_[cluster];
-    // A transition's own energy is charged when it starts.
+    // A power-up's own energy is charged when it starts; a power-down's when it completes
+    // (an aborted one never opened the power switch).
     int tr = -1;
     if (s == cluster_power::powering_up)
         tr = static_cast<int>(cluster_transition::power_up);
-    else if (s == cluster_power::powering_down)
+    else if (s == cluster_power::off && c.snap.state == cluster_power::powering_down)
         tr = static_cast<int>(cluster_transition::power_down);
     if (tr >= 0) {
         const double j = model_.transition_j(*c.params, static_cast<cluster_transition>(tr));

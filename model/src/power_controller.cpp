@@ -1,8 +1,11 @@
 // model/src/power_controller.cpp
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "blsim/model/power_controller.h"
 
 #include <algorithm>
 #include <cassert>
+
+#include "blsim/model/tlm_util.h"
 
 namespace blsim::model {
 
@@ -10,8 +13,10 @@ using sc_core::sc_time;
 using sc_core::SC_US;
 
 power_controller::power_controller(sc_core::sc_module_name name, const soc_params& soc)
-    : sc_module(name)
+    : sc_module(name), regs("regs"), spc_(soc.spc),
+      clock_(std::string(basename()) + ".clock", soc.spc.clock_mhz), regs_(basename())
 {
+    assert(soc.clusters.size() <= max_clusters);
     for (const cluster_params& cp : soc.clusters) {
         cluster_slot slot;
         slot.params = cp.power;
@@ -22,16 +27,130 @@ power_controller::power_controller(sc_core::sc_module_name name, const soc_param
         slot.cluster_entry = sc_time(cp.power.cluster_off_entry_us, SC_US);
         slot.cluster_exit = sc_time(cp.power.cluster_off_exit_us, SC_US);
         slot.changed_event = std::make_unique<sc_core::sc_event>();
+        slot.down_request = std::make_unique<sc_core::sc_event>();
+        slot.abort_request = std::make_unique<sc_core::sc_event>();
+        slot.bx_addr.assign(static_cast<std::size_t>(cp.cores), 0);
         for (int i = 0; i < cp.cores; i++) {
             slot.cpus.push_back(static_cast<unsigned>(cpu_cluster_.size()));
             cpu_cluster_.push_back(static_cast<unsigned>(clusters_.size()));
+            cpu_index_.push_back(static_cast<unsigned>(i));
             cores_.push_back(core_power::on);
-            wake_requested_.push_back(false);
-            wake_events_.push_back(std::make_unique<sc_core::sc_event>());
         }
         clusters_.push_back(std::move(slot));
     }
+    regs.register_b_transport(this, &power_controller::b_transport);
+    declare_registers();
+    for (unsigned c = 0; c < clusters_.size(); c++)
+        sc_core::sc_spawn([this, c] { cluster_sequencer(c); }, sc_core::sc_gen_unique_name("cluster_sequencer"));
+    SC_HAS_PROCESS(power_controller);
+    SC_THREAD(dvfs_engine);
 }
+
+void power_controller::attach_dvfs(unsigned cluster, dvfs_controller& dvfs)
+{
+    cluster_slot& c = clusters_.at(cluster);
+    c.dvfs = &dvfs;
+    c.perf_level = static_cast<std::uint32_t>(dvfs.current_index());
+}
+
+// --- registers ----------------------------------------------------------------------------
+
+unsigned power_controller::wake_bit(unsigned cpu) const { return 4 * cpu_cluster_.at(cpu) + cpu_index_.at(cpu); }
+
+bool power_controller::wakeup_enabled(unsigned cpu) const { return (wake_mask_ >> wake_bit(cpu)) & 1u; }
+
+void power_controller::declare_registers()
+{
+    for (unsigned c = 0; c < clusters_.size(); c++) {
+        regs_.add({"PERF_LVL", PERF_LVL + 8 * c, 1, reg_access::rw,
+                   [this, c](unsigned, unsigned) { return clusters_[c].perf_level; },
+                   [this, c](unsigned, unsigned, std::uint32_t v, std::uint32_t) { request_performance(c, v); }});
+        regs_.add({"PWRDN_EN", PWRDN_EN + 4 * c, 1, reg_access::rw,
+                   [this, c](unsigned, unsigned) { return clusters_[c].powerdown_enabled ? 1u : 0u; },
+                   [this, c](unsigned, unsigned, std::uint32_t v, std::uint32_t m) {
+                       if (m & 1)
+                           clusters_[c].powerdown_enabled = v & 1;
+                   }});
+        regs_.add({"BX_ADDR", BX_ADDR + 16 * c, static_cast<std::uint32_t>(clusters_[c].bx_addr.size()),
+                   reg_access::rw, [this, c](unsigned, unsigned k) { return clusters_[c].bx_addr[k]; },
+                   [this, c](unsigned, unsigned k, std::uint32_t v, std::uint32_t m) {
+                       clusters_[c].bx_addr[k] = (clusters_[c].bx_addr[k] & ~m) | v;
+                   }});
+    }
+    regs_.add({"PWC_STATUS", PWC_STATUS, 1, reg_access::ro,
+               [this](unsigned, unsigned) {
+                   // Reading the response acknowledges it (Linux's handler only reads it).
+                   const std::uint32_t v = status_;
+                   status_ = 0;
+                   set_irq(false);
+                   return v;
+               },
+               nullptr});
+    regs_.add({"WAKE_INT_MASK", WAKE_INT_MASK, 1, reg_access::rw,
+               [this](unsigned, unsigned) { return wake_mask_; },
+               [this](unsigned, unsigned, std::uint32_t v, std::uint32_t m) {
+                   wake_mask_ = (wake_mask_ & ~m) | v;
+                   mask_changed_.notify(sc_core::SC_ZERO_TIME);
+               }});
+}
+
+void power_controller::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
+{
+    access_time_ = sc_core::sc_time_stamp() + delay;
+    regs_.access(cpu_of(trans), trans);
+    delay += clock_.cycles(spc_.access_cycles);
+}
+
+void power_controller::set_irq(bool level)
+{
+    if (level == irq_level_)
+        return;
+    irq_level_ = level;
+    if (irq_line_)
+        irq_line_(level);
+}
+
+// --- DVFS -----------------------------------------------------------------------------------
+
+void power_controller::request_performance(unsigned cluster, std::uint32_t level)
+{
+    cluster_slot& c = clusters_[cluster];
+    if (dvfs_busy_) {
+        guest_errors_++;
+        SC_REPORT_WARNING("blsim/power_controller",
+                          "PERF_LVL written while a transition is in flight (ignored): software "
+                          "must wait for the completion interrupt");
+        return;
+    }
+    c.perf_level = level;
+    dvfs_busy_ = true;
+    dvfs_cluster_ = cluster;
+    dvfs_level_ = level;
+    dvfs_requests_++;
+    // The request starts at the writer's own time, which may be ahead of the kernel's.
+    dvfs_start_.notify(access_time_ - sc_core::sc_time_stamp());
+}
+
+void power_controller::dvfs_engine()
+{
+    for (;;) {
+        wait(dvfs_start_);
+        cluster_slot& c = clusters_[dvfs_cluster_];
+        std::uint32_t response = stat_complete(dvfs_cluster_);
+        if (!c.dvfs || dvfs_level_ >= c.dvfs->opps().size()) {
+            response = stat_err(dvfs_cluster_); // no such performance level
+        } else if (static_cast<int>(dvfs_level_) != c.dvfs->current_index()) {
+            c.dvfs->request(static_cast<int>(dvfs_level_));
+            while (c.dvfs->current_index() != static_cast<int>(dvfs_level_))
+                wait(c.dvfs->done_event());
+        }
+        dvfs_busy_ = false;
+        status_ |= response;
+        set_irq(true);
+    }
+}
+
+// --- power states ---------------------------------------------------------------------------
 
 cluster_power power_controller::cluster_state(unsigned cluster) const
 {
@@ -77,18 +196,35 @@ void power_controller::core_enter_wfi(unsigned cpu)
 void power_controller::core_enter_off(unsigned cpu)
 {
     assert(cores_.at(cpu) == core_power::on);
-    unsigned cl = cpu_cluster_[cpu];
-    cluster_slot& c = clusters_[cl];
+    cluster_slot& c = clusters_[cpu_cluster_[cpu]];
     wait(c.off_entry);
     set_core(cpu, core_power::off);
+    const bool last_man = std::all_of(c.cpus.begin(), c.cpus.end(),
+                                      [&](unsigned o) { return cores_[o] == core_power::off; });
+    if (last_man && c.params.cluster_power_down && c.powerdown_enabled && c.phase == cluster_phase::on)
+        c.down_request->notify(sc_core::SC_ZERO_TIME);
+}
 
-    bool last_man = std::all_of(c.cpus.begin(), c.cpus.end(),
-                                [&](unsigned o) { return cores_[o] == core_power::off; });
-    if (last_man && c.params.cluster_power_down && c.powerdown_enabled &&
-        c.phase == cluster_phase::on) {
-        set_cluster(cl, cluster_phase::going_down);
-        wait(c.cluster_entry);
-        set_cluster(cl, cluster_phase::off);
+void power_controller::cluster_sequencer(unsigned cluster)
+{
+    cluster_slot& c = clusters_[cluster];
+    for (;;) {
+        wait(*c.down_request);
+        // Still the case a delta later? (A core may have been woken in between.)
+        const bool all_off = std::all_of(c.cpus.begin(), c.cpus.end(),
+                                         [&](unsigned o) { return cores_[o] == core_power::off; });
+        if (!all_off || !c.powerdown_enabled || c.phase != cluster_phase::on)
+            continue;
+        set_cluster(cluster, cluster_phase::going_down);
+        const sc_time start = sc_core::sc_time_stamp();
+        wait(c.cluster_entry, *c.abort_request);
+        if (sc_core::sc_time_stamp() - start < c.cluster_entry) {
+            // A wake-up before the power switch opened: the cluster stays up.
+            entries_aborted_++;
+            set_cluster(cluster, cluster_phase::on);
+            continue;
+        }
+        set_cluster(cluster, cluster_phase::off);
     }
 }
 
@@ -100,8 +236,12 @@ void power_controller::cluster_power_up(unsigned cluster)
         case cluster_phase::on:
             return;
         case cluster_phase::going_down:
+            if (c.params.cluster_entry_wakeup == entry_wakeup::abort)
+                c.abort_request->notify(sc_core::SC_ZERO_TIME);
+            wait(*c.changed_event);
+            break;
         case cluster_phase::coming_up:
-            // Another CPU of this cluster is moving it: let it finish, then look again.
+            // Another core of this cluster is bringing it up: let it finish.
             wait(*c.changed_event);
             break;
         case cluster_phase::off:
@@ -124,20 +264,8 @@ void power_controller::core_exit(unsigned cpu)
         return;
     }
     cluster_power_up(cpu_cluster_[cpu]);
-    wake_requested_[cpu] = false;
     set_core(cpu, core_power::on);
     wait(slot.off_exit);
-}
-
-void power_controller::set_cluster_power_down(unsigned cluster, bool enable)
-{
-    clusters_.at(cluster).powerdown_enabled = enable;
-}
-
-void power_controller::request_power_up(unsigned cpu)
-{
-    wake_requested_.at(cpu) = true;
-    wake_events_[cpu]->notify(sc_core::SC_ZERO_TIME);
 }
 
 } // namespace blsim::model

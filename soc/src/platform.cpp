@@ -92,6 +92,13 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
     sram_ = std::make_unique<model::sram>("sram", soc.sram);
     bus_->out.bind(sram_->socket);
     bus_->map(static_cast<std::uint64_t>(soc.sram.base), sram_->size(), 3);
+    // The power controller: its registers on the bus, its completion interrupt a level line
+    // into the GIC, the clusters' DVFS controllers behind its performance requests.
+    bus_->out.bind(pc_->regs);
+    bus_->map(static_cast<std::uint64_t>(soc.spc.base), model::power_controller::window_bytes, 4);
+    pc_->connect_irq([this](bool level) { gic_->set_spi_level(static_cast<unsigned>(cfg_.soc.spc.irq), level); });
+    for (std::size_t i = 0; i < clusters_.size(); i++)
+        pc_->attach_dvfs(static_cast<unsigned>(i), clusters_[i]->dvfs());
     for (std::size_t i = 0; i < clusters_.size(); i++) {
         clusters_[i]->ace.bind(cci_->slave[i]);
         cci_->attach(static_cast<unsigned>(i), *clusters_[i], soc.clusters[i].name);
@@ -132,8 +139,6 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
 
     // The software: one C kernel shared by every core, the governor started on the boot CPU.
     governor_.ops = &bls_governor_fixed;
-    governor_.plat_ops = &systemc_platform_ops();
-    governor_.plat = this;
     governor_.nclusters = static_cast<unsigned>(soc.clusters.size());
     for (std::size_t i = 0; i < soc.clusters.size(); i++) {
         const model::cluster_params& cp = soc.clusters[i];
@@ -154,6 +159,8 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
     kc.hw.gic_cpu_base = static_cast<std::uint64_t>(soc.gic.cpu_base);
     kc.hw.cci_base = static_cast<std::uint64_t>(soc.cci.base);
     kc.hw.shm_base = static_cast<std::uint64_t>(soc.sram.base);
+    kc.hw.spc_base = static_cast<std::uint64_t>(soc.spc.base);
+    kc.hw.spc_irq = static_cast<unsigned>(soc.spc.irq);
     kc.hw.timer_ppi = timer_ppi;
     kc.hw.gic_nirqs = 32 + static_cast<unsigned>(soc.gic.spis);
     kc.boot_cpu = 0;
@@ -165,13 +172,14 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
                          static_cast<uint32_t>(sc.context_restore), static_cast<uint32_t>(sc.cpu_pm_exit),
                          static_cast<uint32_t>(sc.tick_resume)};
     for (std::size_t i = 0; i < soc.clusters.size(); i++) {
-        kc.nopps[i] = static_cast<unsigned>(soc.clusters[i].opps.size());
+        kc.cpufreq.nopps[i] = static_cast<unsigned>(soc.clusters[i].opps.size());
         for (std::size_t o = 0; o < soc.clusters[i].opps.size(); o++)
-            kc.opp_mhz[i][o] = static_cast<unsigned>(soc.clusters[i].opps[o].freq_mhz);
+            kc.cpufreq.opp_mhz[i][o] = static_cast<unsigned>(soc.clusters[i].opps[o].freq_mhz);
+        kc.cpufreq.boot_level[i] = static_cast<unsigned>(model::boot_opp_index(soc.clusters[i]));
     }
     const int big = big_cluster(soc);
-    kc.big_cluster = big < 0 ? 0 : static_cast<unsigned>(big);
-    kc.little_cluster = big < 0 ? 0 : 1u - static_cast<unsigned>(big);
+    kc.cpufreq.big_cluster = big < 0 ? 0 : static_cast<unsigned>(big);
+    kc.cpufreq.little_cluster = big < 0 ? 0 : 1u - static_cast<unsigned>(big);
     kc.ntasks = static_cast<unsigned>(cfg_.workload.tasks.size());
     for (std::size_t t = 0; t < cfg_.workload.tasks.size(); t++) {
         const workloads::task_params& tp = cfg_.workload.tasks[t];

@@ -53,16 +53,6 @@ struct platform_ops_impl {
 
     static void cpu_power_down(void* plat, unsigned cpu) { self(plat).core_at(cpu).power_down(); }
 
-    static void cpu_power_up(void* plat, unsigned, unsigned target)
-    {
-        self(plat).power().request_power_up(target);
-    }
-
-    static void cluster_power_down_enable(void* plat, unsigned, unsigned cluster, int enable)
-    {
-        self(plat).power().set_cluster_power_down(cluster, enable != 0);
-    }
-
     static uint32_t mmio_read32(void* plat, unsigned cpu, uint64_t addr)
     {
         return self(plat).core_at(cpu).mmio_read(addr);
@@ -97,6 +87,13 @@ struct platform_ops_impl {
         self(plat).core_at(cpu).set_irq_masked(masked != 0);
     }
 
+    static void mem_read_uncached(void* plat, unsigned cpu, unsigned words)
+    {
+        platform& p = self(plat);
+        model::core& c = p.core_at(cpu);
+        c.stall(p.cluster_of_cpu(cpu).read_uncached(words, c.local_offset()));
+    }
+
     static void cpu_delay_cycles(void* plat, unsigned cpu, uint64_t cycles)
     {
         platform& p = self(plat);
@@ -115,18 +112,6 @@ struct platform_ops_impl {
                              p.power().cluster_of(cpu));
     }
 
-    static int cluster_set_freq(void* plat, unsigned cluster, unsigned freq_mhz)
-    {
-        platform& p = self(plat);
-        if (cluster >= p.nclusters())
-            return -BLS_EINVAL;
-        model::dvfs_controller& dvfs = p.cluster_at(cluster).dvfs();
-        int index = dvfs.index_of(static_cast<int>(freq_mhz));
-        if (index < 0)
-            return -BLS_EINVAL;
-        dvfs.request(index);
-        return 0;
-    }
 };
 
 const bls_platform_ops& systemc_platform_ops()
@@ -139,17 +124,15 @@ const bls_platform_ops& systemc_platform_ops()
         .cpu_dsb = platform_ops_impl::cpu_dsb,
         .cpu_send_event = platform_ops_impl::cpu_send_event,
         .cpu_power_down = platform_ops_impl::cpu_power_down,
-        .cpu_power_up = platform_ops_impl::cpu_power_up,
-        .cluster_power_down_enable = platform_ops_impl::cluster_power_down_enable,
         .mmio_read32 = platform_ops_impl::mmio_read32,
         .mmio_write32 = platform_ops_impl::mmio_write32,
         .shm_read = platform_ops_impl::shm_read,
         .shm_write = platform_ops_impl::shm_write,
         .cache_clean_invalidate = platform_ops_impl::cache_clean_invalidate,
         .cpu_irq_mask = platform_ops_impl::cpu_irq_mask,
+        .mem_read_uncached = platform_ops_impl::mem_read_uncached,
         .cpu_delay_cycles = platform_ops_impl::cpu_delay_cycles,
         .trace = platform_ops_impl::trace,
-        .cluster_set_freq = platform_ops_impl::cluster_set_freq,
     };
     return ops;
 }

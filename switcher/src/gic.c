@@ -69,6 +69,14 @@ void bls_gic_route_spi(const struct bls_hw *hw, unsigned cpu, unsigned irq, unsi
 	dist_write(hw, cpu, BLS_GICD_ISENABLER + 4u * (irq / 32u), 1u << (irq % 32u));
 }
 
+void bls_gic_set_level_triggered(const struct bls_hw *hw, unsigned cpu, unsigned irq)
+{
+	/* Two bits per interrupt; bit 1 of the pair set means edge-triggered. */
+	const uint32_t word = BLS_GICD_ICFGR + 4u * (irq / 16u);
+	const uint32_t v = dist_read(hw, cpu, word);
+	dist_write(hw, cpu, word, v & ~(2u << (2u * (irq % 16u))));
+}
+
 void bls_gic_send_sgi(const struct bls_hw *hw, unsigned cpu, unsigned target, unsigned sgi)
 {
 	dist_write(hw, cpu, BLS_GICD_SGIR, (1u << (16u + target)) | (sgi & 0xfu));

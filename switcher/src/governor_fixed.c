@@ -6,7 +6,7 @@
 static int fixed_start(struct bls_governor *gov)
 {
 	for (unsigned c = 0; c < gov->nclusters; c++) {
-		int rc = gov->plat_ops->cluster_set_freq(gov->plat, c, gov->freq_mhz[c]);
+		int rc = bls_cpufreq_set_cluster(gov->cpufreq, gov->cpu, c, gov->freq_mhz[c]);
 		if (rc)
 			return rc;
 	}

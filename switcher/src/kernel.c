@@ -46,16 +46,14 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 	const unsigned nlogical = bls_switcher_nlogical(&k->sw);
 	if (nlogical > 16) /* the doorbell SPIs follow the timers' */
 		return -BLS_EINVAL;
-	/* The merged table, wherever the switcher may be turned on and OPPs are known. */
-	const int have_table =
-		k->sw.npairs && cfg->nopps[cfg->big_cluster] && cfg->nopps[cfg->little_cluster] &&
-		bls_cpufreq_build(&k->vtable, cfg->big_cluster, cfg->opp_mhz[cfg->big_cluster],
-				  cfg->nopps[cfg->big_cluster], cfg->little_cluster,
-				  cfg->opp_mhz[cfg->little_cluster], cfg->nopps[cfg->little_cluster]) == 0;
-	if (cfg->switcher.enabled && !have_table)
+	if (hw->spc_irq < 64 || hw->spc_irq >= hw->gic_nirqs) /* an SPI after the doorbells */
 		return -BLS_EINVAL;
-	for (unsigned l = 0; l < nlogical; l++)
-		k->resident[l] = bls_switcher_cluster_of(&k->sw, l);
+	if (bls_cpufreq_init(&k->cpufreq, &k->cfg.hw, &k->sw, &cfg->cpufreq))
+		return -BLS_EINVAL;
+	if (gov) {
+		gov->cpufreq = &k->cpufreq;
+		gov->cpu = cfg->boot_cpu;
+	}
 
 	for (unsigned t = 0; t < cfg->ntasks; t++) {
 		const struct bls_task_config *tc = &cfg->tasks[t];
@@ -106,56 +104,23 @@ static int pick_next_task(struct bls_kernel *k, unsigned l)
 	return -1;
 }
 
-/* --- the big.LITTLE cpufreq driver (arm_big_little.c's set_target / set_rate) ------------- */
+/* --- frequency requests --------------------------------------------------------------- */
 
-/* A cluster's clock: the highest request of the logical CPUs placed on it. */
-static void cluster_clock_update(struct bls_kernel *k, unsigned cluster)
-{
-	unsigned mhz = 0;
-	for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++) {
-		if (k->resident[l] != cluster || !k->request_mhz[l])
-			continue;
-		const unsigned actual = bls_cpufreq_actual_mhz(&k->vtable, cluster, k->request_mhz[l]);
-		if (actual > mhz)
-			mhz = actual;
-	}
-	if (mhz)
-		k->ops->cluster_set_freq(k->plat, cluster, mhz);
-}
-
+/* A posted request is taken by the logical CPU's host once its previous one is over (the
+ * policy's lock serialises them in Linux). */
 static void take_frequency_request(struct bls_kernel *k, unsigned cpu, unsigned l)
 {
 	const unsigned mhz = k->mailbox_mhz[l];
-	if (!mhz)
+	if (!mhz || bls_cpufreq_phase(&k->cpufreq, l) != BLS_CPUFREQ_IDLE)
 		return;
 	k->mailbox_mhz[l] = 0;
-	const unsigned cur = k->cfg.hw.cpu_cluster[cpu];
-
 	if (k->disabling) {
 		/* The switcher is bringing every CPU home: no new switches meanwhile. */
 		k->freq_requests_refused++;
 		return;
 	}
-	if (!bls_switcher_active(&k->sw)) {
-		/* Without the switcher a policy is its cluster: the request is a real OPP. */
-		if (k->ops->cluster_set_freq(k->plat, cur, mhz))
-			k->freq_requests_refused++;
-		return;
-	}
-	if (!bls_cpufreq_lookup(&k->vtable, mhz)) {
+	if (bls_cpufreq_target(&k->cpufreq, cpu, l, mhz))
 		k->freq_requests_refused++;
-		return;
-	}
-	const unsigned old = k->resident[l];
-	const unsigned now = bls_cpufreq_cluster_for(&k->vtable, old, mhz);
-	k->request_mhz[l] = mhz;
-	k->resident[l] = now;
-	/* The target cluster's clock is set before the switch is requested. */
-	cluster_clock_update(k, now);
-	if (now != old) {
-		bls_switch_request(&k->sw, cpu, l, now, NULL, NULL);
-		cluster_clock_update(k, old);
-	}
 }
 
 /* --- turning the switcher on and off (bL_switcher_enable / _disable) ------------------------- */
@@ -181,8 +146,8 @@ static void finish_disable(struct bls_kernel *k, unsigned cpu)
 	(void)rc;
 	k->disabling = 0;
 	sw->stats.disables++;
+	bls_cpufreq_set_switching(&k->cpufreq, 0);
 	for (unsigned c = before; c < k->cfg.hw.ncpus; c++) {
-		k->resident[c] = k->cfg.hw.cpu_cluster[c];
 		route_logical(k, cpu, c);
 		bls_mcpm_set_entry_vector(&k->mcpm, cpu, c, BLS_VECTOR_ONLINE);
 		bls_mcpm_cpu_power_up(&k->mcpm, cpu, c);
@@ -207,11 +172,12 @@ static void take_activity_request(struct bls_kernel *k, unsigned cpu)
 		sw->stats.enables++;
 		for (unsigned c = bls_switcher_nlogical(sw); c < before; c++)
 			bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
-		for (unsigned l = 0; l < bls_switcher_nlogical(sw); l++)
-			k->resident[l] = bls_switcher_cluster_of(sw, l);
+		bls_cpufreq_set_switching(&k->cpufreq, 1);
 	} else if (!want && bls_switcher_active(sw) && !k->disabling) {
-		/* Off: every logical CPU back to its boot cluster first. */
+		/* Off: every logical CPU back to its boot cluster first (the cpufreq driver stops
+		 * switching: a transaction in flight finishes without one). */
 		k->disabling = 1;
+		bls_cpufreq_set_switching(&k->cpufreq, 0);
 		const unsigned home = bls_switcher_home_cluster(sw);
 		for (unsigned l = 0; l < bls_switcher_nlogical(sw); l++) {
 			if (bls_switcher_cluster_of(sw, l) == home &&
@@ -219,7 +185,6 @@ static void take_activity_request(struct bls_kernel *k, unsigned cpu)
 				sw->req[l].wanted = -1; /* a pending move away is dropped */
 				continue;
 			}
-			k->resident[l] = home;
 			bls_switch_request(sw, cpu, l, home, NULL, NULL);
 			const unsigned host = bls_switcher_host_of(sw, l);
 			if (host != cpu)
@@ -241,6 +206,17 @@ static void handle_irqs(struct bls_kernel *k, unsigned cpu)
 			break; /* spurious: nothing (more) pending */
 		if (irq == BLS_SGI_INBOUND_ALIVE) {
 			bls_switcher_alive(&k->sw, cpu);
+		} else if (irq == hw->spc_irq) {
+			/* The power controller answered: wake the callers that can go on, each on
+			 * its own logical CPU. */
+			const uint32_t woken = bls_cpufreq_complete(&k->cpufreq, cpu);
+			for (unsigned l = 0; l < BLS_MAX_CPUS; l++) {
+				if (!(woken >> l & 1u))
+					continue;
+				const unsigned host = bls_switcher_host_of(&k->sw, l);
+				if (host != cpu)
+					bls_gic_send_sgi(hw, cpu, host, BLS_SGI_RESCHEDULE);
+			}
 		} else if (irq >= 32u) {
 			/* A timer's work is already queued; a doorbell's request is taken below.
 			 * Either way the interrupt must have reached the logical CPU it is for. */
@@ -294,9 +270,12 @@ static void boot(struct bls_kernel *k, unsigned cpu)
 			bls_cci_port_control(hw, cpu, c, 1);
 		bls_mcpm_sync_init(&k->mcpm, cpu);
 		bls_gic_dist_init(hw, cpu);
-		/* Each logical CPU's timer and doorbell go to the CPU hosting it. */
+		/* Each logical CPU's timer and doorbell go to the CPU hosting it; the power
+		 * controller's (level-sensitive) interrupt to logical CPU 0's. */
 		for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++)
 			route_logical(k, cpu, l);
+		bls_gic_set_level_triggered(hw, cpu, hw->spc_irq);
+		bls_gic_route_spi(hw, cpu, hw->spc_irq, bls_switcher_host_of(&k->sw, 0));
 		if (k->gov) {
 			int rc = k->gov->ops->start(k->gov);
 			/* The configuration was validated before boot: a refusal is a bug. */
@@ -342,6 +321,9 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 			handle_irqs(k, cpu);
 			interrupted = 0;
 		}
+		/* A caller asleep in the cpufreq driver whose request was answered goes on
+		 * (the switch request, the old cluster's clock); then the next request. */
+		bls_cpufreq_service(&k->cpufreq, cpu, (unsigned)l);
 		take_frequency_request(k, cpu, (unsigned)l);
 		take_activity_request(k, cpu);
 		if (k->disabling)

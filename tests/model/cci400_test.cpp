@@ -131,6 +131,7 @@ TEST(cci400, snoops_feed_an_inbound_cluster_until_the_outbound_leaves_coherency)
     soc.clusters[0].name = "big";
     soc.clusters[1].name = "little";
     power_controller pc("pc", soc);
+    test::unused_master regs_master("regs_master", pc.regs);
     cluster big("big", 0, soc.clusters[0], 0, pc, 1024.0 * 1000);
     cluster little("little", 1, soc.clusters[1], 2, pc, 1024.0 * 1000);
     no_device dev("dev");

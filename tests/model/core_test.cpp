@@ -74,6 +74,7 @@ TEST(core, executes_work_at_the_current_frequency)
     soc_params soc = test::small_soc(2); // WFI 1/2 us, off 10/20 us
     const cluster_params& cp = soc.clusters[0];
     power_controller pc("pc", soc);
+    test::unused_master regs_master("regs_master", pc.regs);
     clock_domain clock("clk", 500);
     // Reference: capacity 1024 at 1000 MHz, so 1 ref ns takes 1 ns at 1000 MHz, 2 ns at 500.
     core c0("cpu0", 0, 0, cp, clock, pc, 1024.0 * 1000);
@@ -87,6 +88,9 @@ TEST(core, executes_work_at_the_current_frequency)
     c1.irq.bind(irq1);
     c1.wake.bind(wake1);
     driver drv("driver", clock, irq0, wake1);
+    // cpu1 (cluster 0, core 1) may be woken from power-down by an interrupt: its
+    // WAKE_INT_MASK bit, as software sets it before powering down.
+    pc.reg_write(power_controller::WAKE_INT_MASK, 1u << 1);
 
     std::vector<std::pair<double, double>> c0_steps; // (time, work done)
     std::vector<int> c0_rc;

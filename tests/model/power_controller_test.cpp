@@ -1,7 +1,9 @@
-// tests/model/power_controller_test.cpp -- last core off powers the cluster off; a wake-up
-// powers the cluster up before the core; a second core waking meanwhile waits for it.
+// tests/model/power_controller_test.cpp -- the power controller (TC2's SPC): the last core
+// off powers the cluster off, a wake-up powers it up before the core, a wake-up during the
+// power-down aborts it (or lets it complete), and DVFS requests through its registers
+// complete one at a time with an interrupt. Worked by hand from test::small_soc.
 //
-// One SystemC elaboration per process: this executable holds a single TEST.
+// gtest_discover_tests runs every TEST in a process of its own: one SystemC elaboration each.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -35,29 +37,37 @@ struct cpu_thread : sc_core::sc_module {
         wait(sc_time(down_at_us, SC_US));
         pc.core_enter_off(cpu);
         wait(sc_time(wake_at_us, SC_US) - sc_core::sc_time_stamp());
-        pc.request_power_up(cpu);
-        pc.core_exit(cpu);
+        pc.core_exit(cpu); // woken (the core's own loop waits for the wake-up; not needed here)
         resumed_us = now_us();
+    }
+};
+
+struct logged_pc {
+    soc_params soc;
+    power_controller pc;
+    test::unused_master regs_master;
+    std::vector<std::string> log;
+    explicit logged_pc(const soc_params& s) : soc(s), pc("pc", soc), regs_master("regs_master", pc.regs)
+    {
+        // As MCPM's last man does before going down (TC2: the SPC's PWRDN_EN).
+        pc.reg_write(power_controller::PWRDN_EN, 1);
+        pc.core_changed.subscribe([this](unsigned cpu, core_power, core_power st) {
+            log.push_back(std::to_string(static_cast<int>(now_us())) + " cpu" + std::to_string(cpu) + " " +
+                          to_string(st));
+        });
+        pc.cluster_changed.subscribe([this](unsigned, cluster_power, cluster_power st) {
+            log.push_back(std::to_string(static_cast<int>(now_us())) + " cluster " + to_string(st));
+        });
     }
 };
 
 TEST(power_controller, cluster_follows_its_last_and_first_core)
 {
-    soc_params soc = test::small_soc(2); // core off 10/20 us, cluster off 100/200 us
-    power_controller pc("pc", soc);
-    pc.set_cluster_power_down(0, true); // as MCPM's last man does before going down
-    std::vector<std::string> log;
-    pc.core_changed.subscribe([&](unsigned cpu, core_power, core_power s) {
-        log.push_back(std::to_string(static_cast<int>(now_us())) + " cpu" + std::to_string(cpu) +
-                      " " + to_string(s));
-    });
-    pc.cluster_changed.subscribe([&](unsigned, cluster_power, cluster_power s) {
-        log.push_back(std::to_string(static_cast<int>(now_us())) + " cluster " + to_string(s));
-    });
+    logged_pc p(test::small_soc(2)); // core off 10/20 us, cluster off 100/200 us
     // cpu0 goes down at 0 us, cpu1 at 50 us (the last man); cpu0 wakes at 500 us, cpu1 at
     // 550 us while the cluster is still coming up.
-    cpu_thread a("a", pc, 0, 0, 500);
-    cpu_thread b("b", pc, 1, 50, 550);
+    cpu_thread a("a", p.pc, 0, 0, 500);
+    cpu_thread b("b", p.pc, 1, 50, 550);
     sc_core::sc_start(sc_time(1, sc_core::SC_MS));
 
     const std::vector<std::string> expected = {
@@ -68,12 +78,98 @@ TEST(power_controller, cluster_follows_its_last_and_first_core)
         "500 cluster powering_up",  // the first man powers the cluster up (200 us)
         "700 cluster on",
         "700 cpu0 on",
-        "700 cpu1 on",       // cpu1 woke at 550 and waited for the cluster
+        "700 cpu1 on",              // cpu1 woke at 550 and waited for the cluster
     };
-    EXPECT_EQ(log, expected);
+    EXPECT_EQ(p.log, expected);
     EXPECT_DOUBLE_EQ(a.resumed_us, 720);
     EXPECT_DOUBLE_EQ(b.resumed_us, 720);
-    EXPECT_EQ(pc.transitions(), 8u);
+    EXPECT_EQ(p.pc.transitions(), 8u);
+    EXPECT_EQ(p.pc.entries_aborted(), 0u);
+}
+
+TEST(power_controller, a_wake_up_during_the_power_down_aborts_it)
+{
+    // The cluster starts powering down at 60 us for 100 us; cpu0 wakes at 100 us, before
+    // the power switch opens: the cluster is back on at once and cpu0 runs 20 us later,
+    // instead of waiting for 160 + 200 us.
+    logged_pc p(test::small_soc(2));
+    cpu_thread a("a", p.pc, 0, 0, 100);
+    cpu_thread b("b", p.pc, 1, 50, 10000);
+    sc_core::sc_start(sc_time(1, sc_core::SC_MS));
+    const std::vector<std::string> expected = {
+        "10 cpu0 off", "60 cpu1 off", "60 cluster powering_down", "100 cluster on", "100 cpu0 on",
+    };
+    EXPECT_EQ(p.log, expected);
+    EXPECT_DOUBLE_EQ(a.resumed_us, 120);
+    EXPECT_EQ(p.pc.entries_aborted(), 1u);
+}
+
+TEST(power_controller, or_completes_it_first_when_so_configured)
+{
+    soc_params soc = test::small_soc(2);
+    soc.clusters[0].power.cluster_entry_wakeup = entry_wakeup::complete;
+    logged_pc p(soc);
+    cpu_thread a("a", p.pc, 0, 0, 100);
+    cpu_thread b("b", p.pc, 1, 50, 10000);
+    sc_core::sc_start(sc_time(1, sc_core::SC_MS));
+    const std::vector<std::string> expected = {
+        "10 cpu0 off",   "60 cpu1 off",  "60 cluster powering_down", "160 cluster off",
+        "160 cluster powering_up", "360 cluster on", "360 cpu0 on",
+    };
+    EXPECT_EQ(p.log, expected);
+    EXPECT_DOUBLE_EQ(a.resumed_us, 380);
+    EXPECT_EQ(p.pc.entries_aborted(), 0u);
+}
+
+struct dvfs_stimulus : sc_core::sc_module {
+    power_controller& pc;
+    std::vector<std::string> log;
+    dvfs_stimulus(sc_core::sc_module_name n, power_controller& p) : sc_module(n), pc(p)
+    {
+        SC_HAS_PROCESS(dvfs_stimulus);
+        SC_THREAD(run);
+    }
+    void run()
+    {
+        pc.reg_write(power_controller::PERF_LVL, 0); // 1000 -> 500 MHz
+        wait(sc_time(5, SC_US));
+        pc.reg_write(power_controller::PERF_LVL, 1); // while busy: ignored, a guest error
+        wait(sc_time(95, SC_US));
+        log.push_back(std::to_string(static_cast<int>(now_us())) + " status " +
+                      std::to_string(pc.reg_read(power_controller::PWC_STATUS)));
+        pc.reg_write(power_controller::PERF_LVL, 1); // 500 -> 1000 MHz
+        wait(sc_time(100, SC_US));
+        log.push_back(std::to_string(static_cast<int>(now_us())) + " status " +
+                      std::to_string(pc.reg_read(power_controller::PWC_STATUS)));
+        log.push_back(std::to_string(static_cast<int>(now_us())) + " status " +
+                      std::to_string(pc.reg_read(power_controller::PWC_STATUS)));
+    }
+};
+
+TEST(power_controller, dvfs_requests_complete_one_at_a_time_with_an_interrupt)
+{
+    sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+    soc_params soc = test::small_soc(1);
+    const cluster_params& c = soc.clusters[0]; // voltage 10 us, frequency 30 us
+    clock_domain clock("clk", 1000);
+    voltage_domain voltage("vdd", 1000);
+    dvfs_controller dvfs("dvfs", c.opps, c.dvfs, clock, voltage, 1);
+    power_controller pc("pc", soc);
+    test::unused_master regs_master("regs_master", pc.regs);
+    pc.attach_dvfs(0, dvfs);
+    dvfs_stimulus stim("stim", pc);
+    std::vector<std::string> irq;
+    pc.connect_irq([&](bool level) { irq.push_back(std::to_string(static_cast<int>(now_us())) + (level ? " high" : " low")); });
+    sc_core::sc_start(sc_time(1, sc_core::SC_MS));
+
+    // Down: frequency (30 us) then voltage (10 us): complete at 40 us, the line high until
+    // the status is read at 100 us. Up: voltage then frequency, complete at 140 us. Reading
+    // the status clears it: the second read gives 0.
+    EXPECT_EQ(irq, (std::vector<std::string>{"40 high", "100 low", "140 high", "200 low"}));
+    EXPECT_EQ(stim.log, (std::vector<std::string>{"100 status 1", "200 status 1", "200 status 0"}));
+    EXPECT_EQ(pc.dvfs_requests(), 2u);
+    EXPECT_EQ(pc.guest_errors(), 1u);
+    EXPECT_EQ(clock.freq_mhz(), 1000);
 }
 
 } // namespace

@@ -1,6 +1,9 @@
 // tests/model/test_soc.h -- a small SoC description whose numbers are easy to work by hand.
 #pragma once
 
+#include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+
 #include "blsim/model/params.h"
 
 namespace blsim::test {
@@ -30,5 +33,16 @@ inline model::soc_params small_soc(int cores = 2)
     soc.energy.eas_mw_per_unit = 1.0;
     return soc;
 }
+
+// Binds a block's register socket that a test does not drive through the bus (the power
+// controller's), as SystemC requires every socket bound.
+struct unused_master : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<unused_master> out{"out"};
+    template <class Target>
+    unused_master(sc_core::sc_module_name n, Target& target_socket) : sc_module(n)
+    {
+        out.bind(target_socket);
+    }
+};
 
 } // namespace blsim::test

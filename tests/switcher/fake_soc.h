@@ -2,10 +2,11 @@
 //
 // Each CPU is a SystemC thread that runs C code through a bls_platform_ops table whose verbs
 // cost time: shared-memory accesses take a (seeded, random) few nanoseconds, WFE/SEV use one
-// event register per CPU, power-down blocks the CPU until another asks for it to be powered
-// up, and the backend-level verbs (cache maintenance, CCI port control, power-down enables)
-// are recorded in a log with their time and CPU. Tests script what each CPU does and check
-// the log and the shared states.
+// event register per CPU, and power-down blocks the CPU until an interrupt reaches it (an SGI
+// written to GICD_SGIR, or irq_wake()) with its wake-up armed in the power controller's
+// WAKE_INT_MASK, as TC2's SPC wakes cores. The backend-level verbs (cache maintenance, CCI
+// port control, the power controller's registers) are recorded in a log with their time and
+// CPU. Tests script what each CPU does and check the log and the shared states.
 #pragma once
 
 #define SC_INCLUDE_DYNAMIC_PROCESSES
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include <bls/mcpm.h>
+#include <bls/spc.h>
 #include <bls/switcher.h>
 
 namespace blsim::test {
@@ -27,6 +29,7 @@ class fake_soc {
 public:
     static constexpr unsigned ncpus = 4; // cpu0-1 cluster 0 (S3), cpu2-3 cluster 1 (S4)
     static constexpr uint64_t shm_base = 0x1000;
+    static constexpr uint64_t spc_base = 0x400000;
 
     struct entry {
         double t_ns;
@@ -48,6 +51,8 @@ public:
         hw.gic_cpu_base = 0x200000;
         hw.cci_base = 0x300000;
         hw.shm_base = shm_base;
+        hw.spc_base = spc_base;
+        hw.spc_irq = 127;
         hw.timer_ppi = 30;
         hw.gic_nirqs = 64;
         cluster_powered_.fill(true);
@@ -75,12 +80,12 @@ public:
         });
     }
 
-    // An interrupt wakes @cpu through the power controller (no MCPM use count involved).
+    // An interrupt for @cpu: it wakes @cpu from power-down if its wake-up is armed (no MCPM
+    // use count involved).
     void irq_wake(unsigned cpu)
     {
         note(cpu, "irq wake");
-        wake_[cpu] = true;
-        wake_event_[cpu].notify(sc_core::SC_ZERO_TIME);
+        interrupt(cpu);
     }
 
     bool cpu_powered(unsigned cpu) const { return cpu_powered_[cpu]; }
@@ -144,12 +149,22 @@ private:
         }
     }
     static void dsb(void*, unsigned) {}
+    void interrupt(unsigned cpu)
+    {
+        irq_pending_[cpu] = true;
+        wake_event_[cpu].notify(sc_core::SC_ZERO_TIME);
+    }
+    bool may_wake(unsigned cpu) const
+    {
+        const unsigned cl = hw.cpu_cluster[cpu], k = cpu % 2;
+        return irq_pending_[cpu] && (wake_mask_ & BLS_SPC_WAKE_CPU(cl, k));
+    }
     static void power_down(void* p, unsigned cpu)
     {
         fake_soc& f = self(p);
         f.note(cpu, "wfi: power off");
         const unsigned cl = f.hw.cpu_cluster[cpu];
-        if (!f.wake_[cpu]) {
+        if (!f.may_wake(cpu)) {
             f.cpu_powered_[cpu] = false;
             bool all_off = true;
             for (unsigned c = 0; c < ncpus; c++)
@@ -160,26 +175,34 @@ private:
                 f.cluster_power_offs[cl]++;
                 f.note(cpu, "cluster " + std::to_string(cl) + " off");
             }
-            while (!f.wake_[cpu])
+            while (!f.may_wake(cpu))
                 sc_core::wait(f.wake_event_[cpu]);
             f.cluster_powered_[cl] = true;
             f.cpu_powered_[cpu] = true;
         }
-        f.wake_[cpu] = false;
+        f.irq_pending_[cpu] = false; // taken by the woken CPU
         f.note(cpu, "powered up");
     }
-    static void power_up(void* p, unsigned cpu, unsigned target)
+    // The power controller's registers, decoded into the log.
+    void spc_write(unsigned cpu, uint32_t off, uint32_t v)
     {
-        fake_soc& f = self(p);
-        f.note(cpu, "power_up cpu" + std::to_string(target));
-        f.wake_[target] = true;
-        f.wake_event_[target].notify(sc_core::SC_ZERO_TIME);
-    }
-    static void pwrdn(void* p, unsigned cpu, unsigned cl, int en)
-    {
-        fake_soc& f = self(p);
-        f.pwrdn_en_[cl] = en != 0;
-        f.note(cpu, std::string("pwrdn_en cluster") + std::to_string(cl) + "=" + (en ? "1" : "0"));
+        char buf[64];
+        if (off == BLS_SPC_WAKE_INT_MASK) {
+            wake_mask_ = v;
+            for (unsigned c = 0; c < ncpus; c++)
+                wake_event_[c].notify(sc_core::SC_ZERO_TIME);
+            std::snprintf(buf, sizeof buf, "wake_int_mask=0x%x", v);
+        } else if (off == BLS_SPC_PWRDN_EN(0) || off == BLS_SPC_PWRDN_EN(1)) {
+            const unsigned cl = (off - BLS_SPC_PWRDN_EN(0)) / 4;
+            pwrdn_en_[cl] = v != 0;
+            std::snprintf(buf, sizeof buf, "pwrdn_en cluster%u=%u", cl, v);
+        } else if (off >= BLS_SPC_BX_ADDR(0, 0) && off < BLS_SPC_BX_ADDR(2, 0)) {
+            const unsigned cl = (off - BLS_SPC_BX_ADDR(0, 0)) / 16, k = (off - BLS_SPC_BX_ADDR(0, 0)) % 16 / 4;
+            std::snprintf(buf, sizeof buf, "bx_addr cpu%u=0x%x", 2 * cl + k, v);
+        } else {
+            std::snprintf(buf, sizeof buf, "spc 0x%x=0x%x", off, v);
+        }
+        note(cpu, buf);
     }
     static uint32_t mmio_read(void* p, unsigned, uint64_t addr)
     {
@@ -187,18 +210,30 @@ private:
         sc_core::wait(f.random_ns());
         if (addr == f.hw.cci_base + BLS_CCI_STATUS)
             return 0;
+        if (addr == f.hw.spc_base + BLS_SPC_WAKE_INT_MASK)
+            return f.wake_mask_;
         auto it = f.regs.find(addr);
         return it == f.regs.end() ? 0 : it->second;
     }
     static void mmio_write(void* p, unsigned cpu, uint64_t addr, uint32_t v)
     {
         fake_soc& f = self(p);
+        if (addr >= f.hw.spc_base && addr < f.hw.spc_base + 0x100) {
+            f.spc_write(cpu, static_cast<uint32_t>(addr - f.hw.spc_base), v);
+            sc_core::wait(f.random_ns());
+            return;
+        }
         char buf[64];
         std::snprintf(buf, sizeof buf, "mmio 0x%llx=0x%x", static_cast<unsigned long long>(addr), v);
         f.note(cpu, buf);
         f.regs[addr] = v;
-        if (addr == f.hw.gic_dist_base + BLS_GICD_SGIR && f.on_sgi)
-            f.on_sgi(cpu, v);
+        if (addr == f.hw.gic_dist_base + BLS_GICD_SGIR) {
+            if (f.on_sgi)
+                f.on_sgi(cpu, v);
+            for (unsigned t = 0; t < ncpus; t++)
+                if (v & (1u << (16 + t)))
+                    f.interrupt(t);
+        }
         if (addr >= f.hw.cci_base && addr < f.hw.cci_base + 0x10000)
             sc_core::wait(sc_core::sc_time(f.slow_op_ns, sc_core::SC_NS));
         else
@@ -220,14 +255,15 @@ private:
         .cpu_dsb = dsb,
         .cpu_send_event = sev,
         .cpu_power_down = power_down,
-        .cpu_power_up = power_up,
-        .cluster_power_down_enable = pwrdn,
         .mmio_read32 = mmio_read,
         .mmio_write32 = mmio_write,
         .shm_read = shm_read,
         .shm_write = shm_write,
         .cache_clean_invalidate = clean,
         .cpu_irq_mask = [](void*, unsigned, int) {},
+        .mem_read_uncached = [](void*, unsigned, unsigned words) {
+            sc_core::wait(sc_core::sc_time(100.0 * words, sc_core::SC_NS));
+        },
         .cpu_delay_cycles = [](void*, unsigned cpu, uint64_t n) {
             (void)cpu;
             sc_core::wait(sc_core::sc_time(static_cast<double>(n), sc_core::SC_NS));
@@ -235,13 +271,13 @@ private:
         .trace = [](void* p, unsigned cpu, unsigned ev, unsigned a, unsigned b) {
             self(p).note(cpu, "trace " + std::to_string(ev) + " " + std::to_string(a) + " " + std::to_string(b));
         },
-        .cluster_set_freq = [](void*, unsigned, unsigned) -> int { return 0; },
     };
     std::mt19937_64 rng_;
     unsigned max_ns_;
     std::array<bool, ncpus> event_reg_{};
     std::array<sc_core::sc_event, ncpus> event_;
-    std::array<bool, ncpus> wake_{};
+    std::array<bool, ncpus> irq_pending_{};
+    uint32_t wake_mask_ = 0;
     std::array<sc_core::sc_event, ncpus> wake_event_;
     std::array<bool, ncpus> cpu_powered_{};
     std::array<bool, 2> cluster_powered_{};

@@ -14,10 +14,11 @@
 #include <vector>
 
 #include <bls/kernel.h>
+#include <bls/spc.h>
 
 namespace {
 
-constexpr uint64_t dist = 0x1000, cpuif = 0x2000, cci = 0x90000;
+constexpr uint64_t dist = 0x1000, cpuif = 0x2000, cci = 0x90000, spc = 0x7fff0b00;
 
 struct fake_platform {
     std::vector<std::string> calls;
@@ -28,6 +29,7 @@ struct fake_platform {
     std::map<uint64_t, uint8_t> shm; // shared memory (MCPM's states, vlocks)
     int cci_pending_reads = 2;     // CCI status reads that still see change_pending
     bls_kernel* kernel = nullptr;  // set it to have WFE stand for the boot CPU
+    std::map<uint64_t, uint32_t> spc_regs; // the power controller's registers read back
 };
 
 fake_platform& fake(void* p) { return *static_cast<fake_platform*>(p); }
@@ -53,6 +55,23 @@ std::string reg_name(uint64_t a)
     if (a == cpuif + BLS_GICC_IAR) return "GICC_IAR";
     if (a == cpuif + BLS_GICC_EOIR) return "GICC_EOIR";
     if (a == cci + BLS_CCI_STATUS) return "CCI_STATUS";
+    if (a >= spc && a < spc + 0x100) {
+        const unsigned o = unsigned(a - spc);
+        if (o == BLS_SPC_PERF_LVL(0) || o == BLS_SPC_PERF_LVL(1)) {
+            std::snprintf(buf, sizeof buf, "SPC_PERF_LVL%u", o / 8);
+            return buf;
+        }
+        if (o == BLS_SPC_PWC_STATUS) return "SPC_PWC_STATUS";
+        if (o == BLS_SPC_WAKE_INT_MASK) return "SPC_WAKE_INT_MASK";
+        if (o == BLS_SPC_PWRDN_EN(0) || o == BLS_SPC_PWRDN_EN(1)) {
+            std::snprintf(buf, sizeof buf, "SPC_PWRDN_EN%u", (o - 0x30) / 4);
+            return buf;
+        }
+        if (o >= BLS_SPC_BX_ADDR(0, 0) && o < BLS_SPC_BX_ADDR(2, 0)) {
+            std::snprintf(buf, sizeof buf, "SPC_BX_ADDR%u_%u", (o - 0x68) / 16, (o - 0x68) % 16 / 4);
+            return buf;
+        }
+    }
     if (a >= cci + 0x1000 && a < cci + 0x6000 && (a - cci) % 0x1000 == 0) {
         std::snprintf(buf, sizeof buf, "CCI_SNOOP_CONTROL_S%u", unsigned(a - cci) / 0x1000 - 1);
         return buf;
@@ -122,7 +141,8 @@ uint32_t fake_read(void* p, unsigned, uint64_t addr)
     }
     if (addr == cci + BLS_CCI_STATUS)
         return f.cci_pending_reads-- > 0 ? BLS_CCI_CHANGE_PENDING : 0;
-    return 0;
+    auto it = f.spc_regs.find(addr);
+    return it == f.spc_regs.end() ? 0 : it->second;
 }
 
 void fake_write(void* p, unsigned, uint64_t addr, uint32_t v)
@@ -130,17 +150,13 @@ void fake_write(void* p, unsigned, uint64_t addr, uint32_t v)
     char buf[16];
     std::snprintf(buf, sizeof buf, "0x%x", v);
     fake(p).calls.push_back("W " + reg_name(addr) + "=" + buf);
+    if (addr >= spc && addr < spc + 0x100)
+        fake(p).spc_regs[addr] = v;
 }
 
 void fake_clean(void* p, unsigned cpu, enum bls_cache_level level)
 {
     fake(p).calls.push_back("clean L" + std::to_string(static_cast<int>(level)) + " cpu" + std::to_string(cpu));
-}
-
-int fake_set_freq(void* p, unsigned cluster, unsigned mhz)
-{
-    fake(p).calls.push_back("set_freq cluster" + std::to_string(cluster) + " " + std::to_string(mhz));
-    return 0;
 }
 
 uint32_t fake_shm_read(void* p, unsigned, uint64_t addr, unsigned bytes)
@@ -159,16 +175,6 @@ void fake_shm_write(void* p, unsigned, uint64_t addr, unsigned bytes, uint32_t v
         f.shm[addr + i] = static_cast<uint8_t>(v >> (8 * i));
 }
 
-void fake_power_up(void* p, unsigned, unsigned target)
-{
-    fake(p).calls.push_back("power_up cpu" + std::to_string(target));
-}
-
-void fake_pwrdn(void* p, unsigned, unsigned cluster, int enable)
-{
-    fake(p).calls.push_back("pwrdn_en cluster" + std::to_string(cluster) + "=" + std::to_string(enable));
-}
-
 const bls_platform_ops fake_ops = {
     .now_ns = fake_now_ns,
     .cpu_execute = fake_execute,
@@ -177,8 +183,6 @@ const bls_platform_ops fake_ops = {
     .cpu_dsb = fake_dsb,
     .cpu_send_event = fake_sev,
     .cpu_power_down = fake_power_down,
-    .cpu_power_up = fake_power_up,
-    .cluster_power_down_enable = fake_pwrdn,
     .mmio_read32 = fake_read,
     .mmio_write32 = fake_write,
     .shm_read = fake_shm_read,
@@ -187,6 +191,9 @@ const bls_platform_ops fake_ops = {
     .cpu_irq_mask = [](void* p, unsigned cpu, int m) {
         fake(p).calls.push_back(std::string(m ? "mask" : "unmask") + " cpu" + std::to_string(cpu));
     },
+    .mem_read_uncached = [](void* p, unsigned cpu, unsigned n) {
+        fake(p).calls.push_back("uncached cpu" + std::to_string(cpu) + " " + std::to_string(n));
+    },
     .cpu_delay_cycles = [](void* p, unsigned cpu, uint64_t n) {
         fake(p).calls.push_back("delay cpu" + std::to_string(cpu) + " " + std::to_string(n));
     },
@@ -194,10 +201,11 @@ const bls_platform_ops fake_ops = {
         fake(p).calls.push_back("trace cpu" + std::to_string(cpu) + " " + std::to_string(ev) + " " +
                                 std::to_string(a) + " " + std::to_string(b));
     },
-    .cluster_set_freq = fake_set_freq,
 };
 
-// cpu0 and cpu1 in cluster 0 (CCI S3), cpu2 alone in cluster 1 (CCI S4); two tasks on cpu0.
+// cpu0 and cpu1 in cluster 0 (CCI S3; OPPs 500 and 1000 MHz, booting at 1000), cpu2 alone in
+// cluster 1 (CCI S4; 400 and 800 MHz, booting at 400); two tasks on cpu0. The power
+// controller's interrupt is SPI 95 (127).
 bls_kernel_config two_tasks_on_cpu0()
 {
     bls_kernel_config c{};
@@ -212,7 +220,19 @@ bls_kernel_config two_tasks_on_cpu0()
     c.hw.gic_cpu_base = cpuif;
     c.hw.cci_base = cci;
     c.hw.shm_base = 0x80000;
+    c.hw.spc_base = spc;
+    c.hw.spc_irq = 127;
     c.hw.timer_ppi = 30;
+    c.hw.gic_nirqs = 160;
+    c.cpufreq.nopps[0] = c.cpufreq.nopps[1] = 2;
+    c.cpufreq.opp_mhz[0][0] = 500;
+    c.cpufreq.opp_mhz[0][1] = 1000;
+    c.cpufreq.opp_mhz[1][0] = 400;
+    c.cpufreq.opp_mhz[1][1] = 800;
+    c.cpufreq.boot_level[0] = 1;
+    c.cpufreq.boot_level[1] = 0;
+    c.cpufreq.big_cluster = 0;
+    c.cpufreq.little_cluster = 1;
     c.boot_cpu = 0;
     c.ntasks = 2;
     c.tasks[0] = {0, 0.0, 64, 0.5};
@@ -288,6 +308,12 @@ TEST(kernel, init_checks_platform_ops_and_configuration)
     bad = c;
     bad.hw.timer_ppi = 12; // an SGI number, not a PPI
     EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
+    bad = c;
+    bad.hw.spc_irq = 50; // one of the doorbells
+    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
+    bad = c;
+    bad.cpufreq.boot_level[1] = 2; // no such OPP
+    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
 
     bls_governor no_start{};
     EXPECT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &no_start), -BLS_EINVAL);
@@ -300,8 +326,6 @@ TEST(kernel, boot_cpu_brings_up_the_gic_and_the_governor_then_releases_the_other
     bls_kernel_config c = two_tasks_on_cpu0();
     bls_governor gov{};
     gov.ops = &bls_governor_fixed;
-    gov.plat_ops = &fake_ops;
-    gov.plat = &f;
     gov.nclusters = 2;
     gov.freq_mhz[0] = 1000;
     gov.freq_mhz[1] = 800;
@@ -311,7 +335,9 @@ TEST(kernel, boot_cpu_brings_up_the_gic_and_the_governor_then_releases_the_other
     // Firmware's part first: both clusters join coherency (the status poll sees the change
     // pending twice for the first), then the distributor; each logical CPU's timer (SPI
     // 32 + l) and doorbell (SPI 48 + l) routed to its CPU at priority 0xa0 and enabled; the
-    // governor; and SEV.
+    // power controller's interrupt, level-sensitive, to cpu0; the governor (cluster 0 is at
+    // 1000 MHz already; cluster 1 goes from 400 to 800: OPP 1 asked of the power
+    // controller, its completion to come as an interrupt); and SEV.
     std::vector<std::string> routing;
     for (unsigned l = 0; l < 3; l++)
         for (unsigned irq : {32 + l, 48 + l}) {
@@ -327,12 +353,18 @@ TEST(kernel, boot_cpu_brings_up_the_gic_and_the_governor_then_releases_the_other
                                 "R CCI_STATUS", "W CCI_SNOOP_CONTROL_S4=0x3", "R CCI_STATUS",
                                 "W GICD_CTLR=0x1"},
                                routing,
-                               {"set_freq cluster0 1000", "set_freq cluster1 800", "dsb cpu0", "sev cpu0"},
+                               {"R 0x1c1c", "W 0x1c1c=0x0", // GICD_ICFGR7: SPI 127 level
+                                "R GICD_ITARGETSR31", "W GICD_ITARGETSR31=0x1000000",
+                                "R GICD_IPRIORITYR31", "W GICD_IPRIORITYR31=0xa0000000",
+                                "W GICD_ISENABLER3=0x80000000",
+                                "trace cpu0 10 1 1", "W SPC_PERF_LVL1=0x1", "dsb cpu0", "sev cpu0"},
                                gic_cpu_init,
                                // The handler runs at boot and after interrupts only: a
                                // completed execution goes straight on to the next pick.
                                {"R GICC_IAR", "execute cpu0 ctx0 10 ws64", "wfi cpu0"}}));
     EXPECT_EQ(k.booted, 1);
+    EXPECT_EQ(k.cpufreq.stats.spc_requests, 1u);
+    EXPECT_EQ(k.cpufreq.stats.clock_unchanged, 1u);
     EXPECT_EQ(bls_kernel_add_work(&k, 2, 10), -BLS_EINVAL);
     EXPECT_EQ(bls_kernel_add_work(&k, 0, -1), -BLS_EINVAL);
 }
@@ -400,7 +432,7 @@ TEST(kernel, a_preempted_task_goes_to_the_back)
 
 // The power-management verbs, without the shared-memory traffic of MCPM and its vlocks.
 const std::vector<std::string> pm = {"W GICC_CTLR", "clean", "W CCI", "R CCI", "power_down",
-                                     "power_up", "pwrdn_en"};
+                                     "W SPC", "R SPC"};
 
 TEST(kernel, a_cpu_that_is_not_the_last_of_its_cluster_cleans_only_its_l1)
 {
@@ -410,7 +442,10 @@ TEST(kernel, a_cpu_that_is_not_the_last_of_its_cluster_cleans_only_its_l1)
     ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
     k.booted = 1;
     run_cpu(&k, f, 1); // no task on cpu1; cpu0 is still up
-    EXPECT_EQ(only(f.calls, pm), (std::vector<std::string>{"W GICC_CTLR=0x1", "W GICC_CTLR=0x0",
+    // Its wake-up armed in the power controller (bit 1: cluster 0, core 1), its GIC
+    // interface off, its L1 cleaned, down.
+    EXPECT_EQ(only(f.calls, pm), (std::vector<std::string>{"W GICC_CTLR=0x1", "R SPC_WAKE_INT_MASK",
+                                                           "W SPC_WAKE_INT_MASK=0x2", "W GICC_CTLR=0x0",
                                                            "clean L1 cpu1", "power_down cpu1"}));
     EXPECT_EQ(k.mcpm.use_count[0][1], 0u);
     EXPECT_EQ(k.mcpm.stats.last_man, 0u);
@@ -425,19 +460,28 @@ TEST(kernel, the_last_man_leaves_coherency_and_the_first_man_comes_back)
     k.booted = 1;
     f.idle_calls_left = 2; // power down, be woken (an interrupt), power down again
     run_cpu(&k, f, 2);     // cpu2 is alone in cluster 1
+    // tc2_pm.c's order: its wake-up armed (bit 4: cluster 1, core 0) and its GIC interface
+    // off; the cluster's power-down enabled and the global wake-ups (bits 10-11) armed; L1
+    // and L2 cleaned; out of coherency (the busy-poll sees change_pending twice, then clear).
     const std::vector<std::string> down = {
-        "W GICC_CTLR=0x0", "pwrdn_en cluster1=1", "clean L1 cpu2", "clean L2 cpu2",
+        "R SPC_WAKE_INT_MASK", "W SPC_WAKE_INT_MASK=0x10", "W GICC_CTLR=0x0", "W SPC_PWRDN_EN1=0x1",
+        "R SPC_WAKE_INT_MASK", "W SPC_WAKE_INT_MASK=0xc10", "clean L1 cpu2", "clean L2 cpu2",
         "W CCI_SNOOP_CONTROL_S4=0x0", "R CCI_STATUS", "R CCI_STATUS", "R CCI_STATUS",
         "power_down cpu2"};
     // Woken, cpu2 wins the first-man vlock, brings S4 back, and once running counts itself
-    // and the cluster up again (clearing PWRDN_EN); then its GIC interface is on again.
+    // and the cluster up again: power-down and global wake-ups off (cluster_is_up), its own
+    // wake-up and resume address cleared (cpu_is_up); then its GIC interface is on again.
     const std::vector<std::string> up = {"W CCI_SNOOP_CONTROL_S4=0x3", "R CCI_STATUS",
-                                         "pwrdn_en cluster1=0", "W GICC_CTLR=0x1"};
-    // The busy-poll reads the status until change_pending clears: twice pending, then clear.
+                                         "W SPC_PWRDN_EN1=0x0", "R SPC_WAKE_INT_MASK",
+                                         "W SPC_WAKE_INT_MASK=0x10", "R SPC_WAKE_INT_MASK",
+                                         "W SPC_WAKE_INT_MASK=0x0", "W SPC_BX_ADDR1_0=0x0",
+                                         "W GICC_CTLR=0x1"};
     EXPECT_EQ(only(f.calls, pm),
               concat({{"W GICC_CTLR=0x1"}, down, up,
-                      {"W GICC_CTLR=0x0", "pwrdn_en cluster1=1", "clean L1 cpu2", "clean L2 cpu2",
-                       "W CCI_SNOOP_CONTROL_S4=0x0", "R CCI_STATUS", "power_down cpu2"}}));
+                      {"R SPC_WAKE_INT_MASK", "W SPC_WAKE_INT_MASK=0x10", "W GICC_CTLR=0x0",
+                       "W SPC_PWRDN_EN1=0x1", "R SPC_WAKE_INT_MASK", "W SPC_WAKE_INT_MASK=0xc10",
+                       "clean L1 cpu2", "clean L2 cpu2", "W CCI_SNOOP_CONTROL_S4=0x0", "R CCI_STATUS",
+                       "power_down cpu2"}}));
     EXPECT_EQ(k.mcpm.stats.last_man, 2u);
     EXPECT_EQ(k.mcpm.stats.first_man, 1u);
     EXPECT_EQ(f.shm[0x80000 + BLS_MCPM_CLUSTER_STATE(1)], BLS_CLUSTER_DOWN);

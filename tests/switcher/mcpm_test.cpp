@@ -39,12 +39,16 @@ struct world {
 TEST(mcpm, last_man_first_man_races_and_aborts)
 {
     // --- A: cpu2 then cpu3 go idle; cpu3, the last man, takes cluster 1 down; cpu0 later
-    // powers cpu3 up and cpu3, the first man, brings the cluster back.
+    // powers cpu3 up (and, as on TC2, an interrupt to it does it) and cpu3, the first man,
+    // brings the cluster back.
     world a(1);
     a.soc.run(0, 0, [&] { bls_mcpm_sync_init(&a.m, 0); });
     a.soc.run(2, 1000, [&] { a.idle(2); });
     a.soc.run(3, 2000, [&] { a.idle(3); });
-    a.soc.run(0, 50000, [&] { bls_mcpm_cpu_power_up(&a.m, 0, 3); });
+    a.soc.run(0, 50000, [&] {
+        bls_mcpm_cpu_power_up(&a.m, 0, 3);
+        bls_gic_send_sgi(&a.soc.hw, 0, 3, 0);
+    });
 
     // --- B: as A, but cpu0 powers cpu2 up while cpu3 is cleaning L2 in its critical
     // section: the cluster is not allowed to power off, and cpu2, first man, waits for the
@@ -61,6 +65,7 @@ TEST(mcpm, last_man_first_man_races_and_aborts)
             sc_core::wait(sc_core::sc_time(10, sc_core::SC_NS));
         b_power_up_at = sc_core::sc_time_stamp().to_seconds() * 1e9;
         bls_mcpm_cpu_power_up(&b.m, 0, 2);
+        bls_gic_send_sgi(&b.soc.hw, 0, 2, 0);
     });
 
     // --- C: cpu2 is down; an interrupt wakes it just as cpu3 goes idle: cpu3 counts itself
@@ -78,15 +83,23 @@ TEST(mcpm, last_man_first_man_races_and_aborts)
     EXPECT_EQ(a.m.stats.last_man, 1u);
     EXPECT_EQ(a.m.stats.first_man, 1u);
     EXPECT_EQ(a.soc.cluster_power_offs[1], 1u);
-    // cpu3: GIC interface off, cluster power-down enabled, L1 and L2 cleaned, CCI S4
-    // (0x300000 + 0x5000) snoops off, off with its cluster; then up as first man, S4 on.
+    // cpu3: its wake-up armed (cpu2's already is: bit 4, now bit 5 too), GIC interface off,
+    // cluster power-down enabled and the global wake-ups armed, L1 and L2 cleaned, CCI S4
+    // (0x300000 + 0x5000) snoops off, off with its cluster; then up as first man, S4 on, and
+    // once running its own wake-up and resume address cleared (cpu0's power-up counted it,
+    // so it is not the first man by use count: cluster_is_up does not run, and the global
+    // wake-ups stay armed, as in Linux).
     EXPECT_EQ(a.soc.log_of(3),
-              (strings{"mmio 0x200000=0x0", "pwrdn_en cluster1=1", "clean L1 begin", "clean L1 end",
-                       "clean L2 begin", "clean L2 end", "mmio 0x305000=0x0", "wfi: power off",
-                       "cluster 1 off", "powered up", "mmio 0x305000=0x3"}));
-    // cpu0's power-up of a CPU in an unused cluster keeps the cluster powered first.
-    EXPECT_EQ(a.soc.log_of(0), (strings{"pwrdn_en cluster1=0", "power_up cpu3"}));
-    EXPECT_EQ(a.soc.log_of(2), (strings{"mmio 0x200000=0x0", "clean L1 begin", "clean L1 end", "wfi: power off"}));
+              (strings{"wake_int_mask=0x30", "mmio 0x200000=0x0", "pwrdn_en cluster1=1",
+                       "wake_int_mask=0xc30", "clean L1 begin", "clean L1 end", "clean L2 begin",
+                       "clean L2 end", "mmio 0x305000=0x0", "wfi: power off", "cluster 1 off",
+                       "powered up", "mmio 0x305000=0x3", "wake_int_mask=0xc10", "bx_addr cpu3=0x0"}));
+    // cpu0's power-up of a CPU in an unused cluster keeps the cluster powered first, then
+    // sets the CPU's resume address and wake-up, and the interrupt wakes it.
+    EXPECT_EQ(a.soc.log_of(0), (strings{"pwrdn_en cluster1=0", "bx_addr cpu3=0x80008000",
+                                        "wake_int_mask=0xc30", "mmio 0x100f00=0x80000"}));
+    EXPECT_EQ(a.soc.log_of(2), (strings{"wake_int_mask=0x10", "mmio 0x200000=0x0", "clean L1 begin",
+                                        "clean L1 end", "wfi: power off"}));
     EXPECT_EQ(a.cluster_state(1), BLS_CLUSTER_UP);
     EXPECT_EQ(a.cpu_state(3), BLS_CPU_UP);
     EXPECT_EQ(a.cpu_state(2), BLS_CPU_DOWN);

@@ -147,7 +147,7 @@ TEST(switcher, handshake_order_between_outbound_and_inbound)
 
     auto at = [&](const std::string& what) { return soc.time_of(what); };
     const double powerup_cluster = at("pwrdn_en cluster1=0");   // cluster_powerup
-    const double powerup_cpu = at("power_up cpu3");             // cpu_powerup
+    const double powerup_cpu = at("bx_addr cpu3=0x80008000");   // cpu_powerup
     const double alive = at("mmio 0x100f00=0x10001");           // cpu3's poke: SGI 1 to cpu0
     const double blackout_begin = at("trace 4 0 3");
     // SPIs 32, 34 and 35 targeted cpu0 (bit 0) and go to cpu3 (bit 3); SPI 33 stays on cpu1.

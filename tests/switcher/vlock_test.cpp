@@ -98,17 +98,15 @@ const bls_platform_ops ops = {
     .cpu_dsb = dsb,
     .cpu_send_event = sev,
     .cpu_power_down = [](void*, unsigned) { unused(); },
-    .cpu_power_up = [](void*, unsigned, unsigned) { unused(); },
-    .cluster_power_down_enable = [](void*, unsigned, unsigned, int) { unused(); },
     .mmio_read32 = [](void*, unsigned, uint64_t) -> uint32_t { unused(); },
     .mmio_write32 = [](void*, unsigned, uint64_t, uint32_t) { unused(); },
     .shm_read = shm_read,
     .shm_write = shm_write,
     .cache_clean_invalidate = [](void*, unsigned, enum bls_cache_level) { unused(); },
     .cpu_irq_mask = [](void*, unsigned, int) { unused(); },
+    .mem_read_uncached = [](void*, unsigned, unsigned) { unused(); },
     .cpu_delay_cycles = [](void*, unsigned, uint64_t) { unused(); },
     .trace = [](void*, unsigned, unsigned, unsigned, unsigned) { unused(); },
-    .cluster_set_freq = [](void*, unsigned, unsigned) -> int { unused(); },
 };
 
 struct tally {

@@ -1,13 +1,12 @@
 /* switcher/include/bls/governor.h -- cpufreq governors: *when* to change performance.
  *
- * A governor only asks for cluster frequencies through the platform's cluster_set_freq verb;
- * it never decides which cluster a logical CPU runs on (that is the big.LITTLE cpufreq
- * driver's job, in a later layer).
+ * A governor asks the cpufreq driver (bls/cpufreq.h) for frequencies; it never decides which
+ * cluster a logical CPU runs on (that is the driver's job) and never touches hardware.
  */
 #ifndef BLS_GOVERNOR_H
 #define BLS_GOVERNOR_H
 
-#include "bls/platform_ops.h"
+#include "bls/cpufreq.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,8 +16,8 @@ struct bls_governor;
 
 struct bls_governor_ops {
 	const char *name;
-	/* start - called once, on the boot CPU, before it runs any task. May call
-	 * cluster_set_freq. Returns 0 or a negative BLS_E* code. Required. */
+	/* start - called once, on the boot CPU (@gov->cpu), before it runs any task. May ask
+	 * the driver for frequencies. Returns 0 or a negative BLS_E* code. Required. */
 	int (*start)(struct bls_governor *gov);
 };
 
@@ -26,8 +25,8 @@ struct bls_governor_ops {
  * governors will add their tunables here as they arrive. */
 struct bls_governor {
 	const struct bls_governor_ops *ops;
-	const struct bls_platform_ops *plat_ops;
-	void *plat;
+	struct bls_cpufreq *cpufreq; /* set by bls_kernel_init() */
+	unsigned cpu;                /* the CPU it starts on; set by bls_kernel_init() */
 	unsigned nclusters;
 	unsigned freq_mhz[BLS_MAX_CLUSTERS];
 };

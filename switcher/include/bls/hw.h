@@ -25,6 +25,8 @@ struct bls_hw {
 	uint64_t gic_cpu_base;
 	uint64_t cci_base;
 	uint64_t shm_base; /* strongly-ordered shared memory (SRAM) for power management */
+	uint64_t spc_base; /* the power controller's registers (bls/spc.h) */
+	unsigned spc_irq;  /* its completion interrupt: a level-sensitive SPI */
 	unsigned timer_ppi; /* the per-CPU timer interrupt (30 on ARMv7 generic timers) */
 	unsigned gic_nirqs; /* interrupts the distributor implements: 32 + SPIs */
 };
@@ -34,6 +36,7 @@ struct bls_hw {
 #define BLS_GICD_ISENABLER 0x100
 #define BLS_GICD_IPRIORITYR 0x400
 #define BLS_GICD_ITARGETSR 0x800
+#define BLS_GICD_ICFGR 0xc00
 #define BLS_GICD_SGIR 0xf00
 #define BLS_GICD_CPENDSGIR 0xf10
 #define BLS_GICD_SPENDSGIR 0xf20
@@ -70,6 +73,10 @@ unsigned bls_gic_handle_irqs(const struct bls_hw *hw, unsigned cpu);
 /* bls_gic_route_spi - enable SPI @irq at the kernel's priority, targeted at @target only.
  * Runs on @cpu. */
 void bls_gic_route_spi(const struct bls_hw *hw, unsigned cpu, unsigned irq, unsigned target);
+
+/* bls_gic_set_level_triggered - SPI @irq is level-sensitive (its line stays high until the
+ * device is serviced), not edge-triggered. Runs on @cpu. */
+void bls_gic_set_level_triggered(const struct bls_hw *hw, unsigned cpu, unsigned irq);
 
 /* bls_gic_send_sgi - raise SGI @sgi on CPU interface @target. Runs on @cpu. */
 void bls_gic_send_sgi(const struct bls_hw *hw, unsigned cpu, unsigned target, unsigned sgi);

@@ -3,9 +3,11 @@
  * Each simulated CPU runs bls_kernel_cpu_main() as its software. The boot CPU enables the
  * interrupt distributor and starts the governor, then releases the others (SEV); every CPU
  * sets up its own GIC CPU interface. Then, for ever: handle pending interrupts through the
- * GIC, pick a task with pending work and execute it through the platform (which costs
- * simulated time), and when nothing is runnable wait for an interrupt, or power the CPU down
- * if no task may ever run on it. Work arrives through bls_kernel_add_work(), called when a
+ * GIC, let a caller sleeping in the cpufreq driver go on, pick a task with pending work and
+ * execute it through the platform (which costs simulated time), and when nothing is runnable
+ * wait for an interrupt, or power the CPU down if no task may ever run on it. The power
+ * controller's completion interrupt goes to logical CPU 0's host (Linux's default affinity),
+ * and moves with it through switches. Work arrives through bls_kernel_add_work(), called when a
  * task is released; the caller then raises the task CPU's timer interrupt. Tasks are pinned
  * to one CPU; the scheduler is round robin among the runnable tasks of a CPU, and a task
  * preempted by an interrupt goes to the back.
@@ -40,6 +42,10 @@ extern "C" {
 #define BLS_IRQ_TIMER(l) (32u + (l))
 #define BLS_IRQ_DOORBELL(l) (48u + (l))
 
+/* The kernel's own SGI: "reschedule", to wake a CPU whose sleeping caller can go on (the
+ * power controller answered a frequency request another CPU handled). */
+#define BLS_SGI_RESCHEDULE 2u
+
 struct bls_task_config {
 	unsigned cpu;            /* the logical CPU the task is pinned to */
 	double mem_fraction;     /* share of its work that is memory stall, 0..1 */
@@ -50,10 +56,8 @@ struct bls_task_config {
 struct bls_kernel_config {
 	struct bls_hw hw; /* ops and plat are filled in by bls_kernel_init() */
 	struct bls_switcher_config switcher;
-	/* The clusters' OPP tables (MHz, ascending), for the big.LITTLE cpufreq driver. */
-	unsigned nopps[BLS_MAX_CLUSTERS];
-	unsigned opp_mhz[BLS_MAX_CLUSTERS][BLS_MAX_OPPS];
-	unsigned big_cluster, little_cluster;
+	/* The clusters' OPP tables and boot OPPs, for the big.LITTLE cpufreq driver. */
+	struct bls_cpufreq_config cpufreq;
 	unsigned boot_cpu;
 	unsigned ntasks;
 	struct bls_task_config tasks[BLS_MAX_TASKS];
@@ -76,15 +80,13 @@ struct bls_kernel {
 	unsigned next_pick[BLS_MAX_CPUS]; /* round-robin cursor per CPU */
 	unsigned ntasks_on[BLS_MAX_CPUS];
 	struct bls_mcpm mcpm;
-	struct bls_vtable vtable;
 	unsigned mailbox_mhz[BLS_MAX_CPUS];  /* a posted frequency request per logical CPU */
-	unsigned request_mhz[BLS_MAX_CPUS];  /* the last one taken (virtual with the switcher) */
-	unsigned resident[BLS_MAX_CPUS];     /* the cluster cpufreq placed the logical CPU on */
 	int booted; /* set by the boot CPU once the distributor is up */
 	int activity_mailbox;  /* a posted switcher on (1) / off (0) request, or -1 */
 	int disabling;         /* turning off: waiting for every pair to be home */
 	/* public, read-only */
 	struct bls_switcher sw;
+	struct bls_cpufreq cpufreq;
 	uint64_t freq_requests_refused;
 	/* public, read-only */
 	struct bls_task_stats stats[BLS_MAX_TASKS];

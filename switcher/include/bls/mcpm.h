@@ -51,13 +51,19 @@ enum bls_mcpm_inbound_state {
 #define BLS_MCPM_FIRST_MAN_LOCK(cl) (0x300u + 8u * (cl))
 #define BLS_MCPM_SHM_BYTES 0x400u
 
+/* Where a CPU powered up by MCPM resumes, as the power controller's resume address
+ * (mcpm_entry_point's physical address in Linux). In the model execution always resumes in
+ * bls_mcpm_entry_point(); the value only tells software's writes apart from a cleared slot. */
+#define BLS_MCPM_ENTRY_POINT 0x80008000u
+
 struct bls_mcpm;
 
 /* The platform backend: verbs on hardware, as Linux's mcpm_platform_ops after its split.
  * Every callback runs on @cpu, the CPU executing the protocol. */
 struct bls_mcpm_backend {
 	const char *name;
-	/* Arm the power controller to bring @target up. MCPM lock held. Required. */
+	/* Arm the power controller to bring @target up (on TC2 the caller's interrupt to
+	 * @target then wakes it). MCPM lock held. Required. */
 	void (*cpu_powerup)(struct bls_mcpm *m, unsigned cpu, unsigned target);
 	/* Keep @cluster powered (it may be powering down). MCPM lock held. Required. */
 	void (*cluster_powerup)(struct bls_mcpm *m, unsigned cpu, unsigned cluster);

@@ -56,28 +56,19 @@ struct bls_platform_ops {
 	 * Runs on @cpu. Required. */
 	void (*cpu_send_event)(void *plat, unsigned cpu);
 
-	/* cpu_power_down - power @cpu off. Runs on @cpu, which must have turned its GIC CPU
-	 * interface off and cleaned its L1 (and, if it is the last CPU of its cluster, cleaned
-	 * L2 and taken the cluster out of coherency). The cluster powers off by itself when
-	 * its last CPU is off and cluster power-down is enabled. Returns only after the power
-	 * controller has powered @cpu up again (an interrupt targeting it, through the GIC's
-	 * wake output), as a warm reset would land in the resume path; the cluster is then up
-	 * but may be out of coherency. Required. */
+	/* cpu_power_down - WFI with the power controller armed to power @cpu off. Runs on @cpu,
+	 * which must have turned its GIC CPU interface off and cleaned its L1 (and, if it is the
+	 * last CPU of its cluster, cleaned L2 and taken the cluster out of coherency). The
+	 * cluster powers off by itself when its last CPU is off and the power controller's
+	 * cluster power-down is enabled (bls/spc.h). Returns only after the power controller has
+	 * powered @cpu up again (an interrupt targeting it, with its wake-up armed in the power
+	 * controller), as a warm reset would land in the resume path; the cluster is then up but
+	 * may be out of coherency. Required. */
 	void (*cpu_power_down)(void *plat, unsigned cpu);
 
-	/* cpu_power_up - ask the power controller to power @target up (TC2: its wake-up
-	 * request and resume address). Asynchronous; @target leaves cpu_power_down() once it
-	 * is up. A request that arrives before @target is down brings it straight back.
-	 * Runs on @cpu. Required. */
-	void (*cpu_power_up)(void *plat, unsigned cpu, unsigned target);
-
-	/* cluster_power_down_enable - allow (@enable) or forbid @cluster to power off when its
-	 * last CPU is off (TC2: the SPC's PWRDN_EN). Has no effect on a cluster whose
-	 * hardware cannot be power-gated. Runs on @cpu. Required. */
-	void (*cluster_power_down_enable)(void *plat, unsigned cpu, unsigned cluster, int enable);
-
-	/* mmio_read32 / mmio_write32 - a 32-bit device register access (GIC, CCI) from @cpu.
-	 * Runs on @cpu: costs the bus and the device's access latency. Required. */
+	/* mmio_read32 / mmio_write32 - a 32-bit device register access (GIC, CCI, the power
+	 * controller) from @cpu. Runs on @cpu: costs the bus and the device's access latency.
+	 * Required. */
 	uint32_t (*mmio_read32)(void *plat, unsigned cpu, uint64_t addr);
 	void (*mmio_write32)(void *plat, unsigned cpu, uint64_t addr, uint32_t value);
 
@@ -101,6 +92,12 @@ struct bls_platform_ops {
 	 * Required. */
 	void (*cpu_irq_mask)(void *plat, unsigned cpu, int masked);
 
+	/* mem_read_uncached - @cpu reads @words 32-bit words of memory one after another with its
+	 * caches and MMU off (the resume path's instruction fetches and context loads): each is
+	 * a round trip to DRAM through the interconnect, at the memory's latency, whatever the
+	 * CPU's clock. Runs on @cpu. Required. */
+	void (*mem_read_uncached)(void *plat, unsigned cpu, unsigned words);
+
 	/* cpu_delay_cycles - @cpu spends @cycles of its own clock on code whose detail is not
 	 * modelled (a cost-model step: saving a context, suspending the tick). Runs on @cpu.
 	 * Required. */
@@ -114,11 +111,6 @@ struct bls_platform_ops {
 	 * consistent time. Required. */
 	void (*trace)(void *plat, unsigned cpu, unsigned event, unsigned arg0, unsigned arg1);
 
-	/* cluster_set_freq - request that @cluster's clock move to @freq_mhz, an OPP of its
-	 * table. Any context: the request is asynchronous; the DVFS controller applies it after
-	 * its transition latency (voltage raised before the frequency going up, lowered after
-	 * it going down). Returns -BLS_EINVAL for a frequency that is not an OPP. Required. */
-	int (*cluster_set_freq)(void *plat, unsigned cluster, unsigned freq_mhz);
 };
 
 /* bls_platform_ops_check - 0 when every required callback is present, else -BLS_ENOSYS. */

@@ -53,6 +53,20 @@ enum bls_trace_event {
 	BLS_TRACE_OUTBOUND_DOWN,      /* the outbound enters MCPM power-down; arg1: inbound */
 	BLS_TRACE_SWITCH_DONE,        /* the request's completion ran; arg1: new cluster */
 	BLS_TRACE_IRQ_HANDLED,        /* a device interrupt reached its logical CPU; arg1: irq */
+	BLS_TRACE_CPUFREQ_BEGIN,      /* a frequency transaction started; arg1: target cluster */
+	BLS_TRACE_SPC_REQUEST,        /* arg0: cluster, arg1: OPP index asked of the power controller */
+	BLS_TRACE_SPC_DONE,           /* arg0: cluster, arg1: OPP index reached (~0: refused) */
+	BLS_TRACE_SWITCH_STEP,        /* a blackout step ended; arg1: enum bls_switch_step */
+};
+
+/* The blackout's steps, in order (BLS_TRACE_SWITCH_STEP marks the end of each). */
+enum bls_switch_step {
+	BLS_STEP_GIC_MIGRATED = 1, /* outbound: gic_migrate_target done */
+	BLS_STEP_CPU_PM_SAVED,     /* outbound: tick suspended, cpu_pm_enter (GIC state saved) */
+	BLS_STEP_CONTEXT_SAVED,    /* outbound: map swapped, cpu_suspend's context saved */
+	BLS_STEP_L1_CLEANED,       /* outbound: flush_cache_louis done */
+	BLS_STEP_GATE_PASSED,      /* inbound: out of its gate (handshake set, vector, SEV, wake) */
+	/* the blackout then ends with the inbound's restore: BLS_TRACE_BLACKOUT_END */
 };
 
 /* Cache levels for cache maintenance. */

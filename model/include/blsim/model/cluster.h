@@ -57,6 +57,10 @@ public:
     // the write-back leaving at sc_time_stamp() + @offset. Return the time.
     sc_core::sc_time clean_invalidate_l1(unsigned core_index);
     sc_core::sc_time clean_invalidate_l2(const sc_core::sc_time& offset);
+    // @words dependent 32-bit reads from memory with caches off (a resume path): each a round
+    // trip through the interconnect to DRAM, leaving at sc_time_stamp() + @offset. Returns
+    // the time.
+    sc_core::sc_time read_uncached(unsigned words, const sc_core::sc_time& offset);
     // Power loss: a core's L1 (or, for the cluster, everything) is gone. Returns the dirty
     // lines that were lost, which software should have cleaned.
     std::uint64_t core_powered_off(unsigned core_index);
@@ -70,6 +74,7 @@ public:
     std::uint64_t l2_hits() const { return l2_hits_; }
     std::uint64_t fetched() const { return fetched_; }   // through the interconnect
     std::uint64_t written_back() const { return written_back_; }
+    std::uint64_t uncached_reads() const { return uncached_reads_; } // words
 
 private:
     std::uint64_t lines_of_kb(std::uint64_t kb) const;
@@ -84,7 +89,7 @@ private:
     std::vector<std::unique_ptr<core>> cores_;
     std::vector<cache_state> l1_;
     cache_state l2_;
-    std::uint64_t l2_hits_ = 0, fetched_ = 0, written_back_ = 0;
+    std::uint64_t l2_hits_ = 0, fetched_ = 0, written_back_ = 0, uncached_reads_ = 0;
 };
 
 } // namespace blsim::model

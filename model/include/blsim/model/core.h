@@ -54,7 +54,8 @@ public:
     // WFE: returns at once (clearing it) when the event register is set, else waits for an
     // event or an interrupt.
     void wait_for_event();
-    // Powers the core off; returns once it has been woken and powered up again.
+    // Powers the core off; returns once the power controller has woken it (an interrupt
+    // targeting it, with its wake-up armed) and powered it up again.
     void power_down();
     // A device register access. The access latency is kept as local time (temporal
     // decoupling) and waited out at the next blocking service or after one quantum.

@@ -29,7 +29,10 @@ public:
     // Index of @freq_mhz in the table, or -1 when it is not an OPP.
     int index_of(int freq_mhz) const;
 
+    const std::vector<opp_point>& opps() const { return opps_; }
     int current_index() const { return current_; }
+    // Notified when a transition has finished (the clock and the voltage are at the OPP).
+    const sc_core::sc_event& done_event() const { return done_event_; }
     int target_index() const { return target_; }
     std::uint64_t transitions() const { return transitions_; }
 
@@ -44,6 +47,7 @@ private:
     int target_;
     std::uint64_t transitions_ = 0;
     sc_core::sc_event request_event_;
+    sc_core::sc_event done_event_;
 };
 
 } // namespace blsim::model

@@ -7,7 +7,8 @@
 // Power is split as the EAS energy model splits it: each core's own power, plus the
 // cluster's shared ("uncore") power. A cluster's energy is its uncore energy plus its cores'.
 // A cluster's power-up and power-down also cost a fixed energy each (the power model's
-// transition energy), charged to its uncore when the transition starts.
+// transition energy), charged to its uncore when a power-up starts and when a power-down
+// completes (an aborted power-down never opened the power switch).
 //
 // The meter checks its own numbers as it makes them (docs/architecture.md, "Invariants"):
 // no accounting interval is negative, every part's power is finite, non-negative and within

@@ -24,6 +24,13 @@ struct dvfs_params {
     double freq_latency_us = 0;    // time for the PLL to relock at a new frequency
 };
 
+// What a wake-up arriving while a cluster powers down does (docs/hardware.md, "Power
+// controller"): abort the power-down, the cluster back on at once; or let it complete and
+// power the cluster straight up again.
+enum class entry_wakeup { abort, complete };
+
+// Hardware latencies of the power controller: what the silicon takes, not what cpuidle's
+// end-to-end figures (which include the software's cache flushing and restore) say.
 struct power_params {
     double core_wfi_entry_us = 0;
     double core_wfi_exit_us = 0;
@@ -31,6 +38,7 @@ struct power_params {
     double core_off_exit_us = 0;
     double cluster_off_entry_us = 0;
     double cluster_off_exit_us = 0;
+    entry_wakeup cluster_entry_wakeup = entry_wakeup::abort;
     bool cluster_power_down = true; // may the cluster power off when its last core does?
     bool per_core_power_gating = false; // false: an "off" core is held in reset, still leaking
     // Energy of one cluster power-up / power-down beyond the power drawn meanwhile (charging
@@ -111,6 +119,14 @@ struct dram_params {
     int access_bytes = 64;    // one access (a cache line): the unit latency is averaged over
 };
 
+// The power controller's register block (TC2: the SPC inside the SCC) and its interrupt.
+struct spc_params {
+    long long base = 0x7fff0b00;
+    int clock_mhz = 100;
+    int access_cycles = 20; // one register access, request to response
+    int irq = 127;          // the interrupt ID its completions raise (TC2: SPI 95)
+};
+
 // On-chip SRAM: strongly-ordered memory the power-management code shares between CPUs.
 struct sram_params {
     long long base = 0x2e000000;
@@ -127,6 +143,7 @@ struct soc_params {
     cci_params cci;
     dram_params dram;
     sram_params sram;
+    spc_params spc;
 };
 
 } // namespace blsim::model

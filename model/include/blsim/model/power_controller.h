@@ -1,29 +1,72 @@
-// model/include/blsim/model/power_controller.h -- the SoC power controller (TC2's SPC).
+// model/include/blsim/model/power_controller.h -- the SoC power controller (TC2's SPC, the
+// Serial Power Controller inside the SCC).
 //
-// Holds the power state of every core and cluster, their entry and exit latencies, and the
-// wake-up requests. The state-changing sequences are blocking calls made from the thread of
-// the CPU they concern, the way a real core's last instructions (WFI, a power-down request)
-// hand it to the controller: they consume that CPU's simulated time.
+// Two sides. The *register block* is what software sees, a TLM target laid out as TC2's SPC
+// (Linux's arch/arm/mach-vexpress/spc.c names every register):
+//   0x00 + 8*c   PERF_LVL of cluster c: write an OPP index to start a DVFS transition;
+//                reads the last level written
+//   0x18         PWC_STATUS: the response of a finished request, STAT_COMPLETE(c) = 1 << 4c,
+//                STAT_ERR(c) = 2 << 4c; reading it clears it and lowers the interrupt
+//   0x24         WAKE_INT_MASK: bit 4c + k lets an interrupt wake core k of cluster c when it is
+//                powered down; bits 10-11 the global wake-ups (kept, no effect here)
+//   0x30 + 4*c   PWRDN_EN of cluster c: it powers down when its last core does
+//   0x68 + 16*c + 4*k   BX_ADDR of core k of cluster c: where it resumes (kept, no effect)
+// One DVFS engine serves every cluster: one transition at a time, a completion interrupt at
+// its end (a level line to the GIC). A PERF_LVL write while one is in flight is a guest error
+// and is ignored, as software must serialise (Linux holds a semaphore).
 //
-// Accounting convention: a core or cluster counts as on from the moment its exit (power-up)
-// starts and until its entry (power-down) latency has elapsed, so transitions are charged at
-// the on-state power.
+// The *power side* is called by the cores, from their own threads: WFI, power-down and
+// wake-up, each consuming that core's time. A core powered down wakes when an interrupt
+// targets it (the GIC's wake output) and its WAKE_INT_MASK bit is set. A cluster whose last
+// core is off, with PWRDN_EN set and power gating possible, powers down in the background
+// (cluster_off_entry_us); a wake-up meanwhile aborts the power-down or lets it complete first
+// (power.cluster_entry_wakeup). Powering up takes cluster_off_exit_us before the first core's
+// own exit latency. Latencies are the hardware's: software's flushing and restore are timed by
+// the software itself.
+//
+// Observers see every core and cluster state change (core_changed, cluster_changed); the
+// energy meter is one.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
+#include "blsim/model/clock_domain.h"
+#include "blsim/model/dvfs_controller.h"
 #include "blsim/model/observable.h"
 #include "blsim/model/params.h"
 #include "blsim/model/power_state.h"
+#include "blsim/model/reg_table.h"
 
 namespace blsim::model {
 
 class power_controller : public sc_core::sc_module {
 public:
+    enum spc_reg : std::uint32_t {
+        PERF_LVL = 0x00, // + 8 * cluster
+        PWC_STATUS = 0x18,
+        WAKE_INT_MASK = 0x24,
+        PWRDN_EN = 0x30, // + 4 * cluster
+        BX_ADDR = 0x68,  // + 16 * cluster + 4 * core
+    };
+    static constexpr std::uint32_t stat_complete(unsigned cluster) { return 1u << (4 * cluster); }
+    static constexpr std::uint32_t stat_err(unsigned cluster) { return 2u << (4 * cluster); }
+    static constexpr unsigned max_clusters = 2; // the SPC's register layout serves two
+    static constexpr std::uint32_t window_bytes = 0x100;
+
+    tlm_utils::simple_target_socket<power_controller> regs;
+
     power_controller(sc_core::sc_module_name name, const soc_params& soc);
+
+    // Wiring, before the simulation starts: the DVFS controller of each cluster, and the
+    // interrupt line to the GIC (called with the line's new level).
+    void attach_dvfs(unsigned cluster, dvfs_controller& dvfs);
+    void connect_irq(std::function<void(bool)> line) { irq_line_ = std::move(line); }
 
     unsigned ncpus() const { return static_cast<unsigned>(cpu_cluster_.size()); }
     unsigned nclusters() const { return static_cast<unsigned>(clusters_.size()); }
@@ -32,39 +75,47 @@ public:
     core_power core_state(unsigned cpu) const { return cores_.at(cpu); }
     cluster_power cluster_state(unsigned cluster) const;
 
-    // WFI entry: runs on @cpu, which is on. Waits the entry latency, then clock-gates it.
-    void core_enter_wfi(unsigned cpu);
-    // Power-down: runs on @cpu, which is on. Waits the entry latency and turns it off; when
-    // it was the last core up and the cluster may power down, waits the cluster's entry
-    // latency and turns the cluster off too.
-    void core_enter_off(unsigned cpu);
-    // Wake-up: runs on @cpu, which is in WFI or off. Powers its cluster up first when needed
-    // (one CPU does it; another arriving meanwhile waits for it), then the core.
-    void core_exit(unsigned cpu);
+    // --- the power side: runs on @cpu, in its thread ---
 
-    // A wake-up request for a core (as software writing the controller's power-up register
-    // would make). Any context. A request for a core that is not off yet is kept: the core
-    // comes straight back up when it goes down.
-    void request_power_up(unsigned cpu);
-    // Software's permission for @cluster to power off with its last core (TC2's PWRDN_EN);
-    // effective only where the configuration says the cluster can be power-gated.
-    void set_cluster_power_down(unsigned cluster, bool enable);
-    bool cluster_power_down_enabled(unsigned cluster) const { return clusters_.at(cluster).powerdown_enabled; }
-    bool power_up_requested(unsigned cpu) const { return wake_requested_.at(cpu); }
-    const sc_core::sc_event& power_up_event(unsigned cpu) const { return *wake_events_.at(cpu); }
+    // WFI entry: @cpu is on. Waits the entry latency, then clock-gates it.
+    void core_enter_wfi(unsigned cpu);
+    // Power-down: @cpu is on. Waits the entry latency and turns it off; if it was the last
+    // core of its cluster and PWRDN_EN is set, the cluster starts powering down (in the
+    // background: this returns at once).
+    void core_enter_off(unsigned cpu);
+    // Wake-up: @cpu is in WFI or off. Powers its cluster up first when needed (one core does
+    // it; another arriving meanwhile waits for it), then the core.
+    void core_exit(unsigned cpu);
+    // Whether an interrupt may wake @cpu from power-down (its WAKE_INT_MASK bit), and the
+    // event notified when the mask changes.
+    bool wakeup_enabled(unsigned cpu) const;
+    const sc_core::sc_event& wakeup_mask_event() const { return mask_changed_; }
+
+    // Untimed register access, for tests and debuggers.
+    std::uint32_t reg_read(std::uint32_t offset) { return regs_.read(0, offset); }
+    void reg_write(std::uint32_t offset, std::uint32_t v) { regs_.write(0, offset, v); }
 
     observable<unsigned /*cpu*/, core_power /*old*/, core_power /*new*/> core_changed;
     observable<unsigned /*cluster*/, cluster_power /*old*/, cluster_power /*new*/> cluster_changed;
 
     std::uint64_t transitions() const { return transitions_; }
+    std::uint64_t dvfs_requests() const { return dvfs_requests_; }
+    std::uint64_t entries_aborted() const { return entries_aborted_; }
+    std::uint64_t guest_errors() const { return regs_.guest_errors() + guest_errors_; }
 
 private:
-    // The controller's own view includes the transitional states; observers see on/off.
     enum class cluster_phase { on, going_down, off, coming_up };
 
+    void declare_registers();
+    void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     void set_core(unsigned cpu, core_power s);
     void set_cluster(unsigned cluster, cluster_phase p);
     void cluster_power_up(unsigned cluster);
+    void cluster_sequencer(unsigned cluster); // the background power-down of one cluster
+    void dvfs_engine();
+    void request_performance(unsigned cluster, std::uint32_t level);
+    void set_irq(bool level);
+    unsigned wake_bit(unsigned cpu) const;
 
     struct cluster_slot {
         power_params params;
@@ -72,16 +123,32 @@ private:
         sc_core::sc_time wfi_entry, wfi_exit, off_entry, off_exit, cluster_entry, cluster_exit;
         std::vector<unsigned> cpus;
         cluster_phase phase = cluster_phase::on;
-        bool powerdown_enabled = false; // set by software before its last core goes down
-        std::unique_ptr<sc_core::sc_event> changed_event;
+        bool powerdown_enabled = false; // PWRDN_EN
+        dvfs_controller* dvfs = nullptr;
+        std::uint32_t perf_level = 0;
+        std::vector<std::uint32_t> bx_addr;
+        std::unique_ptr<sc_core::sc_event> changed_event, down_request, abort_request;
     };
 
     std::vector<cluster_slot> clusters_;
     std::vector<unsigned> cpu_cluster_;
+    std::vector<unsigned> cpu_index_; // index within its cluster
     std::vector<core_power> cores_;
-    std::vector<bool> wake_requested_;
-    std::vector<std::unique_ptr<sc_core::sc_event>> wake_events_;
-    std::uint64_t transitions_ = 0;
+    spc_params spc_;
+    clock_domain clock_;
+    reg_table regs_;
+    sc_core::sc_time access_time_; // of the register access being served
+    std::uint32_t wake_mask_ = 0;
+    std::uint32_t status_ = 0;
+    bool irq_level_ = false;
+    std::function<void(bool)> irq_line_;
+    sc_core::sc_event mask_changed_;
+    // The DVFS engine: one request at a time.
+    bool dvfs_busy_ = false;
+    unsigned dvfs_cluster_ = 0;
+    std::uint32_t dvfs_level_ = 0;
+    sc_core::sc_event dvfs_start_;
+    std::uint64_t transitions_ = 0, dvfs_requests_ = 0, entries_aborted_ = 0, guest_errors_ = 0;
 };
 
 } // namespace blsim::model
