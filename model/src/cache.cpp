@@ -96,9 +96,13 @@ void cache_state::absorb_dirty(unsigned ctx, std::uint64_t n)
         if (!e)
             return; // a zero-capacity cache
     }
-    const std::uint64_t add = std::min(n, e->lines - e->dirty);
-    e->dirty += add;
-    dirty_ += add;
+    // The lines come from a level above, whose dirty lines are among those this (inclusive)
+    // cache already counts dirty: at least @n of the context's lines are dirty now.
+    const std::uint64_t target = std::min(n, e->lines);
+    if (target > e->dirty) {
+        dirty_ += target - e->dirty;
+        e->dirty = target;
+    }
 }
 
 std::vector<std::pair<unsigned, std::uint64_t>> cache_state::clean()

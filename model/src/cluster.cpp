@@ -99,7 +99,10 @@ sc_core::sc_time cluster::warm(unsigned core_index, unsigned ctx, std::uint64_t 
 
 void cluster::written(unsigned core_index, unsigned ctx, double write_fraction)
 {
+    // The L2 is inclusive: the lines written are dirty there too, including those the L1 is
+    // too small to hold (they were written back into the L2 as the L1 evicted them).
     l1_.at(core_index).write(ctx, write_fraction);
+    l2_.write(ctx, write_fraction);
 }
 
 sc_core::sc_time cluster::clean_invalidate_l1(unsigned core_index)
@@ -112,7 +115,7 @@ sc_core::sc_time cluster::clean_invalidate_l1(unsigned core_index)
         dirty += n;
     }
     l1.invalidate();
-    return clock_.cycles(static_cast<double>(l1.capacity()) +
+    return clock_.cycles(static_cast<double>(params_.caches.l1_walk_cycles_per_line) * l1.capacity() +
                          static_cast<double>(params_.caches.clean_cycles_per_line) * dirty);
 }
 
@@ -128,13 +131,17 @@ sc_core::sc_time cluster::clean_invalidate_l2(const sc_core::sc_time& offset)
     for (const auto& [ctx, n] : l2_.clean())
         dirty += n;
     l2_.invalidate();
-    t += clock_.cycles(static_cast<double>(l2_.capacity()) +
-                       static_cast<double>(params_.caches.clean_cycles_per_line) * dirty);
+    // The walk issues the dirty lines' write-backs as it goes; the interconnect and DRAM
+    // drain them meanwhile. The clean ends when both the walk and the drain are done.
+    const sc_core::sc_time walk = clock_.cycles(
+        static_cast<double>(params_.caches.l2_walk_cycles_per_line) * l2_.capacity() +
+        static_cast<double>(params_.caches.clean_cycles_per_line) * dirty);
+    sc_core::sc_time drain = sc_core::SC_ZERO_TIME;
     if (dirty > 0) {
         written_back_ += dirty;
-        t += burst(tlm::TLM_WRITE_COMMAND, 0, dirty, offset + t);
+        drain = burst(tlm::TLM_WRITE_COMMAND, 0, dirty, offset + t);
     }
-    return t;
+    return t + std::max(walk, drain);
 }
 
 sc_core::sc_time cluster::read_uncached(unsigned words, const sc_core::sc_time& offset)

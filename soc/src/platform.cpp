@@ -110,17 +110,14 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
     // probe hears the cores come and go.
     power_model_ = model::make_power_model(soc.energy);
     meter_ = std::make_unique<model::energy_meter>(soc, *power_model_);
-    probe_ = std::make_unique<switch_probe>(ncpus, [this](std::uint64_t t) {
-        meter_->advance_all(t);
-        return meter_->total_energy_j();
-    });
+    probe_ = std::make_unique<switch_probe>(ncpus, *meter_, [this](std::uint64_t t) { meter_->advance_all(t); });
     pc_->core_changed.subscribe([this](unsigned cpu, model::core_power, model::core_power s) {
         meter_->core_state(now_ps(), cpu, s);
         if (s == model::core_power::off) {
             check_power_loss(cluster_of_cpu(cpu).core_powered_off(core_index(cpu)), "cpu" + std::to_string(cpu));
-            probe_->core_off(now_ps(), cpu);
+            probe_->core_off(now_ps(), cpu, pc_->cluster_of(cpu));
         } else if (s == model::core_power::on) {
-            probe_->core_on(now_ps(), cpu);
+            probe_->core_on(now_ps(), cpu, pc_->cluster_of(cpu));
         }
     });
     pc_->cluster_changed.subscribe(
@@ -128,6 +125,7 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
             meter_->cluster_state(now_ps(), cl, s);
             if (s == model::cluster_power::off)
                 check_power_loss(clusters_[cl]->cluster_powered_off(), "cluster " + cfg_.soc.clusters[cl].name);
+            probe_->cluster_changed(now_ps(), cl, s);
         });
     for (std::size_t i = 0; i < clusters_.size(); i++) {
         const unsigned cl = static_cast<unsigned>(i);
@@ -171,6 +169,7 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
                          static_cast<uint32_t>(sc.context_save), static_cast<uint32_t>(sc.stack_switch),
                          static_cast<uint32_t>(sc.context_restore), static_cast<uint32_t>(sc.cpu_pm_exit),
                          static_cast<uint32_t>(sc.tick_resume)};
+    kc.switcher.restore_uncached_words = static_cast<unsigned>(cfg_.switcher.restore_uncached_words);
     for (std::size_t i = 0; i < soc.clusters.size(); i++) {
         kc.cpufreq.nopps[i] = static_cast<unsigned>(soc.clusters[i].opps.size());
         for (std::size_t o = 0; o < soc.clusters[i].opps.size(); o++)
@@ -304,6 +303,7 @@ void platform::run()
         // message out in a report of its own.
         throw internal_error(r.get_msg());
     }
+    probe_->finish(now_ps());
     meter_->advance_all(now_ps());
     meter_->check_totals(now_ps());
     // No interrupt lost or delivered twice across the run's switches.

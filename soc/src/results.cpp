@@ -153,9 +153,22 @@ std::string summary_json(platform& p, const host_stats& host)
     sw["requests"] = p.kernel().sw.stats.requests;
     sw["switcher_enables"] = p.kernel().sw.stats.enables;
     sw["switcher_disables"] = p.kernel().sw.stats.disables;
-    sw["blackout_us"] = distribution(probe.blackout());
+    sw["dvfs_wait_us"] = distribution(probe.dvfs_wait());
     sw["request_to_alive_us"] = distribution(probe.request_to_alive());
+    sw["blackout_us"] = distribution(probe.blackout());
+    json steps = json::object();
+    for (int k = 0; k < switch_steps; k++)
+        steps[std::string(switch_step_names[k]) + "_us"] = distribution(probe.step(k));
+    sw["blackout_steps"] = steps;
     sw["total_us"] = distribution(probe.total());
+    sw["energy_overhead_j"] = probe.overhead_energy_j();
+    sw["energy_window_j"] = probe.window_energy_j();
+    const bls_cpufreq_stats& fs = p.kernel().cpufreq.stats;
+    sw["cpufreq"] = {{"transactions", fs.transactions},
+                     {"spc_requests", fs.spc_requests},
+                     {"spc_errors", fs.spc_errors},
+                     {"clock_unchanged", fs.clock_unchanged},
+                     {"queued", fs.queued}};
     const bls_mcpm_stats& ms = p.kernel().mcpm.stats;
     sw["mcpm"] = {{"last_man", ms.last_man},
                   {"last_man_aborted", ms.last_man_aborted},
@@ -179,17 +192,45 @@ std::string switches_csv(platform& p)
 {
     const scenario_config& cfg = p.config();
     std::ostringstream os;
-    os << "logical_cpu,direction,outbound_cpu,inbound_cpu,t_request_s,t_inbound_power_on_s,t_alive_s,"
-          "t_blackout_start_s,t_blackout_end_s,t_outbound_off_s,blackout_us,total_us,energy_j\n";
-    char line[512];
+    os << "logical_cpu,direction,outbound_cpu,inbound_cpu,t_cpufreq_request_s,t_request_s,"
+          "t_inbound_power_on_s,t_alive_s,t_blackout_start_s,t_blackout_end_s,t_outbound_off_s,t_done_s,"
+          "dvfs_wait_us,request_to_alive_us,blackout_us";
+    for (const char* step : switch_step_names)
+        os << "," << step << "_us";
+    os << ",total_us,inbound_cluster_powered_up,outbound_cluster_powered_down,energy_window_j,"
+          "energy_overhead_j\n";
+    auto s = [](std::uint64_t t) { return t / 1e12; };
+    auto us = [](std::uint64_t a, std::uint64_t b) { return (static_cast<double>(b) - static_cast<double>(a)) / 1e6; };
+    char line[160];
     for (const switch_record& r : p.probe().records()) {
         const std::string dir = cfg.soc.clusters[r.from_cluster].name + "->" + cfg.soc.clusters[r.to_cluster].name;
-        std::snprintf(line, sizeof line, "%u,%s,%u,%u,%.12f,%.12f,%.12f,%.12f,%.12f,%.12f,%.6f,%.6f,%.9g\n",
-                      r.logical, dir.c_str(), r.outbound, r.inbound, r.t_request / 1e12,
-                      r.t_inbound_power_on / 1e12, r.t_alive / 1e12, r.t_blackout_start / 1e12,
-                      r.t_blackout_end / 1e12, r.t_outbound_off / 1e12,
-                      (static_cast<double>(r.t_blackout_end) - static_cast<double>(r.t_blackout_start)) / 1e6,
-                      (static_cast<double>(r.t_outbound_off) - static_cast<double>(r.t_request)) / 1e6, r.energy_j);
+        std::snprintf(line, sizeof line, "%u,%s,%u,%u,", r.logical, dir.c_str(), r.outbound, r.inbound);
+        os << line;
+        // No frequency request behind it (the switcher turned off): the field is empty.
+        if (r.t_cpufreq)
+            std::snprintf(line, sizeof line, "%.12f,", s(r.t_cpufreq));
+        else
+            std::snprintf(line, sizeof line, ",");
+        os << line;
+        for (std::uint64_t t : {r.t_request, r.t_inbound_power_on, r.t_alive, r.t_blackout_start, r.t_blackout_end,
+                                r.t_outbound_off, r.t_done}) {
+            std::snprintf(line, sizeof line, "%.12f,", s(t));
+            os << line;
+        }
+        if (r.t_cpufreq)
+            std::snprintf(line, sizeof line, "%.6f,", us(r.t_cpufreq, r.t_request));
+        else
+            std::snprintf(line, sizeof line, ",");
+        os << line;
+        std::snprintf(line, sizeof line, "%.6f,%.6f", us(r.t_request, r.t_alive), us(r.t_blackout_start, r.t_blackout_end));
+        os << line;
+        for (int k = 0; k < switch_steps; k++) {
+            std::snprintf(line, sizeof line, ",%.6f", r.step_ps(k) / 1e6);
+            os << line;
+        }
+        std::snprintf(line, sizeof line, ",%.6f,%d,%d,%.9g,%.9g\n", us(r.t_request, r.t_outbound_off),
+                      r.inbound_cluster_powered_up ? 1 : 0, r.outbound_cluster_powered_down ? 1 : 0,
+                      r.energy_window_j, r.energy_overhead_j);
         os << line;
     }
     return os.str();

@@ -65,9 +65,20 @@ schema<model::power_params> power_schema()
         .real("core_off_entry_us", &p::core_off_entry_us, 0, 1e6, "us", "Core power-down latency.", true)
         .real("core_off_exit_us", &p::core_off_exit_us, 0, 1e6, "us", "Core power-up latency.", true)
         .real("cluster_off_entry_us", &p::cluster_off_entry_us, 0, 1e6, "us",
-              "Cluster power-down latency, after its last core is off.", true)
+              "Hardware cluster power-down, from its last core off (with PWRDN_EN set) to the "
+              "cluster off; the software's cache flush before it is timed apart.", true)
         .real("cluster_off_exit_us", &p::cluster_off_exit_us, 0, 1e6, "us",
-              "Cluster power-up latency, before its first core can start.", true)
+              "Hardware cluster power-up, from the wake-up to its first core's own exit; the "
+              "software's restore after it is timed apart.", true)
+        .choice("cluster_entry_wakeup", &p::cluster_entry_wakeup,
+                {{"abort", model::entry_wakeup::abort}, {"complete", model::entry_wakeup::complete}},
+                "A wake-up during the cluster's power-down: abort it (the cluster is back on at "
+                "once) or let it complete and power the cluster straight up again.")
+        .real("cluster_up_energy_uj", &p::cluster_up_energy_uj, 0, 1e6, "uJ",
+              "Energy of one cluster power-up beyond the idle power drawn meanwhile (charging "
+              "the domain).")
+        .real("cluster_down_energy_uj", &p::cluster_down_energy_uj, 0, 1e6, "uJ",
+              "Energy of one completed cluster power-down beyond the idle power drawn meanwhile.")
         .boolean("cluster_power_down", &p::cluster_power_down,
                  "Whether the cluster powers off when its last core does.")
         .boolean("per_core_power_gating", &p::per_core_power_gating,
@@ -102,9 +113,15 @@ schema<model::cache_params> cache_schema()
                  "First line served from L2 into L1.")
         .integer("l2_cycles_per_line", &p::l2_cycles_per_line, 0, 10000, "core cycles",
                  "Each further line from L2.")
+        .integer("l1_walk_cycles_per_line", &p::l1_walk_cycles_per_line, 0, 10000, "core cycles",
+                 "Set/way maintenance of the L1: one operation per line of its capacity.")
+        .integer("l2_walk_cycles_per_line", &p::l2_walk_cycles_per_line, 0, 10000, "core cycles",
+                 "Set/way maintenance of the L2: one operation per line of its capacity.")
         .integer("clean_cycles_per_line", &p::clean_cycles_per_line, 0, 10000, "core cycles",
-                 "Writing back one dirty line during a clean (the set/way walk adds one cycle "
-                 "per line of capacity).");
+                 "Issuing the write-back of one dirty line during a clean, beyond the walk (the "
+                 "transfer itself is the interconnect's and DRAM's, overlapped with the walk).")
+        .real("l2_leakage_uw_per_kb_v", &p::l2_leakage_uw_per_kb_v, 0, 1e4, "uW/KiB/V",
+              "Leakage of the L2's RAMs while the cluster is powered, per KiB and per volt.");
     return s;
 }
 
@@ -129,6 +146,9 @@ schema<model::cluster_params> cluster_schema()
               "Cluster power while powered with every core idle (EAS 'WFI' idle state).", true)
         .real("off_power_eas", &p::off_power_eas, 0, 1e6, "EAS units",
               "Cluster power while powered down (EAS 'cluster-sleep' idle state).", true)
+        .integer("eas_l2_kb", &p::eas_l2_kb, 0, 65536, "KiB",
+                 "The L2 size the EAS tables were measured with; the EAS model adds the L2 "
+                 "leakage of any difference from caches.l2_kb. 0: caches.l2_kb.")
         .object("dvfs", &p::dvfs, dvfs_schema(), "DVFS transition latencies.")
         .object("power", &p::power, power_schema(), "Power controller latencies and gating.")
         .object("cv2f", &p::cv2f, cv2f_schema(), "Coefficients of the C*V^2*f power model.")
@@ -161,6 +181,19 @@ schema<model::cci_params> cci_schema()
                  "First line served from another cluster's cache.")
         .integer("cycles_per_line", &p::cycles_per_line, 0, 100000, "cycles",
                  "Each further line through the interconnect.");
+    return s;
+}
+
+schema<model::spc_params> spc_schema()
+{
+    using p = model::spc_params;
+    schema<p> s;
+    s.address("base", &p::base, "Register block (TC2: the SPC at SCC + 0xb00).")
+        .integer("clock_mhz", &p::clock_mhz, 1, 10000, "MHz", "Clock the register latency is counted in.")
+        .integer("access_cycles", &p::access_cycles, 0, 100000, "cycles", "One register access.")
+        .integer("irq", &p::irq, 64, 1019, "",
+                 "Interrupt ID of its completion interrupt: an SPI above the kernel's timers "
+                 "and doorbells (32-63) that the GIC implements (TC2: SPI 95, ID 127).");
     return s;
 }
 
@@ -213,7 +246,10 @@ schema<model::soc_params> soc_schema()
         .object("dram", &p::dram, dram_schema(), "DRAM and its controller.")
         .object("sram", &p::sram, sram_schema(),
                 "On-chip SRAM: strongly-ordered memory for the power-management state CPUs "
-                "share with caches off (MCPM, vlocks).");
+                "share with caches off (MCPM, vlocks).")
+        .object("spc", &p::spc, spc_schema(),
+                "The power controller's registers and interrupt (TC2's SPC): core and cluster "
+                "power, DVFS requests.");
     return s;
 }
 
@@ -262,17 +298,23 @@ schema<governor_config> governor_schema()
 schema<switch_costs> costs_schema()
 {
     schema<switch_costs> s;
-    s.integer("tick_suspend", &switch_costs::tick_suspend, 0, 10000000, "cycles", "Outbound: suspend the tick.")
+    s.integer("tick_suspend", &switch_costs::tick_suspend, 0, 10000000, "cycles",
+              "Outbound: suspend the tick (clockevents shutdown: a timer register write and calls).")
         .integer("cpu_pm_enter", &switch_costs::cpu_pm_enter, 0, 10000000, "cycles",
-                 "Outbound: save VFP and GIC CPU-interface state.")
+                 "Outbound: cpu_pm_enter's notifier chain and VFP save; its GIC state save (3 "
+                 "register reads) is timed by the GIC.")
         .integer("context_save", &switch_costs::context_save, 0, 10000000, "cycles",
                  "Outbound: cpu_suspend's register and MMU state (its L1 clean is timed by the cache model).")
         .integer("stack_switch", &switch_costs::stack_switch, 0, 10000000, "cycles",
                  "Outbound: move to the private stack before opening the gate.")
         .integer("context_restore", &switch_costs::context_restore, 0, 10000000, "cycles",
-                 "Inbound: cpu_resume, MMU and caches on, registers back.")
-        .integer("cpu_pm_exit", &switch_costs::cpu_pm_exit, 0, 10000000, "cycles", "Inbound: restore VFP and GIC state.")
-        .integer("tick_resume", &switch_costs::tick_resume, 0, 10000000, "cycles", "Inbound: resume the tick.");
+                 "Inbound: cpu_resume's register moves and turning the MMU and caches on; its "
+                 "uncached memory accesses are switcher.restore_uncached_words.")
+        .integer("cpu_pm_exit", &switch_costs::cpu_pm_exit, 0, 10000000, "cycles",
+                 "Inbound: cpu_pm_exit's notifier chain and VFP restore; its GIC state restore "
+                 "(13 register writes) is timed by the GIC.")
+        .integer("tick_resume", &switch_costs::tick_resume, 0, 10000000, "cycles",
+                 "Inbound: resume the tick (program the next event).");
     return s;
 }
 
@@ -308,7 +350,10 @@ schema<switcher_config> switcher_schema()
                 "linux: each boot-cluster CPU with the last free CPU of the other cluster (TC2: "
                 "cpu0-cpu4, cpu1-cpu3); in_order: with the first.")
         .object("costs_cycles", &switcher_config::costs_cycles, costs_schema(),
-                "Cycles of the switch steps the model does not detail.")
+                "Cycles of the switch steps the model does not detail, at the running CPU's clock.")
+        .integer("restore_uncached_words", &switcher_config::restore_uncached_words, 0, 1000000, "words",
+                 "Inbound: memory words cpu_resume reads with caches and MMU off (instruction "
+                 "fetches, the saved context), each a DRAM round trip whatever the CPU's clock.")
         .list("timeline", &switcher_config::timeline, freq_request_schema(), 0, 100000,
               "Userspace frequency requests over the run: they trigger switches without a governor.")
         .list("activity", &switcher_config::activity, activity_schema(), 0, 10000,
@@ -427,6 +472,10 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
     if ((32 + c.soc.gic.spis) % 32 != 0)
         d.error(ctx.where("soc.gic.spis"), "soc.gic.spis: 32 + " + std::to_string(c.soc.gic.spis) +
                                                " is not a multiple of 32");
+    else if (c.soc.spc.irq >= 32 + c.soc.gic.spis)
+        d.error(ctx.where("soc.spc.irq"), "soc.spc.irq: interrupt " + std::to_string(c.soc.spc.irq) +
+                                              " is beyond the GIC's " + std::to_string(32 + c.soc.gic.spis) +
+                                              " (soc.gic.spis)");
 
     for (const auto& [cluster, mhz] : c.governor.freq_mhz) {
         const std::string p = "governor.freq_mhz." + cluster;

@@ -3,18 +3,48 @@
 
 #include <bls/types.h>
 
-#include <systemc>
+#include <algorithm>
 
 namespace blsim::soc {
 
-switch_probe::switch_probe(unsigned ncpus, std::function<double(std::uint64_t)> energy)
-    : energy_(std::move(energy)), open_(ncpus)
+std::uint64_t switch_record::step_ps(int k) const
 {
+    const std::uint64_t from = k == 0 ? t_blackout_start : t_step[k - 1];
+    const std::uint64_t to = k == switch_steps - 1 ? t_blackout_end : t_step[k];
+    return to >= from ? to - from : 0;
+}
+
+switch_probe::switch_probe(unsigned ncpus, const model::energy_meter& meter,
+                           std::function<void(std::uint64_t)> advance)
+    : meter_(meter), advance_(std::move(advance)), open_(ncpus), cpufreq_(ncpus),
+      cluster_up_since_(meter.nclusters(), 0), step_(switch_steps)
+{
+    up_lump_seen_.assign(meter.nclusters(), 0.0);
+    up_uncore_.assign(meter.nclusters(), 0.0);
+}
+
+double switch_probe::core_j(std::uint64_t t, unsigned cpu)
+{
+    advance_(t);
+    return meter_.core_energy_j(cpu);
+}
+
+double switch_probe::uncore_j(std::uint64_t t, unsigned cluster)
+{
+    advance_(t);
+    return meter_.uncore_energy_j(cluster);
+}
+
+double switch_probe::soc_j(std::uint64_t t)
+{
+    advance_(t);
+    return meter_.total_energy_j();
 }
 
 void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, unsigned a, unsigned b,
                               unsigned cpu_cluster)
 {
+    close_settled(t);
     if (event == BLS_TRACE_IRQ_HANDLED) {
         handled_[key(a, b)]++;
         handled_total_++;
@@ -25,72 +55,190 @@ void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, uns
         }
         return;
     }
+    if (event == BLS_TRACE_CPUFREQ_BEGIN) {
+        if (a < cpufreq_.size())
+            cpufreq_[a] = std::make_pair(t, b);
+        return;
+    }
     if (a >= open_.size())
         return;
-    std::optional<switch_record>& r = open_[a];
+    std::optional<open_switch>& s = open_[a];
     switch (event) {
     case BLS_TRACE_SWITCH_REQUEST:
-        if (!r) { // a request overwriting a pending one keeps the first time
-            r = switch_record{};
-            r->logical = a;
-            r->to_cluster = b;
-            r->t_request = t;
-            r->energy_at_request_j = energy_(t);
+        if (!s) { // a request overwriting a pending one keeps the first time
+            s = open_switch{};
+            s->r.logical = a;
+            s->r.t_request = t;
+            s->soc_at_request_j = soc_j(t);
+            // The frequency request that asked for this cluster, if one did.
+            if (cpufreq_[a] && cpufreq_[a]->second == b)
+                s->r.t_cpufreq = cpufreq_[a]->first;
+            cpufreq_[a].reset();
         }
-        r->to_cluster = b;
+        s->r.to_cluster = b;
         break;
     case BLS_TRACE_INBOUND_KICKED:
-        if (r) {
-            r->outbound = cpu;
-            r->inbound = b;
-            r->from_cluster = cpu_cluster;
-            if (!r->t_inbound_power_on)
-                r->t_inbound_power_on = t; // already on: the kick is when it may start
+        if (s) {
+            s->r.outbound = cpu;
+            s->r.inbound = b;
+            s->r.from_cluster = cpu_cluster;
+            if (!s->r.t_inbound_power_on) { // already on: the kick is when it may start
+                s->r.t_inbound_power_on = t;
+                s->ib_core_at_on_j = core_j(t, b);
+            }
         }
         break;
     case BLS_TRACE_INBOUND_ALIVE:
-        if (r)
-            r->t_alive = t;
+        if (s)
+            s->r.t_alive = t;
         break;
     case BLS_TRACE_BLACKOUT_BEGIN:
-        if (r)
-            r->t_blackout_start = t;
+        if (s) {
+            s->r.t_blackout_start = t;
+            s->ob_core_at_start_j = core_j(t, s->r.outbound);
+            s->ob_uncore_at_start_j = uncore_j(t, s->r.from_cluster);
+        }
+        break;
+    case BLS_TRACE_SWITCH_STEP:
+        if (s && b >= 1 && b < static_cast<unsigned>(switch_steps))
+            s->r.t_step[b - 1] = t;
         break;
     case BLS_TRACE_BLACKOUT_END:
-        if (r)
-            r->t_blackout_end = t;
+        if (s) {
+            s->r.t_blackout_end = t;
+            s->ib_core_at_end_j = core_j(t, s->r.inbound);
+            if (s->r.inbound_cluster_powered_up)
+                s->ib_uncore_at_end_j = uncore_j(t, s->r.to_cluster);
+            closing_.push_back(*s);
+            s.reset();
+        }
         break;
     default:
         break;
     }
 }
 
-void switch_probe::core_on(std::uint64_t t, unsigned cpu)
+void switch_probe::core_on(std::uint64_t t, unsigned cpu, unsigned cluster)
 {
-    for (std::optional<switch_record>& r : open_)
-        if (r && r->t_alive == 0 && r->t_request && r->inbound == cpu && r->outbound != cpu)
-            r->t_inbound_power_on = t;
+    close_settled(t);
+    for (std::optional<open_switch>& s : open_) {
+        if (s && s->r.t_alive == 0 && s->r.t_request && s->r.inbound == cpu && s->r.outbound != cpu) {
+            s->r.t_inbound_power_on = t;
+            s->ib_core_at_on_j = core_j(t, cpu);
+            if (cluster_up_since_[cluster]) { // the switch powered the inbound's cluster up
+                s->r.inbound_cluster_powered_up = true;
+                s->ib_uncore_at_up_j = up_uncore_[cluster];
+            }
+        }
+    }
+    // A power-up is claimed by the first core on after it, whichever that is.
+    cluster_up_since_[cluster] = 0;
 }
 
-void switch_probe::core_off(std::uint64_t t, unsigned cpu)
+void switch_probe::core_off(std::uint64_t t, unsigned cpu, unsigned)
 {
-    for (std::optional<switch_record>& r : open_) {
-        if (r && r->t_blackout_end && r->outbound == cpu) {
-            r->t_outbound_off = t;
-            r->energy_j = energy_(t) - r->energy_at_request_j;
-            blackout_.record(r->t_blackout_end - r->t_blackout_start);
-            request_to_alive_.record(r->t_alive - r->t_request);
-            total_.record(r->t_outbound_off - r->t_request);
-            done_.push_back(*r);
-            r.reset();
+    close_settled(t);
+    for (open_switch& s : closing_) {
+        if (!s.closing && s.r.outbound == cpu) {
+            s.closing = true;
+            s.r.t_outbound_off = t;
+            s.r.t_done = t;
+            s.ob_core_at_off_j = core_j(t, cpu);
+            s.soc_at_done_j = soc_j(t);
         }
     }
 }
 
+void switch_probe::cluster_changed(std::uint64_t t, unsigned cluster, model::cluster_power st)
+{
+    close_settled(t);
+    switch (st) {
+    case model::cluster_power::powering_up: {
+        // The meter has charged the power-up's own energy already: the interval starts
+        // before it.
+        const double lump_total = meter_.transition_energy_j(cluster, model::cluster_transition::power_up);
+        const double lump = lump_total - up_lump_seen_[cluster];
+        up_lump_seen_[cluster] = lump_total;
+        cluster_up_since_[cluster] = t ? t : 1;
+        up_uncore_[cluster] = uncore_j(t, cluster) - lump;
+        break;
+    }
+    case model::cluster_power::powering_down:
+        // The outbound that just went off was the cluster's last core: the switch completes
+        // when the cluster is down.
+        for (open_switch& s : closing_)
+            if (s.closing && s.r.from_cluster == cluster && s.r.t_outbound_off == t)
+                s.awaiting_cluster = true;
+        break;
+    case model::cluster_power::off:
+    case model::cluster_power::on:
+        for (open_switch& s : closing_) {
+            if (!s.awaiting_cluster || s.r.from_cluster != cluster)
+                continue;
+            s.awaiting_cluster = false;
+            if (st == model::cluster_power::off) { // (on: the power-down was aborted)
+                s.r.outbound_cluster_powered_down = true;
+                s.ob_uncore_at_down_j = uncore_j(t, cluster);
+                s.r.t_done = t;
+                s.soc_at_done_j = soc_j(t);
+            }
+            s.settled = true;
+        }
+        break;
+    }
+    close_settled(t + 1);
+}
+
+void switch_probe::close_settled(std::uint64_t t)
+{
+    for (auto it = closing_.begin(); it != closing_.end();) {
+        // Settled: its cluster's fate is known, or a later instant came without the cluster
+        // starting to power down.
+        if (it->closing && !it->awaiting_cluster && (it->settled || it->r.t_outbound_off < t)) {
+            complete(*it);
+            it = closing_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void switch_probe::finish(std::uint64_t t)
+{
+    for (open_switch& s : closing_)
+        s.awaiting_cluster = false;
+    close_settled(t + 1);
+}
+
+void switch_probe::complete(open_switch& s)
+{
+    switch_record& r = s.r;
+    r.energy_window_j = s.soc_at_done_j - s.soc_at_request_j;
+    double overhead = (s.ob_core_at_off_j - s.ob_core_at_start_j) + (s.ib_core_at_end_j - s.ib_core_at_on_j);
+    if (r.inbound_cluster_powered_up)
+        overhead += s.ib_uncore_at_end_j - s.ib_uncore_at_up_j;
+    if (r.outbound_cluster_powered_down)
+        overhead += s.ob_uncore_at_down_j - s.ob_uncore_at_start_j;
+    r.energy_overhead_j = overhead;
+    overhead_j_ += overhead;
+    window_j_ += r.energy_window_j;
+    blackout_.record(r.t_blackout_end - r.t_blackout_start);
+    request_to_alive_.record(r.t_alive - r.t_request);
+    total_.record(r.t_outbound_off - r.t_request);
+    if (r.t_cpufreq)
+        dvfs_wait_.record(r.t_request - r.t_cpufreq);
+    for (int k = 0; k < switch_steps; k++)
+        step_[static_cast<std::size_t>(k)].record(r.step_ps(k));
+    done_.push_back(r);
+}
+
 std::size_t switch_probe::distribution_bytes() const
 {
-    return irq_latency_.memory_bytes() + blackout_.memory_bytes() + request_to_alive_.memory_bytes() +
-           total_.memory_bytes();
+    std::size_t n = irq_latency_.memory_bytes() + blackout_.memory_bytes() + request_to_alive_.memory_bytes() +
+                    total_.memory_bytes() + dvfs_wait_.memory_bytes();
+    for (const model::log_histogram& h : step_)
+        n += h.memory_bytes();
+    return n;
 }
 
 std::vector<std::string> switch_probe::final_check(const std::function<bool(unsigned)>& still_pending) const

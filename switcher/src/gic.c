@@ -37,6 +37,24 @@ void bls_gic_cpu_init(const struct bls_hw *hw, unsigned cpu)
 	cpu_write(hw, cpu, BLS_GICC_CTLR, 1);
 }
 
+void bls_gic_cpu_save(const struct bls_hw *hw, unsigned cpu, struct bls_gic_cpu_state *st)
+{
+	st->enable = dist_read(hw, cpu, BLS_GICD_ISENABLER);
+	st->config[0] = dist_read(hw, cpu, BLS_GICD_ICFGR);
+	st->config[1] = dist_read(hw, cpu, BLS_GICD_ICFGR + 4u);
+}
+
+void bls_gic_cpu_restore(const struct bls_hw *hw, unsigned cpu, const struct bls_gic_cpu_state *st)
+{
+	dist_write(hw, cpu, BLS_GICD_ISENABLER, st->enable);
+	dist_write(hw, cpu, BLS_GICD_ICFGR, st->config[0]);
+	dist_write(hw, cpu, BLS_GICD_ICFGR + 4u, st->config[1]);
+	for (unsigned w = 0; w < 8; w++)
+		dist_write(hw, cpu, BLS_GICD_IPRIORITYR + 4u * w, 0x01010101u * BLS_GIC_IRQ_PRIORITY);
+	cpu_write(hw, cpu, BLS_GICC_PMR, BLS_GIC_PMR_UNMASKED);
+	cpu_write(hw, cpu, BLS_GICC_CTLR, 1);
+}
+
 void bls_gic_cpu_if_down(const struct bls_hw *hw, unsigned cpu)
 {
 	cpu_write(hw, cpu, BLS_GICC_CTLR, 0);

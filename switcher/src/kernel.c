@@ -325,6 +325,8 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 		 * (the switch request, the old cluster's clock); then the next request. */
 		bls_cpufreq_service(&k->cpufreq, cpu, (unsigned)l);
 		take_frequency_request(k, cpu, (unsigned)l);
+		/* A clock already at its rate answers at once: the caller does not sleep. */
+		bls_cpufreq_service(&k->cpufreq, cpu, (unsigned)l);
 		take_activity_request(k, cpu);
 		if (k->disabling)
 			finish_disable(k, cpu);

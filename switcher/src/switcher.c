@@ -212,8 +212,12 @@ static uint32_t switch_blackout(struct bls_switcher *sw, unsigned ob, unsigned l
 	ops(sw)->cpu_irq_mask(hw->plat, ob, 1);
 	trace(sw, ob, BLS_TRACE_BLACKOUT_BEGIN, l, ib);
 	bls_gic_migrate_target(hw, ob, ob, ib);
+	trace(sw, ob, BLS_TRACE_SWITCH_STEP, l, BLS_STEP_GIC_MIGRATED);
 	delay(sw, ob, cost->tick_suspend);
+	/* cpu_pm_enter: the notifiers, among them the GIC's state save. */
 	delay(sw, ob, cost->cpu_pm_enter);
+	bls_gic_cpu_save(hw, ob, &sw->gic_saved[l]);
+	trace(sw, ob, BLS_TRACE_SWITCH_STEP, l, BLS_STEP_CPU_PM_SAVED);
 
 	/* Swap the logical map: cpu_suspend below saves our context where the inbound,
 	 * resuming as this logical CPU, will look for it. */
@@ -223,7 +227,9 @@ static uint32_t switch_blackout(struct bls_switcher *sw, unsigned ob, unsigned l
 
 	/* cpu_suspend: the context, and the L1 clean (flush_cache_louis). */
 	delay(sw, ob, cost->context_save);
+	trace(sw, ob, BLS_TRACE_SWITCH_STEP, l, BLS_STEP_CONTEXT_SAVED);
 	ops(sw)->cache_clean_invalidate(hw->plat, ob, BLS_CACHE_L1);
+	trace(sw, ob, BLS_TRACE_SWITCH_STEP, l, BLS_STEP_L1_CLEANED);
 
 	/* bL_do_switch, on the private stack: handshake, open the inbound's gate, wait. */
 	delay(sw, ob, cost->stack_switch);
@@ -285,12 +291,18 @@ unsigned bls_switcher_inbound(struct bls_switcher *sw, unsigned ib)
 	const unsigned l = (unsigned)li;
 	const unsigned ob = sw->pair[l][1u - hw->cpu_cluster[ib]];
 
-	/* cpu_resume: MMU and caches on, context back; we run the logical CPU from here. */
+	trace(sw, ib, BLS_TRACE_SWITCH_STEP, l, BLS_STEP_GATE_PASSED);
+	/* cpu_resume, with caches and MMU off until it turns them on: its instruction fetches
+	 * and the saved context come from memory, word by word. Then the context is back and we
+	 * run the logical CPU from here. */
 	bls_mcpm_set_entry_vector(sw->mcpm, ib, ib, 0);
+	ops(sw)->mem_read_uncached(hw->plat, ib, sw->cfg.restore_uncached_words);
 	delay(sw, ib, cost->context_restore);
+	/* mcpm_cpu_powered_up (on TC2 power controller writes: still in the blackout), then
+	 * cpu_pm_exit with the GIC's state restored, then the tick. */
 	bls_mcpm_cpu_powered_up(sw->mcpm, ib);
 	delay(sw, ib, cost->cpu_pm_exit);
-	bls_gic_cpu_init(hw, ib);
+	bls_gic_cpu_restore(hw, ib, &sw->gic_saved[l]);
 	delay(sw, ib, cost->tick_resume);
 
 	/* This switch is over for the logical CPU: a new request may start from here. */

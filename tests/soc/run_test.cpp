@@ -3,6 +3,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -102,26 +103,34 @@ TEST_F(run_test, default_scenario_writes_a_consistent_summary)
             opp += t.get<double>();
         EXPECT_NEAR(opp, 2.0, 1e-12) << name;
     }
-    // The fixed governor, started by the boot CPU at 6190 ns (see below), moves a15 from its
-    // boot OPP (1200 MHz) down to 1000 MHz: frequency first, after the 3 ms PLL relock (the
-    // voltage follows 1 ms later).
-    EXPECT_NEAR(s["residency_s"]["clusters"]["a15"]["opp_mhz"]["1200"].get<double>(), 0.003 + 6190e-9, 1e-12);
-    EXPECT_NEAR(s["residency_s"]["clusters"]["a15"]["opp_mhz"]["1000"].get<double>(), 1.997 - 6190e-9, 1e-12);
-    // cpu4 has no task. Worked by hand, in ns (the CCI at 500 MHz, 10 cycles a register
-    // access, change_pending 200 cycles; the GIC at 200 MHz, 20 cycles an access; the SRAM
-    // at 200 MHz, 10 cycles):
+    // Worked by hand, in ns (the CCI at 500 MHz, 10 cycles a register access, change_pending
+    // 200 cycles; the GIC at 200 MHz, 20 cycles an access; the SRAM at 200 MHz, 10 cycles;
+    // the power controller at 100 MHz, 20 cycles):
     //   boot CPU: CCI S3 on (write + 20 status polls, 420) and S4 on (420); MCPM's initial
     //   states (19 SRAM writes, 950) -> 1790; GICD_CTLR (100), then each of the 5 logical CPUs'
-    //   timer and doorbell SPIs routed (10 x 5 accesses, 5000). Register accesses run ahead
-    //   of the kernel by up to 1 us: the governor starts at kernel time 6190 with 700 still
-    //   to wait; the barrier waits it out and SEV goes at 6890.
-    //   cpu4: its GIC interface (5 accesses, 500) and the boot-time IAR (100); then MCPM:
-    //   its entry vector (50), CPU_GOING_DOWN (50), not the last man: GICC_CTLR off (100),
-    //   L1 clean by set/way (512 lines at 1000 MHz: 512), CPU_DOWN (50) -> 8252; 10 us of
-    //   power-down: off at 18252.
-    EXPECT_NEAR(s["residency_s"]["cores"]["cpu4"]["off"].get<double>(), 2.0 - 18252e-9, 1e-12);
+    //   timer and doorbell SPIs routed (10 x 5 accesses, 5000) -> 6890; the power controller's
+    //   interrupt made level-sensitive (ICFGR read and write, 200) and routed (500) -> 7590.
+    //   The fixed governor then asks the power controller for a15 at 1000 MHz: its request
+    //   leaves at 7590 (the tracepoint before it brings the kernel up to the CPU's time).
+    //   Going down, the frequency changes first, after the 1 ms PLL relock, at 1007590; the
+    //   voltage (1050 -> 850 mV) 1 ms later, at 2007590, raises the completion interrupt.
+    //   The a7's request (1000 -> 800 MHz) waited its turn: cpu0's handler takes the
+    //   interrupt (IAR, 100), reads PWC_STATUS (200) and sends it at 2007890; the a7's
+    //   frequency changes 1 ms later, at 3007890.
+    EXPECT_NEAR(s["residency_s"]["clusters"]["a15"]["opp_mhz"]["1200"].get<double>(), 1007590e-9, 1e-12);
+    EXPECT_NEAR(s["residency_s"]["clusters"]["a15"]["opp_mhz"]["1000"].get<double>(), 2.0 - 1007590e-9, 1e-12);
+    EXPECT_NEAR(s["residency_s"]["clusters"]["a7"]["opp_mhz"]["1000"].get<double>(), 3007890e-9, 1e-12);
+    EXPECT_EQ(s["switches"]["cpufreq"]["spc_requests"], 2);
+    EXPECT_EQ(s["switches"]["cpufreq"]["queued"], 1);
+    //   cpu4 has no task. The boot CPU's barrier waits out its last register access (the
+    //   PERF_LVL write, 200) and SEV goes at 7790. cpu4: its GIC interface (5 accesses, 500)
+    //   and the boot-time IAR (100); then MCPM: its entry vector (50), CPU_GOING_DOWN (50),
+    //   not the last man: its wake-up armed in the power controller (WAKE_INT_MASK read and
+    //   write, 400), GICC_CTLR off (100), L1 clean by set/way (512 lines x 10 cycles at
+    //   1000 MHz: 5120), CPU_DOWN (50) -> 14160; 10 us of power-down: off at 24160.
+    EXPECT_NEAR(s["residency_s"]["cores"]["cpu4"]["off"].get<double>(), 2.0 - 24160e-9, 1e-12);
     // cpu0 runs 30% of the reference CPU on an A15 at 1000 MHz: 36% of the time, plus
-    // the first 3 ms at 1200 MHz and wake-up latencies.
+    // the first 1 ms at 1200 MHz and wake-up latencies.
     EXPECT_NEAR(s["residency_s"]["cores"]["cpu0"]["on"].get<double>() / 2.0, 0.36, 0.005);
 
     // Interrupt latency, worked by hand: a release finds its CPU idle in WFI; the 1 us WFI
@@ -163,23 +172,29 @@ TEST_F(run_test, an_idle_cluster_powers_down_through_mcpm)
     json s = json::parse(slurp(dir / "summary.json"));
     // Worked by hand, in ns (latencies as in the default scenario test; the core at 1000 MHz):
     //   firmware's part: CCI S3 on (420); MCPM's initial states (5 SRAM writes, 250) -> 670;
-    //   GICD_CTLR (100) and the timer and doorbell SPIs routed (10 accesses), barrier -> 1770;
-    //   the GIC interface (500), the boot IAR (100); the entry vector (50, after the
-    //   barrier) -> 2420, CPU_GOING_DOWN -> 2470; last man: cluster GOING_DOWN -> 2520,
-    //   inbound state read -> 2570; GICC_CTLR off (100), unlock barrier -> 2670; L1 clean
-    //   (512) -> 3182; L2 clean (8192 lines) -> 11374; CCI S3 off with its 20 polls (420),
-    //   barrier -> 11794; cluster DOWN -> 11844; CPU_DOWN -> 11894; the core is off 10 us
-    //   later and the cluster 1000 us after that.
-    const double core_off_ns = 21894, cluster_off_ns = core_off_ns + 1000e3;
+    //   GICD_CTLR (100) and the timer and doorbell SPIs routed (10 accesses) -> 1770; the
+    //   power controller's interrupt (7 accesses), barrier -> 2470; the GIC interface (500),
+    //   the boot IAR (100); the entry vector (50, after the barrier) -> 3120, CPU_GOING_DOWN
+    //   -> 3170; last man: cluster GOING_DOWN -> 3220, inbound state read -> 3270; its wake-up
+    //   armed (WAKE_INT_MASK read and write, 400), GICC_CTLR off (100) -> 3770; the cluster's
+    //   PWRDN_EN (200) and global wake-ups (read and write, 400), unlock barrier -> 4370; L1
+    //   clean (512 lines x 10 cycles) -> 9490; L2 clean (8192 lines x 4 cycles, nothing
+    //   dirty) -> 42258; CCI S3 off with its 20 polls (420), barrier -> 42678; cluster DOWN
+    //   -> 42728; CPU_DOWN -> 42778; the core is off 10 us later, and the cluster powers down
+    //   in 830 us after that.
+    const double core_off_ns = 52778, cluster_off_ns = core_off_ns + 830e3;
     EXPECT_NEAR(s["residency_s"]["cores"]["cpu0"]["on"].get<double>(), core_off_ns * 1e-9, 1e-12);
+    EXPECT_NEAR(s["residency_s"]["clusters"]["a7"]["powering_down"].get<double>(), 830e-6, 1e-12);
     EXPECT_NEAR(s["residency_s"]["clusters"]["a7"]["off"].get<double>(), 1.0 - cluster_off_ns * 1e-9, 1e-12);
+    EXPECT_EQ(s["residency_s"]["clusters"]["a7"]["power_downs"], 1);
     // EAS energy at 1000 MHz (core 1024, cluster busy 4905 units): the core while on; the
-    // shared logic busy until then, at the WFI level (25) while the cluster powers down,
-    // asleep (10) after.
+    // shared logic busy until then, at the idle level (25) while the cluster powers down,
+    // asleep (10) after. The tables were measured with this L2 (eas_l2_kb): no leakage term.
     const double k = 0.187e-3; // J per unit-second
     const double core = 1024 * core_off_ns * 1e-9;
-    const double uncore = 4905 * core_off_ns * 1e-9 + 25 * 1000e-6 + 10 * (1.0 - cluster_off_ns * 1e-9);
+    const double uncore = 4905 * core_off_ns * 1e-9 + 25 * 830e-6 + 10 * (1.0 - cluster_off_ns * 1e-9);
     EXPECT_NEAR(s["energy_j"]["cores"]["cpu0"].get<double>(), core * k, 1e-15);
+    EXPECT_NEAR(s["energy_j"]["uncore_by_state"]["a7"]["powering_down"].get<double>(), 25 * 830e-6 * k, 1e-15);
     EXPECT_NEAR(s["energy_j"]["total"].get<double>(), (core + uncore) * k, 1e-12);
     // The caches were empty: nothing was written back, and the CCI saw no traffic.
     EXPECT_EQ(s["caches"]["a7"]["written_back_lines"], 0);
@@ -202,6 +217,25 @@ std::vector<std::vector<std::string>> csv_rows(const std::string& text)
     return rows;
 }
 
+// A CSV row's cells by column name.
+struct csv_table {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+    explicit csv_table(const std::string& text)
+    {
+        auto all = csv_rows(text);
+        header = all.at(0);
+        rows.assign(all.begin() + 1, all.end());
+    }
+    const std::string& cell(std::size_t row, const std::string& column) const
+    {
+        auto it = std::find(header.begin(), header.end(), column);
+        EXPECT_NE(it, header.end()) << column;
+        return rows.at(row).at(static_cast<std::size_t>(it - header.begin()));
+    }
+    double num(std::size_t row, const std::string& column) const { return std::stod(cell(row, column)); }
+};
+
 TEST_F(run_test, switch_pingpong_records_every_phase_of_every_switch)
 {
     const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switch-pingpong.yaml";
@@ -211,46 +245,86 @@ TEST_F(run_test, switch_pingpong_records_every_phase_of_every_switch)
     const std::string csv = slurp(dir / "a" / "switches.csv");
     EXPECT_EQ(csv, slurp(dir / "b" / "switches.csv")); // deterministic
 
-    auto rows = csv_rows(csv);
-    ASSERT_EQ(rows.size(), 13u); // header + 12 switches
-    EXPECT_EQ(rows[0][0], "logical_cpu");
-    EXPECT_EQ(rows[0][4], "t_request_s");
+    const csv_table t(csv);
+    ASSERT_EQ(t.rows.size(), 12u);
     int both_at_500 = 0, both_at_700 = 0;
-    for (std::size_t i = 1; i < rows.size(); i++) {
-        const auto& row = rows[i];
-        std::vector<double> t;
-        for (int c = 4; c <= 9; c++)
-            t.push_back(std::stod(row[c]));
-        // request <= inbound power-on <= alive <= blackout start < blackout end <= outbound off
-        for (std::size_t k = 1; k < t.size(); k++)
-            EXPECT_LE(t[k - 1], t[k]) << "switch " << i << " phase " << k;
-        EXPECT_LT(t[3], t[4]);
-        const double blackout_us = std::stod(row[10]);
-        EXPECT_GT(blackout_us, 5) << i;
-        EXPECT_LT(blackout_us, 50) << i;
-        EXPECT_TRUE(row[1] == "a15->a7" || row[1] == "a7->a15") << row[1];
-        if (std::abs(t[0] - 0.5) < 1e-3)
+    for (std::size_t i = 0; i < t.rows.size(); i++) {
+        std::vector<double> times;
+        for (const char* c : {"t_cpufreq_request_s", "t_request_s", "t_inbound_power_on_s", "t_alive_s",
+                              "t_blackout_start_s", "t_blackout_end_s", "t_outbound_off_s", "t_done_s"})
+            times.push_back(t.num(i, c));
+        // frequency request <= switch request <= inbound power-on <= alive <= blackout start
+        // < blackout end <= outbound off <= done
+        for (std::size_t k = 1; k < times.size(); k++)
+            EXPECT_LE(times[k - 1], times[k]) << "switch " << i << " phase " << k;
+        EXPECT_LT(times[4], times[5]);
+        // The blackout is the sum of its steps.
+        double steps = 0;
+        for (const char* c : {"gic_migration_us", "tick_cpu_pm_us", "context_save_us", "l1_clean_us",
+                              "handshake_wait_us", "restore_us"})
+            steps += t.num(i, c);
+        EXPECT_NEAR(steps, t.num(i, "blackout_us"), 1e-5) << i;
+        EXPECT_GT(t.num(i, "blackout_us"), 15) << i;
+        EXPECT_LT(t.num(i, "blackout_us"), 40) << i;
+        EXPECT_GT(t.num(i, "energy_overhead_j"), 0) << i;
+        EXPECT_LT(t.num(i, "energy_overhead_j"), t.num(i, "energy_window_j")) << i;
+        EXPECT_TRUE(t.cell(i, "direction") == "a15->a7" || t.cell(i, "direction") == "a7->a15");
+        if (std::abs(times[0] - 0.5) < 1e-3)
             both_at_500++;
-        if (std::abs(t[0] - 0.7) < 1e-3)
+        if (std::abs(times[0] - 0.7) < 1e-3)
             both_at_700++;
     }
     EXPECT_EQ(both_at_500, 2); // both logical CPUs switching at once
     EXPECT_EQ(both_at_700, 2);
-    // The first switch finds the A7 cluster off: its request waits for the cluster's 500 us
-    // and the core's 30 us of power-up. The second finds it on: the core's 30 us only.
-    EXPECT_EQ(rows[1][0], "0");
-    EXPECT_EQ(rows[1][1], "a15->a7");
-    const double alive1 = std::stod(rows[1][6]) - std::stod(rows[1][4]);
-    const double alive2 = std::stod(rows[2][6]) - std::stod(rows[2][4]);
-    EXPECT_GT(alive1, 530e-6);
-    EXPECT_LT(alive1, 600e-6);
-    EXPECT_GT(alive2, 30e-6);
-    EXPECT_LT(alive2, 100e-6);
+
+    // The first switch, worked by hand (docs/switcher.md walks through it). Logical cpu0 asks
+    // for 400 virtual MHz at 100 ms: the A7 at 800 MHz. The a7 cluster is at 1000 MHz, off.
+    //  - DVFS, before the switch: the power controller's request leaves at 100.0013 ms; the
+    //    frequency changes 1 ms later and the voltage (1050 -> 850 mV) 1 ms after that; its
+    //    interrupt wakes cpu0 from WFI (1 us), the handler reads IAR (0.1) and PWC_STATUS
+    //    (0.2), ends the interrupt (0.1) and finds nothing more (0.1): the switch is
+    //    requested at 102.0028 ms, after 2001.5 us.
+    EXPECT_EQ(t.cell(0, "direction"), "a15->a7");
+    EXPECT_NEAR(t.num(0, "dvfs_wait_us"), 2001.5, 1e-6);
+    //  - The a7 cluster is powered up (460 us of hardware) before cpu4 (30 us): the early
+    //    poke reaches cpu0 492.2 us after the request.
+    EXPECT_NEAR(t.num(0, "request_to_alive_us"), 492.2, 1e-6);
+    EXPECT_EQ(t.cell(0, "inbound_cluster_powered_up"), "1");
+    //  - The blackout, step by step (cpu0 at 1200 MHz, cpu4 at 800 MHz; register accesses:
+    //    GIC 100 ns, power controller 200 ns, SRAM 50 ns; DRAM 101.25 ns for a word):
+    //    GIC migration: 40 ITARGETSR words read, 3 of them (cpu0's timer, doorbell and the
+    //    power controller's interrupt) rewritten, 4 SPENDSGIR words read: 4700 ns;
+    EXPECT_NEAR(t.num(0, "gic_migration_us"), 4.7, 1e-6);
+    //    tick and cpu_pm: 300 + 400 cycles, 3 GIC reads: 583.33 + 300 ns;
+    EXPECT_NEAR(t.num(0, "tick_cpu_pm_us"), 0.883334, 1e-6);
+    //    context save: 400 cycles;
+    EXPECT_NEAR(t.num(0, "context_save_us"), 0.333334, 1e-6);
+    //    L1 clean: 512 lines x 8 cycles, 128 dirty (a quarter of ui's lines) x 4: 3840 ns;
+    EXPECT_NEAR(t.num(0, "l1_clean_us"), 3.84, 1e-6);
+    //    handshake: 200 cycles, the handshake word and cpu4's entry vector written, cpu4's
+    //    vector read: 166.67 + 150 ns;
+    EXPECT_NEAR(t.num(0, "handshake_wait_us"), 0.316667, 1e-6);
+    //    restore on cpu4: its vector closed (50), 60 uncached words (6075), 500 cycles (625),
+    //    mcpm_cpu_powered_up's power controller accesses (WAKE_INT_MASK read and write,
+    //    BX_ADDR: 600), 400 cycles (500), the GIC restore's 13 writes (1300), 500 cycles (625).
+    EXPECT_NEAR(t.num(0, "restore_us"), 9.775, 1e-6);
+    EXPECT_NEAR(t.num(0, "blackout_us"), 19.848335, 1e-6);
+    // The second finds the a7 cluster on and already at 800 MHz: no DVFS, the core's 30 us.
+    EXPECT_NEAR(t.num(1, "dvfs_wait_us"), 0, 1e-9);
+    EXPECT_GT(t.num(1, "request_to_alive_us"), 30);
+    EXPECT_LT(t.num(1, "request_to_alive_us"), 35);
+    // It leaves cpu1 the last A15 awake: the a15 cluster powers down after it.
+    EXPECT_EQ(t.cell(1, "outbound_cluster_powered_down"), "1");
+    EXPECT_GT(t.num(1, "t_done_s"), t.num(1, "t_outbound_off_s"));
+
     // The inbound cluster was fed by the outbound's caches.
     json s = json::parse(slurp(dir / "a" / "summary.json"));
     EXPECT_EQ(s["switches"]["count"], 12);
     EXPECT_GT(s["cci"]["snoop_hits"].get<double>(), 0);
     EXPECT_EQ(s["residency_s"]["cores"]["cpu2"]["off"].get<double>() > 0.99, true); // unpaired: offline
+    // One power controller for both clusters: at 500 ms the second request waited for the first.
+    EXPECT_GE(s["switches"]["cpufreq"]["queued"].get<double>(), 1);
+    EXPECT_NEAR(s["switches"]["blackout_steps"]["gic_migration_us"]["min"].get<double>(), 4.6, 1e-6);
 }
 
 TEST_F(run_test, the_switcher_turned_off_brings_cpus_home_and_the_partners_online)
@@ -258,14 +332,20 @@ TEST_F(run_test, the_switcher_turned_off_brings_cpus_home_and_the_partners_onlin
     const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switcher-onoff.yaml";
     result r = blsim("run -q " + scenario + " --out " + dir.string());
     ASSERT_EQ(r.status, 0) << r.err;
-    auto rows = csv_rows(slurp(dir / "switches.csv"));
-    ASSERT_EQ(rows.size(), 4u);
+    const csv_table t(slurp(dir / "switches.csv"));
+    ASSERT_EQ(t.rows.size(), 3u);
     // cpu0 to the A7 at 100 ms; turning the switcher off at 200 ms brings it home first;
     // with the switcher on again, cpu1 to the A7 at 500 ms.
-    EXPECT_EQ((std::vector<std::string>{rows[1][0], rows[1][1]}), (std::vector<std::string>{"0", "a15->a7"}));
-    EXPECT_EQ((std::vector<std::string>{rows[2][0], rows[2][1]}), (std::vector<std::string>{"0", "a7->a15"}));
-    EXPECT_EQ((std::vector<std::string>{rows[3][0], rows[3][1]}), (std::vector<std::string>{"1", "a15->a7"}));
-    EXPECT_NEAR(std::stod(rows[2][4]), 0.2, 1e-3);
+    EXPECT_EQ((std::vector<std::string>{t.cell(0, "logical_cpu"), t.cell(0, "direction")}),
+              (std::vector<std::string>{"0", "a15->a7"}));
+    EXPECT_EQ((std::vector<std::string>{t.cell(1, "logical_cpu"), t.cell(1, "direction")}),
+              (std::vector<std::string>{"0", "a7->a15"}));
+    EXPECT_EQ((std::vector<std::string>{t.cell(2, "logical_cpu"), t.cell(2, "direction")}),
+              (std::vector<std::string>{"1", "a15->a7"}));
+    EXPECT_NEAR(t.num(1, "t_request_s"), 0.2, 1e-3);
+    // Turning the switcher off is no frequency request: no DVFS before that switch.
+    EXPECT_EQ(t.cell(1, "t_cpufreq_request_s"), "");
+    EXPECT_EQ(t.cell(1, "dvfs_wait_us"), "");
     json s = json::parse(slurp(dir / "summary.json"));
     EXPECT_EQ(s["switches"]["switcher_disables"], 1);
     EXPECT_EQ(s["switches"]["switcher_enables"], 1);
@@ -328,7 +408,7 @@ TEST_F(run_test, both_logical_cpus_switching_at_once_keep_energy_plausible_at_an
     }
     // The same work at slightly different instants costs nearly the same energy.
     for (double e : energies)
-        EXPECT_NEAR(e, energies.front(), 0.05 * energies.front());
+        EXPECT_NEAR(e, energies.front(), 0.1 * energies.front());
 }
 
 TEST_F(run_test, an_invariant_violated_stops_the_run_with_exit_1_and_writes_nothing)

@@ -61,6 +61,21 @@ void bls_gic_dist_init(const struct bls_hw *hw, unsigned cpu);
  * boot and after every power-up (both are banked per CPU). */
 void bls_gic_cpu_init(const struct bls_hw *hw, unsigned cpu);
 
+/* A CPU's banked GIC state that cpu_pm saves across a power-down or a switch (Linux's
+ * gic_cpu_save: the private interrupts' enables and configuration). */
+struct bls_gic_cpu_state {
+	uint32_t enable;
+	uint32_t config[2];
+};
+
+/* bls_gic_cpu_save - read @cpu's banked state into @st (3 register reads). Runs on @cpu. */
+void bls_gic_cpu_save(const struct bls_hw *hw, unsigned cpu, struct bls_gic_cpu_state *st);
+
+/* bls_gic_cpu_restore - write @st back to @cpu's banked registers, the private interrupts'
+ * priorities to the kernel's, then open and enable its CPU interface (Linux's
+ * gic_cpu_restore: 13 register writes). Runs on @cpu. */
+void bls_gic_cpu_restore(const struct bls_hw *hw, unsigned cpu, const struct bls_gic_cpu_state *st);
+
 /* bls_gic_cpu_if_down - turn @cpu's CPU interface off, cutting its IRQ line, as Linux's
  * gic_cpu_if_down() before a power-down: from then on only the power controller, through
  * the GIC's wake output, reacts to interrupts for @cpu. Runs on @cpu. */

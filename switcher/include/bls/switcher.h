@@ -41,14 +41,16 @@ enum bls_pairing {
 	BLS_PAIRING_IN_ORDER,  /* ... with the *first* free one */
 };
 
-/* Cycles of the steps whose detail is not modelled (at the running CPU's clock). */
+/* Cycles of the steps whose detail is not modelled (at the running CPU's clock). What the
+ * model does detail is timed by it: register accesses (GIC migration and state save/restore,
+ * the power controller), the L1 clean, SRAM accesses, uncached reads. */
 struct bls_switch_costs {
 	uint32_t tick_suspend;
-	uint32_t cpu_pm_enter;    /* save VFP and GIC CPU-interface state */
+	uint32_t cpu_pm_enter;    /* notifiers, VFP save (the GIC save is register reads) */
 	uint32_t context_save;    /* cpu_suspend: registers, MMU state (the L1 clean is timed apart) */
 	uint32_t stack_switch;    /* move to the private stack, open the gate */
 	uint32_t context_restore; /* cpu_resume: MMU and caches on, registers back */
-	uint32_t cpu_pm_exit;
+	uint32_t cpu_pm_exit;     /* notifiers, VFP restore (the GIC restore is register writes) */
 	uint32_t tick_resume;
 };
 
@@ -57,6 +59,7 @@ struct bls_switcher_config {
 	enum bls_pairing pairing;
 	unsigned boot_cluster;
 	struct bls_switch_costs costs;
+	unsigned restore_uncached_words; /* cpu_resume's reads with caches and MMU off */
 };
 
 /* Where a logical CPU's switch stands (docs/switcher.md draws it). Distinct values, as
@@ -85,6 +88,7 @@ struct bls_switcher {
 	unsigned pair[BLS_MAX_CPUS][BLS_MAX_CLUSTERS]; /* [logical][cluster]: its CPU there */
 	unsigned host[BLS_MAX_CPUS];                   /* logical -> physical now */
 	int hosted[BLS_MAX_CPUS];                      /* physical -> logical, or -1 */
+	struct bls_gic_cpu_state gic_saved[BLS_MAX_CPUS]; /* per logical CPU, by cpu_pm_enter */
 	struct {
 		int wanted;     /* cluster requested, -1: none */
 		bls_switch_done_fn done;

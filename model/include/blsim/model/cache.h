@@ -34,8 +34,9 @@ public:
     fill_result fill(unsigned ctx, std::uint64_t ws_lines);
     // @ctx wrote: at least @write_fraction of its valid lines are dirty.
     void write(unsigned ctx, double write_fraction);
-    // Add @n dirty lines of @ctx that are valid here (written back into this cache from
-    // a level above); they become valid if they were not.
+    // @n dirty lines of @ctx written back into this cache from a level above: at least @n
+    // of its lines are dirty here (an inclusive cache already counts the lines the level
+    // above dirtied); they become valid if they were not.
     void absorb_dirty(unsigned ctx, std::uint64_t n);
     // Clean every dirty line (they stay valid); returns how many, per context.
     std::vector<std::pair<unsigned, std::uint64_t>> clean();

@@ -62,6 +62,8 @@ struct cache_params {
     int line_bytes = 64;
     int l2_hit_cycles = 20;         // first line from L2 to L1, core cycles
     int l2_cycles_per_line = 4;     // each further line, core cycles
+    int l1_walk_cycles_per_line = 1; // set/way maintenance, per line of L1 capacity
+    int l2_walk_cycles_per_line = 1; // set/way maintenance, per line of L2 capacity
     int clean_cycles_per_line = 4;  // cache maintenance per dirty line, core cycles
     // Leakage of the L2's RAMs while the cluster is powered, per KiB and per volt of supply.
     double l2_leakage_uw_per_kb_v = 0;

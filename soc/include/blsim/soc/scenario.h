@@ -30,15 +30,16 @@ struct freq_request {
     int freq_mhz = 0;  // virtual with the switcher on, a real OPP of the CPU's cluster without
 };
 
-// Cycles of the switch's steps the model does not detail (docs/switcher.md).
+// Cycles of the switch's steps the model does not detail (docs/switcher.md; docs/calibration.md
+// gives each figure's reasoning).
 struct switch_costs {
-    int tick_suspend = 1500;
-    int cpu_pm_enter = 1000;
-    int context_save = 2000;
+    int tick_suspend = 300;
+    int cpu_pm_enter = 400;
+    int context_save = 400;
     int stack_switch = 200;
-    int context_restore = 4000;
-    int cpu_pm_exit = 1000;
-    int tick_resume = 1500;
+    int context_restore = 500;
+    int cpu_pm_exit = 400;
+    int tick_resume = 500;
 };
 
 // Turning the switcher on or off at a point of the run.
@@ -52,6 +53,7 @@ struct switcher_config {
     std::vector<activity_change> activity;
     std::string pairing = "linux";
     switch_costs costs_cycles;
+    int restore_uncached_words = 60;
     std::vector<freq_request> timeline;
 };
 

@@ -1,9 +1,22 @@
-// soc/include/blsim/soc/switch_probe.h -- the latency probe: turns the switcher's tracepoints
-// and the power controller's state changes into one record per switch, and checks the
-// invariants a switch must keep.
+// soc/include/blsim/soc/switch_probe.h -- the latency probe: turns the switcher's and the
+// cpufreq driver's tracepoints and the power controller's state changes into one record per
+// switch, and checks the invariants a switch must keep.
 //
 // It is an observer: the C code emits tracepoints through the platform's trace verb and never
-// calls it. Times are picoseconds of simulated time.
+// calls it. Times are picoseconds of simulated time, all on the kernel's clock (the trace verb
+// brings the system up to the tracing CPU's time first).
+//
+// A switch's record opens at its request and completes when its outbound core is off, or, if
+// the outbound was the last core of its cluster and the cluster then powered down, when the
+// cluster is off (or the power-down was aborted). Its energy (docs/switcher.md, "What a switch
+// costs"):
+//   energy_window_j   the whole SoC from the request until the switch completes;
+//   energy_overhead_j what the switch itself spent beyond running the same work: the inbound
+//                     core from its power-on to the blackout's end; the outbound core from
+//                     the blackout's start until it is off; the inbound cluster's shared logic
+//                     from its power-up until the blackout's end if the switch powered it up
+//                     (its power-up energy included); the outbound cluster's from the
+//                     blackout's start until it is off if the switch took it down.
 #pragma once
 
 #include <cstdint>
@@ -18,29 +31,46 @@
 
 namespace blsim::soc {
 
+// The blackout's steps (enum bls_switch_step), in order, then the restore that ends it.
+inline constexpr int switch_steps = 6;
+inline constexpr const char* switch_step_names[switch_steps] = {
+    "gic_migration", "tick_cpu_pm", "context_save", "l1_clean", "handshake_wait", "restore"};
+
 struct switch_record {
     unsigned logical = 0;
     unsigned from_cluster = 0, to_cluster = 0;
     unsigned outbound = 0, inbound = 0;
+    std::uint64_t t_cpufreq = 0; // the frequency request that led to it (0: none, e.g. the switcher off)
     std::uint64_t t_request = 0;
     std::uint64_t t_inbound_power_on = 0; // the inbound core turned on (or was kicked, if already on)
     std::uint64_t t_alive = 0;
     std::uint64_t t_blackout_start = 0;
+    std::uint64_t t_step[switch_steps - 1] = {}; // end of each step but the last (restore)
     std::uint64_t t_blackout_end = 0;
     std::uint64_t t_outbound_off = 0;
-    double energy_j = 0; // the whole SoC's, from the request until the outbound is off
-    double energy_at_request_j = 0;
+    std::uint64_t t_done = 0; // outbound off, or its cluster off after it
+    bool inbound_cluster_powered_up = false;
+    bool outbound_cluster_powered_down = false;
+    double energy_window_j = 0;
+    double energy_overhead_j = 0;
+
+    // Duration of blackout step @k (0..switch_steps-1), in ps.
+    std::uint64_t step_ps(int k) const;
 };
 
 class switch_probe {
 public:
-    // @energy gives the SoC's energy so far, integrated up to a time.
-    switch_probe(unsigned ncpus, std::function<double(std::uint64_t)> energy);
+    // @meter holds the energies; @advance integrates it up to a time.
+    switch_probe(unsigned ncpus, const model::energy_meter& meter, std::function<void(std::uint64_t)> advance);
 
     void tracepoint(std::uint64_t t_ps, unsigned cpu, unsigned event, unsigned a, unsigned b,
                     unsigned cpu_cluster);
-    void core_on(std::uint64_t t_ps, unsigned cpu);
-    void core_off(std::uint64_t t_ps, unsigned cpu);
+    void core_on(std::uint64_t t_ps, unsigned cpu, unsigned cluster);
+    void core_off(std::uint64_t t_ps, unsigned cpu, unsigned cluster);
+    void cluster_changed(std::uint64_t t_ps, unsigned cluster, model::cluster_power s);
+    // The end of the run: switches whose completion was still pending are closed.
+    void finish(std::uint64_t t_ps);
+
     // A device interrupt was raised for @logical (a timer or a doorbell) at @t_ps.
     void irq_raised(std::uint64_t t_ps, unsigned logical, unsigned irq)
     {
@@ -55,8 +85,12 @@ public:
     const model::log_histogram& blackout() const { return blackout_; }
     const model::log_histogram& request_to_alive() const { return request_to_alive_; }
     const model::log_histogram& total() const { return total_; }
+    const model::log_histogram& dvfs_wait() const { return dvfs_wait_; }
+    const model::log_histogram& step(int k) const { return step_.at(static_cast<std::size_t>(k)); }
     // Memory held by the distributions: fixed, whatever the run's length.
     std::size_t distribution_bytes() const;
+    double overhead_energy_j() const { return overhead_j_; }
+    double window_energy_j() const { return window_j_; }
 
     const std::vector<switch_record>& records() const { return done_; }
     std::uint64_t irqs_handled() const { return handled_total_; }
@@ -65,12 +99,37 @@ public:
 
 private:
     static std::uint64_t key(unsigned logical, unsigned irq) { return (std::uint64_t(logical) << 32) | irq; }
+    struct open_switch {
+        switch_record r;
+        double soc_at_request_j = 0;
+        double ib_core_at_on_j = 0, ib_core_at_end_j = 0;
+        double ob_core_at_start_j = 0, ob_core_at_off_j = 0;
+        double ib_uncore_at_up_j = 0, ib_uncore_at_end_j = 0;
+        double ob_uncore_at_start_j = 0, ob_uncore_at_down_j = 0;
+        double soc_at_done_j = 0;
+        bool closing = false;          // the outbound is off
+        bool awaiting_cluster = false; // ... and its cluster is powering down
+        bool settled = false;          // ... and its cluster's power-down ended (or never began)
+    };
+    void complete(open_switch& s);
+    void close_settled(std::uint64_t t_ps); // complete the closing switches not waiting for a cluster
+    double core_j(std::uint64_t t, unsigned cpu);
+    double uncore_j(std::uint64_t t, unsigned cluster);
+    double soc_j(std::uint64_t t);
 
-    std::function<double(std::uint64_t)> energy_;
-    std::vector<std::optional<switch_record>> open_; // per logical CPU
+    const model::energy_meter& meter_;
+    std::function<void(std::uint64_t)> advance_;
+    std::vector<std::optional<open_switch>> open_;  // per logical CPU, until its blackout ends
+    std::vector<open_switch> closing_;              // past the blackout, until complete
     std::vector<switch_record> done_;
+    std::vector<std::optional<std::pair<std::uint64_t, unsigned>>> cpufreq_; // per logical: (t, cluster)
+    std::vector<std::uint64_t> cluster_up_since_; // per cluster: its power-up start, not yet claimed
+    std::vector<double> up_uncore_;               // ... its shared logic's energy then
+    std::vector<double> up_lump_seen_;            // power-up energies the meter has charged
     std::map<std::uint64_t, std::uint64_t> raised_, handled_, first_unhandled_;
-    model::log_histogram irq_latency_, blackout_, request_to_alive_, total_;
+    model::log_histogram irq_latency_, blackout_, request_to_alive_, total_, dvfs_wait_;
+    std::vector<model::log_histogram> step_;
+    double overhead_j_ = 0, window_j_ = 0;
     std::uint64_t handled_total_ = 0;
 };
 
