@@ -15,11 +15,16 @@ int top_bit(std::uint64_t v) { return 63 - __builtin_clzll(v); }
 
 } // namespace
 
-log_histogram::log_histogram()
-    // The exact range, then one group of 'half' buckets for each power of two from 2^sub_bits
-    // to 2^63.
-    : buckets_(exact + static_cast<std::size_t>(64 - sub_bits) * half, 0)
+// The exact range, then one group of 'half' buckets for each power of two from 2^sub_bits to
+// 2^63. Allocated at the first value: a run makes a dozen histograms, many of which stay
+// empty, and start-up time counts for sweeps of short runs.
+constexpr std::size_t nbuckets = exact + static_cast<std::size_t>(64 - log_histogram::sub_bits) * half;
+
+log_histogram::log_histogram() = default;
+
+std::size_t log_histogram::memory_bytes() const
 {
+    return sizeof(*this) + nbuckets * sizeof(std::uint64_t);
 }
 
 std::size_t log_histogram::index_of(std::uint64_t v)
@@ -50,6 +55,8 @@ std::uint64_t log_histogram::bucket_width(std::size_t i)
 
 void log_histogram::record(std::uint64_t v)
 {
+    if (buckets_.empty())
+        buckets_.assign(nbuckets, 0);
     buckets_[index_of(v)]++;
     if (count_ == 0 || v < min_)
         min_ = v;

@@ -221,6 +221,7 @@ void power_controller::cluster_sequencer(unsigned cluster)
         if (sc_core::sc_time_stamp() - start < c.cluster_entry) {
             // A wake-up before the power switch opened: the cluster stays up.
             entries_aborted_++;
+            c.entries_aborted++;
             set_cluster(cluster, cluster_phase::on);
             continue;
         }

@@ -103,15 +103,17 @@ struct platform_ops_impl {
     static void trace(void* plat, unsigned cpu, unsigned event, unsigned a, unsigned b)
     {
         platform& p = self(plat);
-        // Observers read the energy meter at the event's time: the CPU's register accesses may
-        // have run ahead of the kernel, and the meter must never be integrated beyond the
-        // kernel's time (a later change would close a negative interval), so the CPU catches
-        // the kernel up first.
-        p.core_at(cpu).sync();
-        p.probe_->tracepoint(p.core_at(cpu).local_time().value(), cpu, event, a, b,
-                             p.power().cluster_of(cpu));
+        model::core& c = p.core_at(cpu);
+        // Observers of the switch's events read the energy meter at the event's time: the
+        // CPU's register accesses may have run ahead of the kernel, and the meter must never
+        // be integrated beyond the kernel's time (a later change would close a negative
+        // interval), so the CPU catches the kernel up first. An interrupt's acknowledgement
+        // only needs its time: it is stamped with the CPU's own, without a context switch
+        // (one per interrupt would cost the hot path).
+        if (event != BLS_TRACE_IRQ_HANDLED)
+            c.sync();
+        p.probe_->tracepoint(c.local_time().value(), cpu, event, a, b, p.power().cluster_of(cpu));
     }
-
 };
 
 const bls_platform_ops& systemc_platform_ops()

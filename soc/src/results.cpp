@@ -99,6 +99,7 @@ std::string summary_json(platform& p, const host_stats& host)
         r["opp_mhz"] = opp;
         r["power_ups"] = m.transitions(c, model::cluster_transition::power_up);
         r["power_downs"] = m.transitions(c, model::cluster_transition::power_down);
+        r["power_downs_aborted"] = p.power().entries_aborted(c);
         res_clusters[cp.name] = r;
     }
     j["residency_s"] = {{"cores", res_cores}, {"clusters", res_clusters}};

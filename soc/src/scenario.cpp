@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "blsim/model/energy.h"
 #include "blsim/soc/schema.h"
 
 namespace blsim::soc {
@@ -440,6 +441,27 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
             if (cl.opps[k].voltage_mv < cl.opps[k - 1].voltage_mv)
                 d.error(ctx.where(q + ".voltage_mv"),
                         q + ".voltage_mv: voltage must not fall as frequency rises");
+        }
+        // The EAS model subtracts the leakage of an L2 smaller than the one its tables were
+        // measured with; it must not take the shared logic's power below zero.
+        const int eas_kb = cl.eas_l2_kb > 0 ? cl.eas_l2_kb : cl.caches.l2_kb;
+        if (c.soc.energy.model == model::power_model_kind::eas && eas_kb > cl.caches.l2_kb && !cl.opps.empty()) {
+            int vmax = 0;
+            double lowest_eas = cl.wfi_power_eas;
+            for (const model::opp_point& o : cl.opps) {
+                vmax = std::max(vmax, o.voltage_mv);
+                lowest_eas = std::min(lowest_eas, o.cluster_power_eas);
+            }
+            const double mw = lowest_eas * c.soc.energy.eas_mw_per_unit +
+                              model::l2_leakage_mw(cl, cl.caches.l2_kb - eas_kb, vmax);
+            if (mw < 0) {
+                char buf[64];
+                std::snprintf(buf, sizeof buf, "%.3g", mw);
+                d.error(ctx.where(p + ".eas_l2_kb"),
+                        p + ".eas_l2_kb: tables measured with " + std::to_string(eas_kb) + " KiB of L2 leave this " +
+                            std::to_string(cl.caches.l2_kb) + " KiB L2's cluster at " + buf +
+                            " mW: the leakage of the difference exceeds its lowest table power");
+            }
         }
         if (cl.boot_freq_mhz != 0 &&
             std::none_of(cl.opps.begin(), cl.opps.end(),

@@ -6,7 +6,7 @@
 // holds, and a percentile is reported as its bucket's midpoint (clamped to the exact minimum
 // and maximum), so every reported percentile is within relative_error() of a value of the
 // same rank: 1/256 (0.39 %) with sub_bits = 8. Count, sum, minimum and maximum are exact.
-// Memory is fixed at construction (about 58 KiB), however many values are recorded: a run
+// Memory is fixed (about 58 KiB, allocated at the first value), however many are recorded: a run
 // of a year keeps the same histograms as a run of a second.
 #pragma once
 
@@ -32,8 +32,9 @@ public:
     std::uint64_t percentile(double q) const;
 
     static constexpr double relative_error() { return 1.0 / (1 << sub_bits); }
-    // Bytes this histogram occupies; the same for every histogram, full or empty.
-    std::size_t memory_bytes() const { return sizeof(*this) + buckets_.capacity() * sizeof(std::uint64_t); }
+    // Bytes this histogram occupies at most (its buckets are allocated at the first value):
+    // the same for every histogram, however many values it holds.
+    std::size_t memory_bytes() const;
 
 private:
     static std::size_t index_of(std::uint64_t v);

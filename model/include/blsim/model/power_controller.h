@@ -101,6 +101,8 @@ public:
     std::uint64_t transitions() const { return transitions_; }
     std::uint64_t dvfs_requests() const { return dvfs_requests_; }
     std::uint64_t entries_aborted() const { return entries_aborted_; }
+    // Cluster power-downs a wake-up aborted, of one cluster.
+    std::uint64_t entries_aborted(unsigned cluster) const { return clusters_.at(cluster).entries_aborted; }
     std::uint64_t guest_errors() const { return regs_.guest_errors() + guest_errors_; }
 
 private:
@@ -127,6 +129,7 @@ private:
         dvfs_controller* dvfs = nullptr;
         std::uint32_t perf_level = 0;
         std::vector<std::uint32_t> bx_addr;
+        std::uint64_t entries_aborted = 0;
         std::unique_ptr<sc_core::sc_event> changed_event, down_request, abort_request;
     };
 
