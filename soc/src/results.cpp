@@ -266,9 +266,12 @@ std::string human_summary(platform& p, const host_stats& host)
     }
     const switch_probe& probe = p.probe();
     if (probe.blackout().count() > 0) {
-        std::snprintf(line, sizeof line, "switches: %llu, blackout %.2f..%.2f us, request to outbound off up to %.1f us\n",
+        std::snprintf(line, sizeof line,
+                      "switches: %llu, blackout %.2f..%.2f us, request to outbound off up to %.1f us, "
+                      "DVFS before the request up to %.1f us; their own energy %.3f mJ\n",
                       static_cast<unsigned long long>(probe.blackout().count()), probe.blackout().min() / 1e6,
-                      probe.blackout().max() / 1e6, probe.total().max() / 1e6);
+                      probe.blackout().max() / 1e6, probe.total().max() / 1e6, probe.dvfs_wait().max() / 1e6,
+                      probe.overhead_energy_j() * 1e3);
         os << line;
     }
     for (unsigned c = 0; c < p.nclusters(); c++) {

@@ -503,6 +503,32 @@ TEST(SemanticChecks, OverriddenValuesAreLocatedOnTheCommandLine)
                             ": governor.freq_mhz.solo: 450 MHz is not an OPP of cluster 'solo'"}));
 }
 
+TEST(SemanticChecks, EasTablesOfALargerL2MayNotMakePowerNegative)
+{
+    // a7 (512 KiB of L2, 5.4 uW/KiB/V of leakage): tables measured with 8192 KiB would take
+    // the leakage of 7680 KiB at the top OPP's 1.05 V, 43.5 mW, from its lowest table power,
+    // the WFI figure of 25 units (4.675 mW): -38.9 mW.
+    loaded r = load(default_path, {"soc.clusters.a7.eas_l2_kb=8192"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 27) +
+                                 ": soc.clusters[1].eas_l2_kb: tables measured with 8192 KiB of L2 leave "
+                                 "this 512 KiB L2's cluster at -38.9 mW: the leakage of the difference "
+                                 "exceeds its lowest table power"});
+    // The C*V^2*f model has no tables to subtract from; a smaller difference is fine.
+    EXPECT_TRUE(load(default_path, {"soc.clusters.a7.eas_l2_kb=8192", "soc.energy.model=cv2f"}).ok);
+    EXPECT_TRUE(load(default_path, {"soc.clusters.a7.eas_l2_kb=1024"}).ok);
+}
+
+TEST(SemanticChecks, ThePowerControllersInterruptMustBeImplemented)
+{
+    loaded r = load(default_path, {"soc.gic.spis=64"});
+    EXPECT_FALSE(r.ok);
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_NE(r.errors[0].find(": soc.spc.irq: interrupt 127 is beyond the GIC's 96 (soc.gic.spis)"),
+              std::string::npos)
+        << r.errors[0];
+}
+
 // ------------------------------------------------------------------------------------------
 // The effective configuration
 
