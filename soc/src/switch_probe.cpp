@@ -186,7 +186,7 @@ void switch_probe::cluster_changed(std::uint64_t t, unsigned cluster, model::clu
         }
         break;
     }
-    close_settled(t + 1);
+    close_settled(t); // the settled ones; an outbound off at this instant may still see its cluster go down
 }
 
 void switch_probe::close_settled(std::uint64_t t)

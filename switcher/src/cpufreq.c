@@ -108,7 +108,12 @@ int bls_cpufreq_init(struct bls_cpufreq *cf, const struct bls_hw *hw, struct bls
 
 void bls_cpufreq_set_switching(struct bls_cpufreq *cf, int on)
 {
-	cf->switching = on && cf->have_vtable;
+	on = on && cf->have_vtable;
+	/* The policies change meaning (virtual frequencies per logical CPU, or real ones per
+	 * cluster), as when Linux re-registers the driver: earlier requests no longer count. */
+	if (on != cf->switching)
+		memset(cf->request_mhz, 0, sizeof(cf->request_mhz));
+	cf->switching = on;
 	for (unsigned l = 0; l < bls_switcher_nlogical(cf->sw); l++)
 		cf->resident[l] = bls_switcher_cluster_of(cf->sw, l);
 }
