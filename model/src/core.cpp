@@ -141,7 +141,12 @@ std::uint32_t core::access(std::uint64_t addr, bool write, std::uint32_t value, 
     trans.set_streaming_width(bytes);
     trans.set_byte_enable_ptr(nullptr);
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    const sc_core::sc_time before = offset_;
     bus->b_transport(trans, offset_);
+    // The load or store takes the core at least a cycle, whatever the device: a polling loop
+    // over a register that answers at once must still let simulated time pass.
+    if (offset_ == before)
+        offset_ += clock_.cycles(1);
     trans.clear_extension(&ext);
     mmio_accesses_++;
     if (!trans.is_response_ok())

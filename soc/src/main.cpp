@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "blsim/soc/platform.h"
+#include "blsim/soc/reports.h"
 #include "blsim/soc/results.h"
 #include "blsim/soc/scenario.h"
 
@@ -171,9 +172,12 @@ int main(int argc, char** argv)
             return exit_ok;
         }
         if (cmd == "run") {
-            // Simulator warnings must be seen; informational chatter is not wanted.
-            sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-            return cmd_run(argc - 2, argv + 2);
+            // Simulator warnings must be seen, on stderr, one line each; informational
+            // chatter is not wanted.
+            blsim::soc::install_report_handler();
+            const int rc = cmd_run(argc - 2, argv + 2);
+            blsim::soc::summarise_reports(std::cerr);
+            return rc;
         }
         if (cmd == "config-reference") {
             std::cout << blsim::soc::config_reference_markdown();

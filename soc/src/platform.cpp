@@ -202,10 +202,10 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
         "workload", cfg_.workload.tasks, [this](unsigned task, double ref_ns) {
             const unsigned l = static_cast<unsigned>(cfg_.workload.tasks[task].cpu);
             bls_kernel_add_work(&kernel_, task, ref_ns);
-            probe_->irq_raised(now_ps(), l, BLS_IRQ_TIMER(l));
-            gic_->raise_spi(BLS_IRQ_TIMER(l));
+            raise(l, BLS_IRQ_TIMER(l), static_cast<int>(task));
         });
     executing_.assign(ncpus, -1);
+    merged_.assign(cfg_.workload.tasks.size(), 0);
 
     // The scenario's userspace requests: frequencies, each posted to its logical CPU with
     // that CPU's doorbell rung, and the switcher turned on or off, rung on logical cpu0's.
@@ -224,6 +224,21 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
         timeline_event_.notify(sc_core::sc_time(script_.front().at_ms, sc_core::SC_MS));
     }
     inject(bug);
+}
+
+void platform::raise(unsigned logical, unsigned irq, int task)
+{
+    // An edge raised while the interrupt is still pending merges into it, as on the GIC: one
+    // delivery for both. The released work is queued all the same; a task whose releases
+    // come faster than its CPU takes their interrupts is told apart in the results.
+    if (gic_->spi_pending(irq)) {
+        probe_->irq_merged(logical, irq);
+        if (task >= 0)
+            merged_.at(static_cast<unsigned>(task))++;
+    } else {
+        probe_->irq_raised(now_ps(), logical, irq);
+    }
+    gic_->raise_spi(irq);
 }
 
 void platform::inject(injected_bug bug)
@@ -260,8 +275,7 @@ void platform::timeline_step()
         } else {
             bls_kernel_post_switcher_active(&kernel_, e.cpu == -1);
         }
-        probe_->irq_raised(now_ps(), l, BLS_IRQ_DOORBELL(l));
-        gic_->raise_spi(BLS_IRQ_DOORBELL(l));
+        raise(l, BLS_IRQ_DOORBELL(l), -1);
     }
     if (timeline_next_ < script_.size())
         timeline_event_.notify(sc_core::sc_time(script_[timeline_next_].at_ms, sc_core::SC_MS) - now);
@@ -288,6 +302,17 @@ void platform::check_power_loss(std::uint64_t dirty_lines, const std::string& wh
         model::invariant_failed("no-dirty-line-lost", now_ps(), what,
                                 "powered off with " + std::to_string(dirty_lines) +
                                     " dirty cache lines: they had to be cleaned first");
+}
+
+void platform::guest_error(unsigned cpu, unsigned code, unsigned detail)
+{
+    if (code == BLS_GUEST_CCI_TIMEOUT) {
+        cci_timeouts_++;
+        const std::string msg = "cpu" + std::to_string(cpu) + ": the CCI's port S" + std::to_string(detail) +
+                                " still changing after " + std::to_string(BLS_CCI_TIMEOUT_NS / 1000) +
+                                " us: the driver gave up on it (a guest error)";
+        SC_REPORT_WARNING("blsim/guest", msg.c_str());
+    }
 }
 
 platform::~platform() = default;

@@ -110,6 +110,10 @@ struct platform_ops_impl {
         // interval), so the CPU catches the kernel up first. An interrupt's acknowledgement
         // only needs its time: it is stamped with the CPU's own, without a context switch
         // (one per interrupt would cost the hot path).
+        if (event == BLS_TRACE_GUEST_ERROR) {
+            p.guest_error(cpu, a, b);
+            return;
+        }
         if (event != BLS_TRACE_IRQ_HANDLED)
             c.sync();
         p.probe_->tracepoint(c.local_time().value(), cpu, event, a, b, p.power().cluster_of(cpu));

@@ -114,6 +114,7 @@ std::string summary_json(platform& p, const host_stats& host)
         r["done_ref_ms"] = s.done_ref_ns * 1e-6;
         r["backlog_ref_ms"] = (s.released_ref_ns - s.done_ref_ns) * 1e-6;
         r["preemptions"] = s.preemptions;
+        r["irqs_merged"] = p.irqs_merged(static_cast<unsigned>(t));
         tasks[cfg.workload.tasks[t].name] = r;
     }
     j["tasks"] = tasks;
@@ -124,7 +125,13 @@ std::string summary_json(platform& p, const host_stats& host)
                 {"spurious", gic.spurious_reads()},
                 {"guest_errors", gic.guest_errors()}};
     const model::cci400& cci = p.cci();
-    j["cci"] = {{"snoops", cci.snoops()}, {"snoop_hits", cci.snoop_hits()}, {"bytes", cci.bytes()}};
+    j["cci"] = {{"snoops", cci.snoops()},
+                {"snoop_hits", cci.snoop_hits()},
+                {"bytes", cci.bytes()},
+                {"guest_errors", cci.guest_errors()},
+                {"port_timeouts", p.cci_timeouts()}};
+    j["power_controller"] = {{"dvfs_requests", p.power().dvfs_requests()},
+                             {"guest_errors", p.power().guest_errors()}};
     const model::dram& mem = p.memory();
     j["dram"] = {{"bytes", mem.bytes()},
                  {"transactions", mem.transactions()},
@@ -177,7 +184,9 @@ std::string summary_json(platform& p, const host_stats& host)
                   {"raced_power_up", ms.raced_power_up}};
     j["switches"] = sw;
 
-    j["interrupts"] = {{"handled", probe.irqs_handled()}, {"latency_us", distribution(probe.irq_latency())}};
+    j["interrupts"] = {{"handled", probe.irqs_handled()},
+                       {"merged", probe.irqs_merged()},
+                       {"latency_us", distribution(probe.irq_latency())}};
 
     json h;
     h["wall_s"] = host.wall_s;

@@ -4,6 +4,7 @@
 // docs/config.md is generated from these declarations.
 #include "blsim/soc/scenario.h"
 
+#include <bls/cpufreq.h>
 #include <bls/types.h>
 
 #include <algorithm>
@@ -203,7 +204,9 @@ schema<model::sram_params> sram_schema()
     using p = model::sram_params;
     schema<p> s;
     s.address("base", &p::base, "Where the SRAM is.")
-        .integer("size_kb", &p::size_kb, 1, 65536, "KiB", "Its size.")
+        .integer("size_kb", &p::size_kb, 2, 65536, "KiB",
+                 "Its size: at least the state the power-management code shares (MCPM's states, "
+                 "vlocks and entry vectors, 1 KiB, and the switcher's handshake words).")
         .integer("clock_mhz", &p::clock_mhz, 1, 10000, "MHz", "Clock of its port.")
         .integer("access_cycles", &p::access_cycles, 0, 100000, "cycles", "One access.");
     return s;
@@ -228,7 +231,7 @@ schema<model::energy_params> energy_schema()
     s.choice("model", &p::model,
              {{"eas", model::power_model_kind::eas}, {"cv2f", model::power_model_kind::cv2f}},
              "Power model: the EAS tables, or C*V^2*f plus leakage.")
-        .real("eas_mw_per_unit", &p::eas_mw_per_unit, 0, 1000, "mW/EAS unit",
+        .real("eas_mw_per_unit", &p::eas_mw_per_unit, 1e-6, 1000, "mW/EAS unit",
               "Converts EAS units to milliwatts (docs/calibration.md).");
     return s;
 }
@@ -433,6 +436,17 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
         if (!names.insert(cl.name).second)
             d.error(ctx.where(p + ".name"), p + ".name: cluster name '" + cl.name + "' is used twice");
         ncpus += cl.cores;
+        if (cl.opps.size() > BLS_MAX_OPPS)
+            d.error(ctx.where(p + ".opps"), p + ".opps: " + std::to_string(cl.opps.size()) +
+                                                " OPPs; the kernel's cpufreq tables hold " +
+                                                std::to_string(BLS_MAX_OPPS) + " (a limit of this model)");
+        // A power model's coefficients have no sensible default: 0 would report 0 J.
+        if (c.soc.energy.model == model::power_model_kind::cv2f)
+            for (const char* k : {"core_dyn_uw_per_mhz_v2", "cluster_dyn_uw_per_mhz_v2", "core_leakage_mw_per_v",
+                                  "cluster_leakage_mw_per_v"})
+                if (!ctx.given(p + ".cv2f." + k))
+                    d.error(ctx.where(p + ".cv2f." + k),
+                            p + ".cv2f." + k + ": required with soc.energy.model cv2f (docs/calibration.md)");
         for (std::size_t k = 1; k < cl.opps.size(); k++) {
             const std::string q = p + ".opps[" + std::to_string(k) + "]";
             if (cl.opps[k].freq_mhz <= cl.opps[k - 1].freq_mhz)
@@ -471,6 +485,36 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                                                          " MHz is not an OPP of cluster '" +
                                                          cl.name + "'");
     }
+
+    if (c.soc.energy.model == model::power_model_kind::eas && !ctx.given("soc.energy.eas_mw_per_unit"))
+        d.error(ctx.where("soc.energy.eas_mw_per_unit"),
+                "soc.energy.eas_mw_per_unit: required with soc.energy.model eas: how many mW an EAS unit "
+                "is (TC2: 0.187, docs/calibration.md)");
+
+    // Device windows on the system bus may not overlap.
+    struct window {
+        const char* key;
+        std::uint64_t base, size;
+    };
+    const window windows[] = {
+        {"soc.gic.dist_base", static_cast<std::uint64_t>(c.soc.gic.dist_base), 0x1000},
+        {"soc.gic.cpu_base", static_cast<std::uint64_t>(c.soc.gic.cpu_base), 0x2000},
+        {"soc.cci.base", static_cast<std::uint64_t>(c.soc.cci.base), 0x10000},
+        {"soc.sram.base", static_cast<std::uint64_t>(c.soc.sram.base), static_cast<std::uint64_t>(c.soc.sram.size_kb) * 1024},
+        {"soc.spc.base", static_cast<std::uint64_t>(c.soc.spc.base), 0x100},
+    };
+    for (std::size_t i = 0; i < std::size(windows); i++)
+        for (std::size_t k = 0; k < i; k++) {
+            const window &a = windows[k], &b = windows[i];
+            if (a.base < b.base + b.size && b.base < a.base + a.size) {
+                char buf[160];
+                std::snprintf(buf, sizeof buf, ": [0x%llx, 0x%llx) overlaps %s's [0x%llx, 0x%llx)",
+                              static_cast<unsigned long long>(b.base), static_cast<unsigned long long>(b.base + b.size),
+                              a.key, static_cast<unsigned long long>(a.base),
+                              static_cast<unsigned long long>(a.base + a.size));
+                d.error(ctx.where(b.key), std::string(b.key) + buf);
+            }
+        }
 
     std::set<int> ports;
     for (std::size_t i = 0; i < c.soc.clusters.size(); i++) {
@@ -529,6 +573,12 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
     if (ever_on && c.soc.clusters.size() == 2)
         nlogical = std::min(c.soc.clusters[0].cores, c.soc.clusters[1].cores);
     const std::string cpus_are = ever_on ? " logical CPUs with the switcher on)" : " CPUs)";
+    std::set<std::string> task_names;
+    for (std::size_t i = 0; i < c.workload.tasks.size(); i++)
+        if (!task_names.insert(c.workload.tasks[i].name).second) {
+            const std::string p = "workload.tasks[" + std::to_string(i) + "].name";
+            d.error(ctx.where(p), p + ": task name '" + c.workload.tasks[i].name + "' is used twice");
+        }
     for (std::size_t i = 0; i < c.workload.tasks.size(); i++) {
         const workloads::task_params& t = c.workload.tasks[i];
         const std::string p = "workload.tasks[" + std::to_string(i) + "].cpu";
@@ -537,6 +587,30 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                                       std::to_string(nlogical) + cpus_are);
     }
     const int big = big_cluster(c.soc);
+    // The cpufreq driver's merged table, as the kernel builds it: refused here when it would be.
+    if (ever_on && big >= 0) {
+        const model::cluster_params &bg = c.soc.clusters[static_cast<std::size_t>(big)],
+                                    &lt = c.soc.clusters[static_cast<std::size_t>(1 - big)];
+        if (!bg.opps.empty() && !lt.opps.empty() && bg.opps.size() <= BLS_MAX_OPPS && lt.opps.size() <= BLS_MAX_OPPS) {
+            unsigned bm[BLS_MAX_OPPS], lm[BLS_MAX_OPPS];
+            for (std::size_t i = 0; i < bg.opps.size(); i++)
+                bm[i] = static_cast<unsigned>(bg.opps[i].freq_mhz);
+            for (std::size_t i = 0; i < lt.opps.size(); i++)
+                lm[i] = static_cast<unsigned>(lt.opps[i].freq_mhz);
+            bls_vtable table;
+            if (bls_cpufreq_build(&table, 0, bm, static_cast<unsigned>(bg.opps.size()), 1, lm,
+                                  static_cast<unsigned>(lt.opps.size())) != 0) {
+                const std::string q = "soc.clusters[" + std::to_string(1 - big) + "].opps[" +
+                                      std::to_string(lt.opps.size() - 1) + "].freq_mhz";
+                d.error(ctx.where(q), q + ": with the switcher, the little cluster's OPPs at half their "
+                                          "frequency (up to " +
+                                          std::to_string(lt.opps.back().freq_mhz / 2) +
+                                          " virtual MHz) must not pass the big cluster's (from " +
+                                          std::to_string(bg.opps.front().freq_mhz) +
+                                          " MHz): the cpufreq driver's merged table would interleave");
+            }
+        }
+    }
     for (std::size_t i = 0; i < c.switcher.timeline.size(); i++) {
         const freq_request& r = c.switcher.timeline[i];
         const std::string p = "switcher.timeline[" + std::to_string(i) + "]";

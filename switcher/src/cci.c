@@ -2,12 +2,20 @@
  * (bls/hw.h). */
 #include "bls/hw.h"
 
-void bls_cci_port_control(const struct bls_hw *hw, unsigned cpu, unsigned cluster, int enable)
+int bls_cci_port_control(const struct bls_hw *hw, unsigned cpu, unsigned cluster, int enable)
 {
-	const uint64_t ctl = hw->cci_base + BLS_CCI_SNOOP_CONTROL(hw->cluster_cci_port[cluster]);
+	const unsigned port = hw->cluster_cci_port[cluster];
+	const uint64_t ctl = hw->cci_base + BLS_CCI_SNOOP_CONTROL(port);
 	hw->ops->mmio_write32(hw->plat, cpu, ctl, enable ? BLS_CCI_ENABLE_REQ : 0);
-	/* Busy-poll, no WFE: the interconnect raises no event when the change completes. */
-	while (hw->ops->mmio_read32(hw->plat, cpu, hw->cci_base + BLS_CCI_STATUS) &
-	       BLS_CCI_CHANGE_PENDING)
-		;
+	/* Busy-poll, no WFE: the interconnect raises no event when the change completes. Linux
+	 * polls for ever; a change still pending after BLS_CCI_TIMEOUT_NS is a failing port, which
+	 * we report and leave, rather than spin a simulation away. */
+	const uint64_t start = hw->ops->now_ns(hw->plat);
+	while (hw->ops->mmio_read32(hw->plat, cpu, hw->cci_base + BLS_CCI_STATUS) & BLS_CCI_CHANGE_PENDING) {
+		if (hw->ops->now_ns(hw->plat) - start > BLS_CCI_TIMEOUT_NS) {
+			hw->ops->trace(hw->plat, cpu, BLS_TRACE_GUEST_ERROR, BLS_GUEST_CCI_TIMEOUT, port);
+			return -BLS_ETIMEDOUT;
+		}
+	}
+	return 0;
 }

@@ -53,6 +53,8 @@ struct bls_hw {
 #define BLS_CCI_SNOOP_CONTROL(slave) (0x1000u * ((slave) + 1u))
 #define BLS_CCI_ENABLE_REQ 0x3u /* snoops and DVM messages */
 #define BLS_CCI_CHANGE_PENDING 0x1u
+/* How long the driver polls a port change before it gives up on the port. */
+#define BLS_CCI_TIMEOUT_NS 1000000u
 
 /* bls_gic_dist_init - enable the distributor. Runs on the boot CPU, once. */
 void bls_gic_dist_init(const struct bls_hw *hw, unsigned cpu);
@@ -104,8 +106,10 @@ void bls_gic_migrate_target(const struct bls_hw *hw, unsigned cpu, unsigned from
 
 /* bls_cci_port_control - enable or disable snoops and DVM on @cluster's CCI interface and
  * busy-poll until the change is no longer pending, as arm-cci.c does. Runs on a CPU of
- * @cluster: its last man (after cleaning L1 and L2) to disable, its first man to enable. */
-void bls_cci_port_control(const struct bls_hw *hw, unsigned cpu, unsigned cluster, int enable);
+ * @cluster: its last man (after cleaning L1 and L2) to disable, its first man to enable.
+ * Returns 0, or -BLS_ETIMEDOUT (reported as a guest error) when the change is still pending
+ * after BLS_CCI_TIMEOUT_NS. */
+int bls_cci_port_control(const struct bls_hw *hw, unsigned cpu, unsigned cluster, int enable);
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,13 @@ enum bls_error {
 	BLS_EBUSY = 16,  /* a request is already pending */
 	BLS_EINVAL = 22, /* invalid argument */
 	BLS_ENOSYS = 38, /* a required platform operation is missing */
+	BLS_ETIMEDOUT = 110, /* the hardware did not answer in time */
+};
+
+/* Guest errors: the hardware misbehaving as the C code sees it (BLS_TRACE_GUEST_ERROR's arg0).
+ * The run goes on; the platform reports and counts them. */
+enum bls_guest_error {
+	BLS_GUEST_CCI_TIMEOUT = 1, /* a CCI port change still pending after the driver's bound; arg1: port */
 };
 
 /* A piece of ordinary work, in the units the energy/capacity model uses.
@@ -57,6 +64,7 @@ enum bls_trace_event {
 	BLS_TRACE_SPC_REQUEST,        /* arg0: cluster, arg1: OPP index asked of the power controller */
 	BLS_TRACE_SPC_DONE,           /* arg0: cluster, arg1: OPP index reached (~0: refused) */
 	BLS_TRACE_SWITCH_STEP,        /* a blackout step ended; arg1: enum bls_switch_step */
+	BLS_TRACE_GUEST_ERROR,        /* arg0: enum bls_guest_error, arg1: its detail */
 };
 
 /* The blackout's steps, in order (BLS_TRACE_SWITCH_STEP marks the end of each). */

@@ -65,6 +65,8 @@ public:
     void raise_ppi(unsigned cpu, unsigned id); // id 16..31, edge
     void raise_spi(unsigned id);               // id 32.., edge
     void set_spi_level(unsigned id, bool level);
+    // Whether SPI @id is pending (raised, not yet acknowledged): a further edge merges into it.
+    bool spi_pending(unsigned id) const { return id >= nprivate && id < nirqs_ && spis_[id - nprivate].pending; }
 
     unsigned ncpus() const { return ncpus_; }
     unsigned nirqs() const { return nirqs_; }

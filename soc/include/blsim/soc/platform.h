@@ -69,6 +69,10 @@ public:
     const bls_kernel& kernel() const { return kernel_; }
     bls_kernel& kernel() { return kernel_; }
     const switch_probe& probe() const { return *probe_; }
+    // Guest errors the C code reported: CCI port changes it gave up on.
+    std::uint64_t cci_timeouts() const { return cci_timeouts_; }
+    // Releases of task @t whose interrupt merged into one still pending.
+    std::uint64_t irqs_merged(unsigned t) const { return merged_.at(t); }
 
     // Model events processed: work segments, power-state and OPP transitions, releases,
     // device register accesses.
@@ -80,6 +84,9 @@ public:
 private:
     friend struct platform_ops_impl;
     void check_power_loss(std::uint64_t dirty_lines, const std::string& what);
+    // The C code saw the hardware misbehave (enum bls_guest_error): warned, counted, the run
+    // goes on.
+    void guest_error(unsigned cpu, unsigned code, unsigned detail);
     void check_executing(unsigned cpu, bool starting);
 
     scenario_config cfg_;
@@ -104,6 +111,8 @@ private:
     std::unique_ptr<workloads::constant_taskset> workload_;
     std::unique_ptr<switch_probe> probe_;
     std::vector<int> executing_; // per logical CPU: the CPU running its work, or -1
+    std::uint64_t cci_timeouts_ = 0;
+    std::vector<std::uint64_t> merged_; // per task: its releases' interrupts merged into a pending one
     struct script_entry {
         double at_ms;
         int cpu;      // a frequency request's logical CPU; -1: switcher on, -2: off
@@ -115,6 +124,8 @@ private:
     std::size_t timeline_next_ = 0;
     void timeline_step();
     void inject(injected_bug bug);
+    // A device interrupt of @logical, for task @task (-1: none).
+    void raise(unsigned logical, unsigned irq, int task);
     bls_governor governor_{};
     bls_kernel kernel_{};
 };

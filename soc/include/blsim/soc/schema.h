@@ -32,6 +32,8 @@ public:
     void record(const std::string& path, const mark& at) { marks_[path] = at; }
     // Where @path was given; for a defaulted key, where its closest given parent was.
     mark where(std::string path) const;
+    // Whether @path was given (in a file or an override), rather than defaulted.
+    bool given(const std::string& path) const { return marks_.count(path) != 0; }
 
 private:
     std::map<std::string, mark> marks_;

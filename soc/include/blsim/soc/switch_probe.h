@@ -79,6 +79,9 @@ public:
         if (!first)
             first = t_ps; // an edge raised again before it is handled merges into it
     }
+    // An edge raised while the same interrupt was pending: the GIC merges it (one delivery).
+    void irq_merged(unsigned, unsigned) { merged_total_++; }
+    std::uint64_t irqs_merged() const { return merged_total_; }
     // Interrupt latencies, raise to handler, in ps (one per delivery).
     const model::log_histogram& irq_latency() const { return irq_latency_; }
     // Distributions over the completed switches, in ps.
@@ -130,7 +133,7 @@ private:
     model::log_histogram irq_latency_, blackout_, request_to_alive_, total_, dvfs_wait_;
     std::vector<model::log_histogram> step_;
     double overhead_j_ = 0, window_j_ = 0;
-    std::uint64_t handled_total_ = 0;
+    std::uint64_t handled_total_ = 0, merged_total_ = 0;
 };
 
 } // namespace blsim::soc
