@@ -83,9 +83,30 @@ std::vector<std::string> diagnostics::messages() const
         return std::make_tuple(file_rank(a->at), a->at.line, a->at.col) <
                std::make_tuple(file_rank(b->at), b->at.line, b->at.col);
     });
+    // One line per error, whatever the offending text holds: control characters (a newline in
+    // a quoted value or key) are written as escapes.
+    auto one_line = [](const std::string& text) {
+        std::string o;
+        for (unsigned char ch : text) {
+            if (ch == '\n')
+                o += "\\n";
+            else if (ch == '\r')
+                o += "\\r";
+            else if (ch == '\t')
+                o += "\\t";
+            else if (ch < 0x20 || ch == 0x7f) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\x%02x", ch);
+                o += buf;
+            } else {
+                o += static_cast<char>(ch);
+            }
+        }
+        return o;
+    };
     std::vector<std::string> out;
     for (const entry* e : sorted)
-        out.push_back(e->at.file.empty() ? e->text : e->at.str() + ": " + e->text);
+        out.push_back(one_line(e->at.file.empty() ? e->text : e->at.str() + ": " + e->text));
     return out;
 }
 
@@ -182,7 +203,7 @@ private:
     void remember(const yaml_char_t* anchor, const node& n)
     {
         if (anchor)
-            anchors_[reinterpret_cast<const char*>(anchor)] = n;
+            anchors_[reinterpret_cast<const char*>(anchor)] = {n, size_of(n)};
     }
 
     // Parses the node whose first event is next in the stream.
@@ -194,8 +215,42 @@ private:
         return parse_from(e.ev, out);
     }
 
+    // Limits that keep a hostile file from exhausting the stack or the memory: a document is a
+    // configuration, not data.
+    static constexpr int max_depth = 64;
+    static constexpr std::size_t max_nodes = 100000;
+
+    static std::size_t size_of(const node& n)
+    {
+        std::size_t k = 1;
+        for (const node& c : n.items)
+            k += size_of(c);
+        return k;
+    }
+
+    bool count(std::size_t n, const yaml_mark_t& where)
+    {
+        nodes_ += n;
+        if (nodes_ <= max_nodes)
+            return true;
+        diag_.error(at(where), "the document expands to more than " + std::to_string(max_nodes) +
+                                   " nodes (aliases repeat what they name): not a configuration blsim reads");
+        return false;
+    }
+
     bool parse_from(const yaml_event_t& ev, node& out)
     {
+        if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) {
+            if (depth_ >= max_depth) {
+                diag_.error(at(ev.start_mark), "lists and mappings nested deeper than " +
+                                                   std::to_string(max_depth) + " levels");
+                return false;
+            }
+            depth_++;
+            const bool ok = parse_collection(ev, out);
+            depth_--;
+            return ok;
+        }
         switch (ev.type) {
         case YAML_ALIAS_EVENT: {
             auto it = anchors_.find(reinterpret_cast<const char*>(ev.data.alias.anchor));
@@ -203,7 +258,9 @@ private:
                 diag_.error(at(ev.start_mark), "unknown alias");
                 return false;
             }
-            out = it->second;
+            if (!count(it->second.second, ev.start_mark))
+                return false;
+            out = it->second.first;
             return true;
         }
         case YAML_SCALAR_EVENT: {
@@ -217,8 +274,19 @@ private:
                 out = node::scalar(std::move(v), at(ev.start_mark), plain);
             }
             remember(ev.data.scalar.anchor, out);
-            return true;
+            return count(1, ev.start_mark);
         }
+        default:
+            diag_.error(at(ev.start_mark), "unexpected YAML event");
+            return false;
+        }
+    }
+
+    bool parse_collection(const yaml_event_t& ev, node& out)
+    {
+        if (!count(1, ev.start_mark))
+            return false;
+        switch (ev.type) {
         case YAML_SEQUENCE_START_EVENT: {
             out = node{};
             out.k = node::kind::seq;
@@ -281,7 +349,9 @@ private:
     std::string file_;
     diagnostics& diag_;
     std::unique_ptr<yaml_parser_t, parser_deleter> parser_;
-    std::map<std::string, node> anchors_;
+    std::map<std::string, std::pair<node, std::size_t>> anchors_; // each with its size in nodes
+    int depth_ = 0;
+    std::size_t nodes_ = 0;
 };
 
 } // namespace

@@ -45,10 +45,11 @@ const char* const run_help =
     "Simulate SCENARIO (a YAML file; see docs/config.md) and write its results.\n"
     "Without SCENARIO, runs the built-in default, configs/scenarios/default.yaml.\n"
     "\n"
-    "  --out DIR           results directory (default: out); created if missing.\n"
-    "                      Writes DIR/summary.json (docs/results.md), DIR/switches.csv\n"
-    "                      (one row per switch) and DIR/effective-config.yaml (every key as\n"
-    "                      run, defaults included).\n"
+    "  --out DIR           results directory (default: out); created if missing, checked\n"
+    "                      before the simulation. Writes DIR/effective-config.yaml (every\n"
+    "                      key as run, defaults included), DIR/switches.csv (one row per\n"
+    "                      switch) and, last, DIR/summary.json (docs/results.md): a\n"
+    "                      directory without summary.json holds no complete set.\n"
     "  --set KEY=VALUE     override one configuration key, e.g. --set duration_s=10,\n"
     "                      --set soc.clusters.a15.cores=1, --set governor.freq_mhz={a7: 500}.\n"
     "                      Repeatable; applied in order; validated like the file.\n"
@@ -123,6 +124,15 @@ int cmd_run(int argc, char** argv)
                                    overrides, cfg, diag)) {
         diag.print(std::cerr);
         return exit_usage;
+    }
+
+    // The results must have somewhere to go before the simulation runs.
+    {
+        std::string error;
+        if (!blsim::soc::prepare_results_dir(out_dir, error)) {
+            std::cerr << "blsim: cannot write results to " << error << "\n";
+            return exit_usage;
+        }
     }
 
     const auto t0 = std::chrono::steady_clock::now();

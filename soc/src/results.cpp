@@ -188,6 +188,9 @@ std::string summary_json(platform& p, const host_stats& host)
                        {"merged", probe.irqs_merged()},
                        {"latency_us", distribution(probe.irq_latency())}};
 
+    // The set this summary completes: it is written last (docs/results.md).
+    j["files"] = {"effective-config.yaml", "switches.csv"};
+
     json h;
     h["wall_s"] = host.wall_s;
     h["realtime_factor"] = host.wall_s > 0 ? sim_s / host.wall_s : 0.0;
@@ -294,6 +297,27 @@ std::string human_summary(platform& p, const host_stats& host)
     return os.str();
 }
 
+bool prepare_results_dir(const std::string& dir, std::string& error)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+        error = dir + ": " + ec.message();
+        return false;
+    }
+    // Prove that files can be created there, before minutes of simulation depend on it.
+    const std::filesystem::path probe = std::filesystem::path(dir) / ".blsim-write-test";
+    {
+        std::ofstream out(probe, std::ios::binary | std::ios::trunc);
+        if (!out) {
+            error = dir + ": " + std::strerror(errno);
+            return false;
+        }
+    }
+    std::filesystem::remove(probe, ec);
+    return true;
+}
+
 bool write_files(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
                  std::string& error)
 {
@@ -302,6 +326,15 @@ bool write_files(const std::string& dir, const std::vector<std::pair<std::string
     if (ec) {
         error = dir + ": " + ec.message();
         return false;
+    }
+    // The last file marks the set complete: an older one goes first, so that until the new
+    // set is whole no marker says it is.
+    if (!files.empty()) {
+        std::filesystem::remove(std::filesystem::path(dir) / files.back().first, ec);
+        if (ec) {
+            error = (std::filesystem::path(dir) / files.back().first).string() + ": " + ec.message();
+            return false;
+        }
     }
     for (const auto& [name, content] : files) {
         const std::filesystem::path final_path = std::filesystem::path(dir) / name;

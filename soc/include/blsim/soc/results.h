@@ -28,8 +28,14 @@ std::string switches_csv(platform& p);
 // The few lines `blsim run` prints.
 std::string human_summary(platform& p, const host_stats& host);
 
-// Write @files (name, content) into @dir, creating it. Each file is written to a temporary
-// name and renamed, so a reader never sees half a file. Returns false with @error set.
+// Create @dir if needed and make sure files can be written there (before simulating).
+// Returns false with @error set.
+bool prepare_results_dir(const std::string& dir, std::string& error);
+
+// Publish @files (name, content) into @dir, creating it, as one set: the last file is the
+// set's completion marker. An older marker is removed first; then each file is written to a
+// temporary name and renamed, the marker last. A reader never sees half a file, and a
+// directory without the marker holds no complete set. Returns false with @error set.
 bool write_files(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
                  std::string& error);
 
