@@ -2,8 +2,9 @@
 #include "blsim/model/cache.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
+
+#include "blsim/model/invariant.h"
 
 namespace blsim::model {
 
@@ -67,7 +68,7 @@ cache_state::fill_result cache_state::fill(unsigned ctx, std::uint64_t ws_lines)
         }
         it = it->lines == 0 ? lru_.erase(it) : it + 1;
     }
-    assert(valid_ <= capacity_);
+    BLSIM_CHECK(valid_ <= capacity_);
     if (self.lines > 0)
         lru_.push_back(self);
     return r;

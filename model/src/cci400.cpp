@@ -1,8 +1,6 @@
 // model/src/cci400.cpp
 #include "blsim/model/cci400.h"
 
-#include <cassert>
-
 #include "blsim/model/invariant.h"
 #include "blsim/model/tlm_util.h"
 
@@ -16,7 +14,7 @@ cci400::cci400(sc_core::sc_module_name name, const cci_params& params,
 {
     regs.register_b_transport(this, &cci400::b_transport_regs);
     for (unsigned k = 0; k < ports_.size(); k++) {
-        assert(ports_[k] < nslaves);
+        BLSIM_CHECK(ports_[k] < nslaves);
         slave[k].register_b_transport(this, &cci400::b_transport_slave, static_cast<int>(k));
     }
 
@@ -44,7 +42,7 @@ cci400::cci400(sc_core::sc_module_name name, const cci_params& params,
 void cci400::attach(unsigned k, snoop_if& caches, std::string cluster_name)
 {
     const unsigned s = ports_.at(k);
-    assert(!caches_[s]);
+    BLSIM_CHECK(!caches_[s]);
     caches_[s] = &caches;
     names_[s] = std::move(cluster_name);
 }
@@ -90,7 +88,7 @@ void cci400::b_transport_slave(int id, tlm::tlm_generic_payload& trans, sc_core:
                 continue;
             snoops_ += remaining;
             const std::uint64_t h = caches_[s]->snoop_read(coh->ctx, remaining);
-            assert(h <= remaining);
+            BLSIM_CHECK(h <= remaining);
             hits += h;
             remaining -= h;
         }

@@ -1,15 +1,16 @@
 // model/src/clock_domain.cpp
 #include "blsim/model/clock_domain.h"
 
-#include <cassert>
 #include <cmath>
+
+#include "blsim/model/invariant.h"
 
 namespace blsim::model {
 
 clock_domain::clock_domain(std::string name, int freq_mhz)
     : name_(std::move(name)), freq_mhz_(freq_mhz)
 {
-    assert(freq_mhz > 0);
+    BLSIM_CHECK(freq_mhz > 0);
 }
 
 sc_core::sc_time clock_domain::cycles(double cycles) const
@@ -22,7 +23,7 @@ sc_core::sc_time clock_domain::cycles(double cycles) const
 
 void clock_domain::set_freq_mhz(int freq_mhz)
 {
-    assert(freq_mhz > 0);
+    BLSIM_CHECK(freq_mhz > 0);
     if (freq_mhz == freq_mhz_)
         return;
     int old = freq_mhz_;

@@ -1,9 +1,8 @@
 // model/src/cluster.cpp
 #include "blsim/model/cluster.h"
 
-#include <cassert>
-
 #include "blsim/model/energy.h"
+#include "blsim/model/invariant.h"
 #include "blsim/model/tlm_util.h"
 
 namespace blsim::model {
@@ -56,7 +55,7 @@ sc_core::sc_time cluster::burst(tlm::tlm_command cmd, unsigned ctx, std::uint64_
     sc_core::sc_time delay = offset;
     ace->b_transport(trans, delay);
     trans.clear_extension(&coh);
-    assert(trans.is_response_ok());
+    BLSIM_CHECK(trans.is_response_ok());
     return delay - offset;
 }
 
@@ -158,7 +157,7 @@ sc_core::sc_time cluster::read_uncached(unsigned words, const sc_core::sc_time& 
         trans.set_byte_enable_ptr(nullptr);
         trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
         ace->b_transport(trans, delay);
-        assert(trans.is_response_ok());
+        BLSIM_CHECK(trans.is_response_ok());
     }
     uncached_reads_ += words;
     return delay - offset;

@@ -1,9 +1,9 @@
 // model/src/core.cpp
 #include "blsim/model/core.h"
 
-#include <cassert>
 #include <cmath>
 
+#include "blsim/model/invariant.h"
 #include "blsim/model/tlm_util.h"
 
 namespace blsim::model {
@@ -15,7 +15,7 @@ core::core(sc_core::sc_module_name name, unsigned cpu, unsigned cluster,
       capacity_dmips_mhz_(params.capacity_dmips_mhz), clock_(clock), pc_(pc),
       reference_capacity_(reference_capacity)
 {
-    assert(reference_capacity > 0);
+    BLSIM_CHECK(reference_capacity > 0);
     SC_HAS_PROCESS(core);
     SC_THREAD(thread);
     // The software's whole call chain (C kernel, platform verbs, TLM transport into the
@@ -44,7 +44,7 @@ double core::progress_rate(double mem_fraction) const
 
 int core::execute(double ref_ns, double mem_fraction, double* done_ref_ns)
 {
-    assert(pc_.core_state(cpu_) == core_power::on);
+    BLSIM_CHECK(pc_.core_state(cpu_) == core_power::on);
     sync();
     double remaining = ref_ns;
     while (remaining > 0 && !(irq.read() && !irq_masked_)) {

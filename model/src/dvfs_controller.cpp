@@ -1,7 +1,7 @@
 // model/src/dvfs_controller.cpp
 #include "blsim/model/dvfs_controller.h"
 
-#include <cassert>
+#include "blsim/model/invariant.h"
 
 namespace blsim::model {
 
@@ -14,8 +14,8 @@ dvfs_controller::dvfs_controller(sc_core::sc_module_name name, const std::vector
     : sc_module(name), opps_(opps), params_(params), clock_(clock), voltage_(voltage),
       current_(boot_index), target_(boot_index)
 {
-    assert(boot_index >= 0 && boot_index < static_cast<int>(opps.size()));
-    assert(clock.freq_mhz() == opps[boot_index].freq_mhz);
+    BLSIM_CHECK(boot_index >= 0 && boot_index < static_cast<int>(opps.size()));
+    BLSIM_CHECK(clock.freq_mhz() == opps[boot_index].freq_mhz);
     SC_HAS_PROCESS(dvfs_controller);
     SC_THREAD(run);
 }
@@ -30,7 +30,7 @@ int dvfs_controller::index_of(int freq_mhz) const
 
 void dvfs_controller::request(int index)
 {
-    assert(index >= 0 && index < static_cast<int>(opps_.size()));
+    BLSIM_CHECK(index >= 0 && index < static_cast<int>(opps_.size()));
     target_ = index;
     request_event_.notify(sc_core::SC_ZERO_TIME);
 }

@@ -1,7 +1,6 @@
 // model/src/energy.cpp
 #include "blsim/model/energy.h"
 
-#include <cassert>
 #include <cmath>
 #include <string>
 
@@ -25,7 +24,7 @@ std::size_t core_slot(core_power s)
     case core_power::wfi: return 1;
     case core_power::off: return 2;
     }
-    assert(!"bad core_power");
+    BLSIM_CHECK(!"bad core_power");
     return 0;
 }
 
@@ -37,7 +36,7 @@ std::size_t cluster_slot(cluster_power s)
     case cluster_power::powering_up: return 2;
     case cluster_power::powering_down: return 3;
     }
-    assert(!"bad cluster_power");
+    BLSIM_CHECK(!"bad cluster_power");
     return 0;
 }
 
@@ -66,7 +65,7 @@ int boot_opp_index(const cluster_params& cluster)
     for (std::size_t i = 0; i < cluster.opps.size(); i++)
         if (cluster.opps[i].freq_mhz == cluster.boot_freq_mhz)
             return static_cast<int>(i);
-    assert(!"boot_freq_mhz was validated to be an OPP");
+    BLSIM_CHECK(!"boot_freq_mhz was validated to be an OPP");
     return 0;
 }
 

@@ -2,8 +2,8 @@
 #include "blsim/model/gic400.h"
 
 #include <algorithm>
-#include <cassert>
 
+#include "blsim/model/invariant.h"
 #include "blsim/model/tlm_util.h"
 
 namespace blsim::model {
@@ -42,8 +42,8 @@ gic400::gic400(sc_core::sc_module_name name, unsigned ncpus, const gic_params& p
       dist_regs_(std::string(basename()) + ".distributor"), cpu_regs_(std::string(basename()) + ".cpu_interface"),
       irq_level_(ncpus, false), wake_level_(ncpus, false)
 {
-    assert(ncpus >= 1 && ncpus <= max_cpus);
-    assert(params.spis >= 0 && nirqs_ % 32 == 0 && nirqs_ <= 1020);
+    BLSIM_CHECK(ncpus >= 1 && ncpus <= max_cpus);
+    BLSIM_CHECK(params.spis >= 0 && nirqs_ % 32 == 0 && nirqs_ <= 1020);
     // GIC-400 implements the SGI enables as always set (GICD_ISENABLER0[15:0] read as one).
     for (cpu_state& c : cpus_)
         for (unsigned id = 0; id < nsgi; id++)
@@ -257,7 +257,7 @@ void gic400::b_transport_cpu(tlm::tlm_generic_payload& trans, sc_core::sc_time& 
 
 void gic400::set_pending(unsigned cpu, unsigned id, bool pending)
 {
-    assert(id >= nsgi && "SGIs are pending per source");
+    BLSIM_CHECK(id >= nsgi && "SGIs are pending per source");
     irq_state& s = state(cpu, id);
     if (id >= nprivate && s.pending != pending) {
         const unsigned i = id - nprivate;
@@ -396,7 +396,7 @@ void gic400::send_sgi(unsigned from, std::uint32_t value)
 
 void gic400::raise_ppi(unsigned cpu, unsigned id)
 {
-    assert(id >= nsgi && id < nprivate && cpu < ncpus_);
+    BLSIM_CHECK(id >= nsgi && id < nprivate && cpu < ncpus_);
     set_pending(cpu, id, true);
     irqs_raised_++;
     update();
@@ -404,7 +404,7 @@ void gic400::raise_ppi(unsigned cpu, unsigned id)
 
 void gic400::raise_spi(unsigned id)
 {
-    assert(id >= nprivate && id < nirqs_);
+    BLSIM_CHECK(id >= nprivate && id < nirqs_);
     set_pending(0, id, true);
     irqs_raised_++;
     update();
@@ -412,7 +412,7 @@ void gic400::raise_spi(unsigned id)
 
 void gic400::set_spi_level(unsigned id, bool level)
 {
-    assert(id >= nprivate && id < nirqs_);
+    BLSIM_CHECK(id >= nprivate && id < nirqs_);
     irq_state& s = spis_[id - nprivate];
     if (level && !s.line) {
         irqs_raised_++;

@@ -2,6 +2,8 @@
 #include "blsim/model/invariant.h"
 
 #include <cstdio>
+#include <cstring>
+#include <systemc>
 
 namespace blsim::model {
 
@@ -20,6 +22,29 @@ invariant_violation::invariant_violation(std::string name, std::uint64_t t_ps, s
     : std::logic_error(message(name, t_ps, block, detail)), name_(std::move(name)), t_ps_(t_ps),
       block_(std::move(block))
 {
+}
+
+invariant_violation::invariant_violation(std::uint64_t t_ps, std::string block, const std::string& check,
+                                         const std::string& place)
+    : std::logic_error("check failed at " + format_time_s(t_ps) + " s in " + block + ": " + check + " (" + place + ")"),
+      name_("check"), t_ps_(t_ps), block_(std::move(block))
+{
+}
+
+std::uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
+
+void check_failed(const char* check, const char* file, int line, std::uint64_t t_ps, const std::string& block)
+{
+    // The file relative to the source tree: the part from the layer's folder on.
+    std::string f = file ? file : "?";
+    for (const char* layer : {"/switcher/", "/model/", "/soc/", "/workloads/"}) {
+        const std::size_t at = f.rfind(layer);
+        if (at != std::string::npos) {
+            f = f.substr(at + 1);
+            break;
+        }
+    }
+    throw invariant_violation(t_ps, block, check, f + ":" + std::to_string(line));
 }
 
 void invariant_failed(const char* name, std::uint64_t t_ps, const std::string& block, const std::string& detail)

@@ -3,8 +3,8 @@
 #include "blsim/model/power_controller.h"
 
 #include <algorithm>
-#include <cassert>
 
+#include "blsim/model/invariant.h"
 #include "blsim/model/tlm_util.h"
 
 namespace blsim::model {
@@ -16,7 +16,7 @@ power_controller::power_controller(sc_core::sc_module_name name, const soc_param
     : sc_module(name), regs("regs"), spc_(soc.spc),
       clock_(std::string(basename()) + ".clock", soc.spc.clock_mhz), regs_(basename())
 {
-    assert(soc.clusters.size() <= max_clusters);
+    BLSIM_CHECK(soc.clusters.size() <= max_clusters);
     for (const cluster_params& cp : soc.clusters) {
         cluster_slot slot;
         slot.params = cp.power;
@@ -188,14 +188,14 @@ void power_controller::set_cluster(unsigned cluster, cluster_phase p)
 
 void power_controller::core_enter_wfi(unsigned cpu)
 {
-    assert(cores_.at(cpu) == core_power::on);
+    BLSIM_CHECK(cores_.at(cpu) == core_power::on);
     wait(clusters_[cpu_cluster_[cpu]].wfi_entry);
     set_core(cpu, core_power::wfi);
 }
 
 void power_controller::core_enter_off(unsigned cpu)
 {
-    assert(cores_.at(cpu) == core_power::on);
+    BLSIM_CHECK(cores_.at(cpu) == core_power::on);
     cluster_slot& c = clusters_[cpu_cluster_[cpu]];
     wait(c.off_entry);
     set_core(cpu, core_power::off);
@@ -257,7 +257,7 @@ void power_controller::cluster_power_up(unsigned cluster)
 void power_controller::core_exit(unsigned cpu)
 {
     core_power from = cores_.at(cpu);
-    assert(from != core_power::on);
+    BLSIM_CHECK(from != core_power::on);
     const cluster_slot& slot = clusters_[cpu_cluster_[cpu]];
     if (from == core_power::wfi) {
         set_core(cpu, core_power::on);

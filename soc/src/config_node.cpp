@@ -4,12 +4,13 @@
 #include <yaml.h>
 
 #include <algorithm>
-#include <cassert>
 #include <limits>
 #include <tuple>
 #include <map>
 #include <memory>
 #include <sstream>
+
+#include "blsim/model/invariant.h"
 
 namespace blsim::cfg {
 
@@ -167,7 +168,7 @@ public:
         event_guard end{};
         if (!next(end.ev))
             return false;
-        assert(end.ev.type == YAML_DOCUMENT_END_EVENT);
+        BLSIM_CHECK(end.ev.type == YAML_DOCUMENT_END_EVENT);
         event_guard more{};
         if (!next(more.ev))
             return false;
@@ -495,7 +496,7 @@ struct emitter {
     void emit(yaml_event_t& ev)
     {
         int ok = yaml_emitter_emit(&e, &ev);
-        assert(ok && "the emitter only fails on malformed event sequences");
+        BLSIM_CHECK(ok && "the emitter only fails on malformed event sequences");
         (void)ok;
     }
 

@@ -55,7 +55,8 @@ const char* const run_help =
     "                      Repeatable; applied in order; validated like the file.\n"
     "  -q, --quiet         print nothing on success\n"
     "  --inject-bug NAME   make the simulator misbehave on purpose, to see its run-time\n"
-    "                      checks stop the run (exit 1): meter-time-reversal\n"
+    "                      checks stop the run (exit 1): meter-time-reversal,\n"
+    "                      mcpm-state-corruption\n"
     "  -h, --help          this text\n"
     "\n"
     "Configuration errors are printed as file:line:col: message (an override's location is\n"
@@ -104,7 +105,7 @@ int cmd_run(int argc, char** argv)
             const char* v = value("--inject-bug");
             bug = v ? blsim::soc::injected_bug_named(v) : blsim::soc::injected_bug::none;
             if (bug == blsim::soc::injected_bug::none)
-                return usage_error("--inject-bug needs one of: meter-time-reversal");
+                return usage_error("--inject-bug needs one of: meter-time-reversal, mcpm-state-corruption");
         } else if (a == "-q" || a == "--quiet") {
             quiet = true;
         } else if (!a.empty() && a[0] == '-') {

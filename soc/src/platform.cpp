@@ -32,13 +32,14 @@ const char* to_string(injected_bug b)
     switch (b) {
     case injected_bug::none: return "none";
     case injected_bug::meter_time_reversal: return "meter-time-reversal";
+    case injected_bug::mcpm_state_corruption: return "mcpm-state-corruption";
     }
     return "?";
 }
 
 injected_bug injected_bug_named(const std::string& name)
 {
-    for (injected_bug b : {injected_bug::meter_time_reversal})
+    for (injected_bug b : {injected_bug::meter_time_reversal, injected_bug::mcpm_state_corruption})
         if (name == to_string(b))
             return b;
     return injected_bug::none;
@@ -256,6 +257,9 @@ void platform::inject(injected_bug bug)
                 // of the kernel's, and then hear of a change at the kernel's time.
                 meter_->advance_all(now_ps() + 1000000);
                 meter_->voltage(now_ps(), 0, clusters_[0]->voltage().voltage_mv());
+            } else if (bug == injected_bug::mcpm_state_corruption) {
+                // Its next power-down then asks for an illegal transition, DOWN -> GOING_DOWN.
+                kernel_.mcpm.cpu_state[pc_->cluster_of(0)][0] = BLS_CPU_DOWN;
             }
         },
         "injected_bug", &opts);

@@ -5,6 +5,7 @@
 // "runs on @cpu" are called from that core's SystemC thread and may wait() in it.
 #include <systemc>
 
+#include "blsim/model/invariant.h"
 #include "blsim/soc/platform.h"
 
 namespace blsim::soc {
@@ -100,6 +101,12 @@ struct platform_ops_impl {
         p.core_at(cpu).stall(p.cluster_of_cpu(cpu).clock().cycles(static_cast<double>(cycles)));
     }
 
+    static void bug(void*, unsigned cpu, const char* file, int line, const char* check)
+    {
+        model::check_failed(check, file, line, model::now_ps(),
+                            cpu == ~0u ? std::string("the C kernel") : "cpu" + std::to_string(cpu));
+    }
+
     static void trace(void* plat, unsigned cpu, unsigned event, unsigned a, unsigned b)
     {
         platform& p = self(plat);
@@ -138,6 +145,7 @@ const bls_platform_ops& systemc_platform_ops()
         .cpu_irq_mask = platform_ops_impl::cpu_irq_mask,
         .mem_read_uncached = platform_ops_impl::mem_read_uncached,
         .cpu_delay_cycles = platform_ops_impl::cpu_delay_cycles,
+        .bug = platform_ops_impl::bug,
         .trace = platform_ops_impl::trace,
     };
     return ops;

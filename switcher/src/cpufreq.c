@@ -1,10 +1,10 @@
 /* switcher/src/cpufreq.c -- the big.LITTLE cpufreq driver (bls/cpufreq.h). */
 #include "bls/cpufreq.h"
 
-#include <assert.h>
 #include <stddef.h>
 #include <string.h>
 
+#include "bls/check.h"
 #include "bls/spc.h"
 
 /* --- the merged virtual table ------------------------------------------------------------- */
@@ -169,7 +169,7 @@ static void submit(struct bls_cpufreq *cf, unsigned cpu, struct bls_cpufreq_op o
 	const unsigned size = sizeof(cf->queue) / sizeof(cf->queue[0]);
 	/* Each logical CPU has at most one request queued and the boot-time settings one per
 	 * cluster: the queue cannot fill. */
-	assert(cf->qlen < size);
+	BLS_CHECK(cf->hw, cpu, cf->qlen < size);
 	if (cf->busy)
 		cf->stats.queued++;
 	cf->queue[(cf->qhead + cf->qlen) % size] = op;
@@ -273,7 +273,7 @@ void bls_cpufreq_service(struct bls_cpufreq *cf, unsigned cpu, unsigned logical)
 			cf->txn[logical].phase = BLS_CPUFREQ_IDLE;
 			break;
 		case BLS_CPUFREQ_IDLE:
-			assert(!"an idle transaction was answered");
+			BLS_CHECK(cf->hw, cpu, !"an idle transaction was answered");
 			break;
 		}
 	}

@@ -1,8 +1,9 @@
 /* switcher/src/kernel.c -- the per-CPU run loop; see bls/kernel.h for the contract. */
 #include "bls/kernel.h"
 
-#include <assert.h>
 #include <string.h>
+
+#include "bls/check.h"
 
 /* Work left below this (in reference nanoseconds) is rounding noise from the platform's
  * floating-point progress accounting, not work. */
@@ -142,8 +143,7 @@ static void finish_disable(struct bls_kernel *k, unsigned cpu)
 			return; /* not yet */
 	const unsigned before = bls_switcher_nlogical(sw);
 	int rc = bls_switcher_set_active(sw, 0);
-	assert(rc == 0);
-	(void)rc;
+	BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
 	k->disabling = 0;
 	sw->stats.disables++;
 	bls_cpufreq_set_switching(&k->cpufreq, 0);
@@ -167,8 +167,7 @@ static void take_activity_request(struct bls_kernel *k, unsigned cpu)
 		 * tasks); a kick wakes each to notice. */
 		const unsigned before = bls_switcher_nlogical(sw);
 		int rc = bls_switcher_set_active(sw, 1);
-		assert(rc == 0);
-		(void)rc;
+		BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
 		sw->stats.enables++;
 		for (unsigned c = bls_switcher_nlogical(sw); c < before; c++)
 			bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
@@ -236,8 +235,7 @@ static void cpu_power_cycle(struct bls_kernel *k, unsigned cpu)
 	 * interrupt waking us lets us straight back in. */
 	bls_mcpm_set_entry_vector(&k->mcpm, cpu, cpu, BLS_KERNEL_RESUME_VECTOR);
 	uint32_t vector = bls_mcpm_cpu_power_down(&k->mcpm, cpu);
-	assert(vector == BLS_KERNEL_RESUME_VECTOR);
-	(void)vector;
+	BLS_CHECK(&k->cfg.hw, cpu, vector == BLS_KERNEL_RESUME_VECTOR);
 	bls_mcpm_set_entry_vector(&k->mcpm, cpu, cpu, 0);
 	bls_mcpm_cpu_powered_up(&k->mcpm, cpu);
 	bls_gic_cpu_init(&k->cfg.hw, cpu);
@@ -251,7 +249,7 @@ static void resume(struct bls_kernel *k, unsigned cpu, uint32_t vector)
 		return;
 	}
 	/* BLS_VECTOR_ONLINE: the switcher went off; this CPU is a logical CPU of its own. */
-	assert(vector == BLS_VECTOR_ONLINE);
+	BLS_CHECK(&k->cfg.hw, cpu, vector == BLS_VECTOR_ONLINE);
 	bls_mcpm_set_entry_vector(&k->mcpm, cpu, cpu, 0);
 	bls_mcpm_cpu_powered_up(&k->mcpm, cpu);
 	bls_gic_cpu_init(&k->cfg.hw, cpu);
@@ -279,8 +277,7 @@ static void boot(struct bls_kernel *k, unsigned cpu)
 		if (k->gov) {
 			int rc = k->gov->ops->start(k->gov);
 			/* The configuration was validated before boot: a refusal is a bug. */
-			assert(rc == 0);
-			(void)rc;
+			BLS_CHECK(hw, cpu, rc == 0);
 		}
 		/* dsb; store; sev: the others must see the flag no earlier than the
 		 * distributor is up. */
@@ -297,7 +294,7 @@ static void boot(struct bls_kernel *k, unsigned cpu)
 
 void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 {
-	assert(cpu < k->cfg.hw.ncpus);
+	BLS_CHECK(&k->cfg.hw, cpu, cpu < k->cfg.hw.ncpus);
 	boot(k, cpu);
 
 	int interrupted = 1; /* look once at boot */
@@ -366,7 +363,7 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 		};
 		double done = 0.0;
 		int rc = k->ops->cpu_execute(k->plat, cpu, &w, &done);
-		assert(done >= 0.0 && done <= w.ref_ns * (1.0 + 1e-12));
+		BLS_CHECK(&k->cfg.hw, cpu, done >= 0.0 && done <= w.ref_ns * (1.0 + 1e-12));
 		if (done > w.ref_ns)
 			done = w.ref_ns;
 		k->pending_ref_ns[t] -= done;
@@ -375,7 +372,7 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 			k->stats[t].preemptions++;
 			interrupted = 1;
 		} else {
-			assert(rc == 0);
+			BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
 		}
 	}
 }

@@ -2,9 +2,9 @@
  * state diagrams: docs/mcpm.md). */
 #include "bls/mcpm.h"
 
-#include <assert.h>
 #include <string.h>
 
+#include "bls/check.h"
 #include "bls/vlock.h"
 
 /* --- shared state ----------------------------------------------------------------------- */
@@ -38,17 +38,17 @@ unsigned bls_mcpm_cpu_index(const struct bls_hw *hw, unsigned cpu)
 	return i;
 }
 
-/* Every state change goes through these three, which assert the transition
+/* Every state change goes through these three, which check the transition
  * (docs/mcpm.md draws them). */
 static void set_cpu_state(struct bls_mcpm *m, unsigned cpu, uint8_t to)
 {
 	const unsigned cl = m->hw->cpu_cluster[cpu], i = bls_mcpm_cpu_index(m->hw, cpu);
 	const uint8_t from = m->cpu_state[cl][i];
-	assert((from == BLS_CPU_DOWN && to == BLS_CPU_COMING_UP) ||
-	       (from == BLS_CPU_COMING_UP && to == BLS_CPU_UP) ||
-	       (from == BLS_CPU_UP && to == BLS_CPU_GOING_DOWN) ||
-	       (from == BLS_CPU_GOING_DOWN && to == BLS_CPU_DOWN));
-	(void)from;
+	BLS_CHECK(m->hw, cpu,
+		  (from == BLS_CPU_DOWN && to == BLS_CPU_COMING_UP) ||
+			  (from == BLS_CPU_COMING_UP && to == BLS_CPU_UP) ||
+			  (from == BLS_CPU_UP && to == BLS_CPU_GOING_DOWN) ||
+			  (from == BLS_CPU_GOING_DOWN && to == BLS_CPU_DOWN));
 	m->cpu_state[cl][i] = to;
 	shm_wr(m, cpu, BLS_MCPM_CPU_STATE(cl, i), to);
 }
@@ -56,11 +56,11 @@ static void set_cpu_state(struct bls_mcpm *m, unsigned cpu, uint8_t to)
 static void set_cluster_state(struct bls_mcpm *m, unsigned cpu, unsigned cl, uint8_t to)
 {
 	const uint8_t from = m->cluster_state[cl];
-	assert((from == BLS_CLUSTER_DOWN && to == BLS_CLUSTER_UP) ||
-	       (from == BLS_CLUSTER_UP && to == BLS_CLUSTER_GOING_DOWN) ||
-	       (from == BLS_CLUSTER_GOING_DOWN && to == BLS_CLUSTER_DOWN) ||
-	       (from == BLS_CLUSTER_GOING_DOWN && to == BLS_CLUSTER_UP)); /* abort */
-	(void)from;
+	BLS_CHECK(m->hw, cpu,
+		  (from == BLS_CLUSTER_DOWN && to == BLS_CLUSTER_UP) ||
+			  (from == BLS_CLUSTER_UP && to == BLS_CLUSTER_GOING_DOWN) ||
+			  (from == BLS_CLUSTER_GOING_DOWN && to == BLS_CLUSTER_DOWN) ||
+			  (from == BLS_CLUSTER_GOING_DOWN && to == BLS_CLUSTER_UP)); /* abort */
 	m->cluster_state[cl] = to;
 	shm_wr(m, cpu, BLS_MCPM_CLUSTER_STATE(cl), to);
 }
@@ -68,9 +68,9 @@ static void set_cluster_state(struct bls_mcpm *m, unsigned cpu, unsigned cl, uin
 static void set_inbound_state(struct bls_mcpm *m, unsigned cpu, unsigned cl, uint8_t to)
 {
 	const uint8_t from = m->inbound_state[cl];
-	assert((from == BLS_INBOUND_NOT_COMING_UP && to == BLS_INBOUND_COMING_UP) ||
-	       (from == BLS_INBOUND_COMING_UP && to == BLS_INBOUND_NOT_COMING_UP));
-	(void)from;
+	BLS_CHECK(m->hw, cpu,
+		  (from == BLS_INBOUND_NOT_COMING_UP && to == BLS_INBOUND_COMING_UP) ||
+			  (from == BLS_INBOUND_COMING_UP && to == BLS_INBOUND_NOT_COMING_UP));
 	m->inbound_state[cl] = to;
 	shm_wr(m, cpu, BLS_MCPM_INBOUND_STATE(cl), to);
 }
@@ -167,7 +167,7 @@ int bls_mcpm_cpu_power_up(struct bls_mcpm *m, unsigned cpu, unsigned target)
 	const int cluster_is_down = cluster_unused(m, cl);
 	m->use_count[cl][i]++;
 	/* 2: a power-up overtook a power-down that has not completed. */
-	assert(m->use_count[cl][i] == 1 || m->use_count[cl][i] == 2);
+	BLS_CHECK(m->hw, cpu, m->use_count[cl][i] == 1 || m->use_count[cl][i] == 2);
 	if (cluster_is_down)
 		m->be->cluster_powerup(m, cpu, cl);
 	if (cpu_is_down)
@@ -233,8 +233,8 @@ uint32_t bls_mcpm_cpu_power_down(struct bls_mcpm *m, unsigned cpu)
 	set_cpu_state(m, cpu, BLS_CPU_GOING_DOWN);
 
 	mcpm_lock(m, cpu);
-	assert(m->cluster_state[cl] == BLS_CLUSTER_UP);
-	assert(m->use_count[cl][i] == 1 || m->use_count[cl][i] == 2);
+	BLS_CHECK(m->hw, cpu, m->cluster_state[cl] == BLS_CLUSTER_UP);
+	BLS_CHECK(m->hw, cpu, m->use_count[cl][i] == 1 || m->use_count[cl][i] == 2);
 	m->use_count[cl][i]--;
 	const int cpu_going_down = m->use_count[cl][i] == 0;
 	const int last_man = cluster_unused(m, cl);

@@ -2,9 +2,10 @@
  * sources: docs/switcher.md). */
 #include "bls/switcher.h"
 
-#include <assert.h>
 #include <stddef.h>
 #include <string.h>
+
+#include "bls/check.h"
 
 static const struct bls_platform_ops *ops(const struct bls_switcher *sw)
 {
@@ -22,15 +23,15 @@ static void delay(struct bls_switcher *sw, unsigned cpu, uint32_t cycles)
 		ops(sw)->cpu_delay_cycles(sw->hw->plat, cpu, cycles);
 }
 
-/* Every phase change goes through here, which asserts it is one of the drawn transitions. */
+/* Every phase change goes through here, which checks it is one of the drawn transitions. */
 static void set_phase(struct bls_switcher *sw, unsigned l, enum bls_switch_phase to)
 {
 	const enum bls_switch_phase from = sw->req[l].phase;
-	assert((from == BLS_SWITCH_IDLE && to == BLS_SWITCH_ARMED) ||
-	       (from == BLS_SWITCH_ARMED && to == BLS_SWITCH_ALIVE) ||
-	       (from == BLS_SWITCH_ALIVE && to == BLS_SWITCH_BLACKOUT) ||
-	       (from == BLS_SWITCH_BLACKOUT && to == BLS_SWITCH_IDLE));
-	(void)from;
+	BLS_CHECK(sw->hw, BLS_CHECK_ANY_CPU,
+		  (from == BLS_SWITCH_IDLE && to == BLS_SWITCH_ARMED) ||
+			  (from == BLS_SWITCH_ARMED && to == BLS_SWITCH_ALIVE) ||
+			  (from == BLS_SWITCH_ALIVE && to == BLS_SWITCH_BLACKOUT) ||
+			  (from == BLS_SWITCH_BLACKOUT && to == BLS_SWITCH_IDLE));
 	sw->req[l].phase = to;
 }
 
@@ -177,7 +178,7 @@ static void switch_arm(struct bls_switcher *sw, unsigned ob, unsigned l, unsigne
 {
 	const struct bls_hw *hw = sw->hw;
 	const unsigned ib = sw->pair[l][cluster];
-	assert(hw->cpu_cluster[ib] == cluster && ib != ob);
+	BLS_CHECK(hw, ob, hw->cpu_cluster[ib] == cluster && ib != ob);
 
 	/* Close the gates of both: neither may enter the kernel before we say so. */
 	bls_mcpm_set_entry_vector(sw->mcpm, ob, ob, 0);
@@ -287,7 +288,7 @@ unsigned bls_switcher_inbound(struct bls_switcher *sw, unsigned ib)
 	const struct bls_hw *hw = sw->hw;
 	const struct bls_switch_costs *cost = &sw->cfg.costs;
 	const int li = sw->hosted[ib];
-	assert(li >= 0 && "the outbound swapped the logical map before opening our gate");
+	BLS_CHECK(hw, ib, li >= 0 && "the outbound swapped the logical map before opening our gate");
 	const unsigned l = (unsigned)li;
 	const unsigned ob = sw->pair[l][1u - hw->cpu_cluster[ib]];
 

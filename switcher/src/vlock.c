@@ -1,7 +1,7 @@
 /* switcher/src/vlock.c -- voting locks (bls/vlock.h). */
 #include "bls/vlock.h"
 
-#include <assert.h>
+#include "bls/check.h"
 
 static uint32_t rd(const struct bls_hw *hw, unsigned cpu, uint64_t addr, unsigned bytes)
 {
@@ -15,7 +15,7 @@ static void wr(const struct bls_hw *hw, unsigned cpu, uint64_t addr, unsigned by
 
 int bls_vlock_trylock(const struct bls_hw *hw, unsigned cpu, uint64_t lock, unsigned voter)
 {
-	assert(voter < BLS_VLOCK_MAX_VOTERS);
+	BLS_CHECK(hw, cpu, voter < BLS_VLOCK_MAX_VOTERS);
 	const uint64_t my_flag = lock + BLS_VLOCK_VOTING_OFFSET + voter;
 	const uint32_t my_id = voter + BLS_VLOCK_VOTING_OFFSET;
 

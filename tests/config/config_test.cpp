@@ -519,6 +519,96 @@ TEST(SemanticChecks, EasTablesOfALargerL2MayNotMakePowerNegative)
     EXPECT_TRUE(load(default_path, {"soc.clusters.a7.eas_l2_kb=1024"}).ok);
 }
 
+TEST(SemanticChecks, WhatTheKernelWouldRefuseIsRefusedAtLoad)
+{
+    // An A7 top OPP of 1100 MHz is 550 virtual MHz, above the A15's lowest (500): the
+    // switcher's merged table would interleave, and bls_kernel_init would refuse it.
+    loaded r = load(std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switch-pingpong.yaml",
+                    {"soc.clusters.a7.opps.7.freq_mhz=1100"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 33) +
+                                 ": soc.clusters[1].opps[7].freq_mhz: with the switcher, the little cluster's "
+                                 "OPPs at half their frequency (up to 550 virtual MHz) must not pass the big "
+                                 "cluster's (from 500 MHz): the cpufreq driver's merged table would interleave"});
+    // Without the switcher the tables are separate: fine.
+    EXPECT_TRUE(load(default_path, {"soc.clusters.a7.opps.7.freq_mhz=1100"}).ok);
+}
+
+TEST(SemanticChecks, NoDefaultStandsInForAPowerScale)
+{
+    loaded r = load(data("inline_soc.yaml"), {"soc.energy={model: eas}"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 12) +
+                                 ": soc.energy.eas_mw_per_unit: required with soc.energy.model eas: how many "
+                                 "mW an EAS unit is (TC2: 0.187, docs/calibration.md)"});
+    r = load(data("inline_soc.yaml"), {"soc.clusters.solo.cv2f={core_dyn_uw_per_mhz_v2: 100}"});
+    EXPECT_FALSE(r.ok);
+    ASSERT_EQ(r.errors.size(), 3u); // the three coefficients not given
+    EXPECT_EQ(r.errors[0], set_at(1, 24) + ": soc.clusters[0].cv2f.cluster_dyn_uw_per_mhz_v2: required with "
+                                           "soc.energy.model cv2f (docs/calibration.md)");
+}
+
+TEST(SemanticChecks, DeviceWindowsMayNotOverlap)
+{
+    // The SRAM (64 KiB) over both GIC frames.
+    loaded r = load(default_path, {"soc.sram.base=0x2c000000"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{set_at(1, 15) + ": soc.sram.base: [0x2c000000, 0x2c010000) overlaps "
+                                                  "soc.gic.dist_base's [0x2c001000, 0x2c002000)",
+                                  set_at(1, 15) + ": soc.sram.base: [0x2c000000, 0x2c010000) overlaps "
+                                                  "soc.gic.cpu_base's [0x2c002000, 0x2c004000)"}));
+}
+
+TEST(SemanticChecks, TaskNamesAreUnique)
+{
+    loaded r = load(default_path, {"workload.tasks.1.name=ui"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 23) + ": workload.tasks[1].name: task name 'ui' is used twice"});
+}
+
+TEST(SemanticChecks, AnSramTooSmallForTheSharedStateIsRefused)
+{
+    loaded r = load(default_path, {"soc.sram.size_kb=1"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 18) + ": soc.sram.size_kb: 1 is out of range 2..65536"});
+}
+
+TEST(Limits, DeepNestingAndAliasBombsAreRefusedLocated)
+{
+    const std::string deep = ::testing::TempDir() + "deep.yaml";
+    {
+        std::ofstream out(deep);
+        out << "name: x\nsoc: " << std::string(20000, '[') << "\n";
+    }
+    loaded r = load(deep);
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{deep + ":2:69: lists and mappings nested deeper than 64 levels"});
+    const std::string bomb = ::testing::TempDir() + "bomb.yaml";
+    {
+        std::ofstream out(bomb);
+        out << "name: x\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+        for (int i = 1; i < 10; i++) {
+            out << "a" << i << ": &a" << i << " [";
+            for (int k = 0; k < 10; k++)
+                out << (k ? ", " : "") << "*a" << i - 1;
+            out << "]\n";
+        }
+    }
+    r = load(bomb);
+    EXPECT_FALSE(r.ok);
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_NE(r.errors[0].find("the document expands to more than 100000 nodes"), std::string::npos) << r.errors[0];
+    std::remove(deep.c_str());
+    std::remove(bomb.c_str());
+}
+
+TEST(Limits, AMessageIsOneLineWhateverTheValueHolds)
+{
+    loaded r = load(default_path, {"duration_s=\"3\\n4\""});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 12) + ": duration_s: expected a number, got '3\\n4'"});
+}
+
 TEST(SemanticChecks, ThePowerControllersInterruptMustBeImplemented)
 {
     loaded r = load(default_path, {"soc.gic.spis=64"});

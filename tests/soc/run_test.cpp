@@ -435,6 +435,57 @@ TEST_F(run_test, latency_distributions_keep_constant_memory_over_simulated_time)
     EXPECT_EQ(a["host"]["distribution_bytes"], b["host"]["distribution_bytes"]);
 }
 
+TEST_F(run_test, a_check_of_the_c_code_stays_on_and_stops_the_run)
+{
+    // MCPM's record of cpu0 corrupted halfway: at its next power-down (the outbound of the
+    // switch requested at 500 ms) the transition check fails, in the default (optimised)
+    // build as in any other.
+    const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switch-pingpong.yaml";
+    result r = blsim("run " + scenario + " --inject-bug mcpm-state-corruption --out " + dir.string());
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err.rfind("blsim: internal error: check failed at 0.502", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(" s in cpu0: (from == BLS_CPU_DOWN && to == BLS_CPU_COMING_UP) ||"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("(switcher/src/mcpm.c:"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "summary.json"));
+}
+
+TEST_F(run_test, merged_interrupt_edges_are_no_lost_interrupts)
+{
+    // Two tasks on logical cpu0, released together: the second release's timer edge finds
+    // the first still pending, and the GIC merges them, as a real one does. The work of
+    // both is done; the merges are counted, against the task whose edge merged.
+    const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switch-pingpong.yaml";
+    result r = blsim("run -q " + scenario + " --out " + dir.string() +
+                     " --set 'workload.tasks.1={name: render, cpu: 0, util_pct: 20, period_ms: 16}'");
+    ASSERT_EQ(r.status, 0) << r.err;
+    json s = json::parse(slurp(dir / "summary.json"));
+    // Releases at 0, 16, ..., 992 ms: 63 each; every one of render's merged into ui's.
+    EXPECT_EQ(s["tasks"]["render"]["irqs_merged"], 63);
+    EXPECT_EQ(s["tasks"]["ui"]["irqs_merged"], 0);
+    EXPECT_EQ(s["interrupts"]["merged"], 63);
+    EXPECT_DOUBLE_EQ(s["tasks"]["render"]["backlog_ref_ms"].get<double>(), 0);
+}
+
+TEST_F(run_test, an_unwritable_results_directory_is_refused_before_simulating)
+{
+    result r = blsim("run --set duration_s=600 --out /proc/blsim-cannot-be-here");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "blsim: cannot write results to /proc/blsim-cannot-be-here: No such file or directory\n");
+    EXPECT_TRUE(r.out.empty());
+}
+
+TEST_F(run_test, a_results_set_is_complete_only_with_its_summary)
+{
+    ASSERT_EQ(blsim("run -q --set duration_s=0.1 --out " + dir.string()).status, 0);
+    json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_EQ(s["files"], json::array({"effective-config.yaml", "switches.csv"}));
+    for (const std::string f : {"effective-config.yaml", "switches.csv"})
+        EXPECT_TRUE(fs::exists(dir / f)) << f;
+    // Nothing temporary is left behind.
+    for (const auto& e : fs::directory_iterator(dir))
+        EXPECT_NE(e.path().filename().string()[0], '.') << e.path();
+}
+
 TEST_F(run_test, a_bad_configuration_is_located_and_writes_nothing)
 {
     const fs::path cfg = dir.string() + "-bad.yaml";

@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -267,6 +268,10 @@ private:
         .cpu_delay_cycles = [](void*, unsigned cpu, uint64_t n) {
             (void)cpu;
             sc_core::wait(sc_core::sc_time(static_cast<double>(n), sc_core::SC_NS));
+        },
+        .bug = [](void*, unsigned cpu, const char* file, int line, const char* check) {
+            throw std::logic_error("cpu" + std::to_string(cpu) + ": check failed: " + check + " (" + file + ":" +
+                                   std::to_string(line) + ")");
         },
         .trace = [](void* p, unsigned cpu, unsigned ev, unsigned a, unsigned b) {
             self(p).note(cpu, "trace " + std::to_string(ev) + " " + std::to_string(a) + " " + std::to_string(b));

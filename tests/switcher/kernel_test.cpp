@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <deque>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -196,6 +197,12 @@ const bls_platform_ops fake_ops = {
     },
     .cpu_delay_cycles = [](void* p, unsigned cpu, uint64_t n) {
         fake(p).calls.push_back("delay cpu" + std::to_string(cpu) + " " + std::to_string(n));
+    },
+    .bug = [](void*, unsigned cpu, const char* file, int line, const char* check) {
+        // A check of the C code failed: the test fails with it (the exception unwinds
+        // through the C frames, compiled with -fexceptions).
+        throw std::logic_error("cpu" + std::to_string(cpu) + ": check failed: " + check + " (" + file + ":" +
+                               std::to_string(line) + ")");
     },
     .trace = [](void* p, unsigned cpu, unsigned ev, unsigned a, unsigned b) {
         fake(p).calls.push_back("trace cpu" + std::to_string(cpu) + " " + std::to_string(ev) + " " +

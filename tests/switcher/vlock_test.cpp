@@ -10,6 +10,8 @@
 // One SystemC elaboration per process: this executable holds a single TEST.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include <array>
 #include <cstdlib>
 #include <random>
@@ -106,6 +108,9 @@ const bls_platform_ops ops = {
     .cpu_irq_mask = [](void*, unsigned, int) { unused(); },
     .mem_read_uncached = [](void*, unsigned, unsigned) { unused(); },
     .cpu_delay_cycles = [](void*, unsigned, uint64_t) { unused(); },
+    .bug = [](void*, unsigned, const char*, int, const char* check) {
+        throw std::logic_error(std::string("check failed: ") + check);
+    },
     .trace = [](void*, unsigned, unsigned, unsigned, unsigned) { unused(); },
 };
 

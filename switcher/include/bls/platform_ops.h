@@ -103,6 +103,11 @@ struct bls_platform_ops {
 	 * Required. */
 	void (*cpu_delay_cycles)(void *plat, unsigned cpu, uint64_t cycles);
 
+	/* bug - a check of the C code failed (bls/check.h): @check, at @file:@line, on @cpu
+	 * (~0u: unknown). A simulator bug: the platform stops the run and must not return.
+	 * Any context. Required. */
+	void (*bug)(void *plat, unsigned cpu, const char *file, int line, const char *check);
+
 	/* trace - a tracepoint: @event (enum bls_trace_event) with two arguments, at @cpu's
 	 * current time. Observers (latency probes, trace writers) subscribe on the platform
 	 * side; the C code never calls accounting code. Runs on @cpu: the platform may first

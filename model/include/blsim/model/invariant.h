@@ -20,6 +20,8 @@ namespace blsim::model {
 class invariant_violation : public std::logic_error {
 public:
     invariant_violation(std::string name, std::uint64_t t_ps, std::string block, const std::string& detail);
+    // A failed check of the code (BLSIM_CHECK, the C code's BLS_CHECK): name "check".
+    invariant_violation(std::uint64_t t_ps, std::string block, const std::string& check, const std::string& place);
 
     const std::string& name() const { return name_; }
     std::uint64_t t_ps() const { return t_ps_; }
@@ -35,6 +37,24 @@ private:
 // a15", "cpu3"). @detail says what was seen, with numbers.
 [[noreturn]] void invariant_failed(const char* name, std::uint64_t t_ps, const std::string& block,
                                    const std::string& detail);
+
+// A check of the code failed: @check (its source text) at @file:@line, seen in @block at
+// @t_ps. Message: "check failed at <t> s in <block>: <check> (<file>:<line>)", the file
+// relative to the source tree.
+[[noreturn]] void check_failed(const char* check, const char* file, int line, std::uint64_t t_ps,
+                               const std::string& block);
+
+// BLSIM_CHECK(condition): an always-on assertion of the models (not compiled out with
+// NDEBUG); a failure is a simulator bug, reported at the current simulated time.
+#define BLSIM_CHECK(condition)                                                                  \
+    do {                                                                                       \
+        if (!(condition))                                                                      \
+            ::blsim::model::check_failed(#condition, __FILE__, __LINE__, ::blsim::model::now_ps(), \
+                                         __func__);                                            \
+    } while (0)
+
+// The simulated time now, in ps (0 outside a simulation).
+std::uint64_t now_ps();
 
 // Seconds, with picosecond resolution, as results print times.
 std::string format_time_s(std::uint64_t t_ps);

@@ -39,6 +39,7 @@ public:
 enum class injected_bug {
     none,
     meter_time_reversal, // halfway through, the energy meter hears of a change 1 us in its past
+    mcpm_state_corruption, // halfway through, MCPM's record says cpu0 is down while it runs
 };
 // The name of @b on the command line, and back (none for an unknown name).
 const char* to_string(injected_bug b);
