@@ -8,6 +8,7 @@
 
 #include "blsim/model/params.h"
 #include "blsim/soc/config_node.h"
+#include "blsim/soc/schema.h"
 #include "blsim/workloads/constant_taskset.h"
 
 namespace blsim::soc {
@@ -82,8 +83,17 @@ inline constexpr const char* default_scenario = "builtin:configs/scenarios/defau
 bool load_scenario(const std::string& path, const std::vector<std::string>& overrides,
                    scenario_config& out, cfg::diagnostics& diag);
 
+// The same, for a scenario's @text already read; @path names it (in messages) and is what its
+// SoC reference is relative to.
+bool load_scenario_text(const std::string& text, const std::string& path,
+                        const std::vector<std::string>& overrides, scenario_config& out,
+                        cfg::diagnostics& diag);
+
 // The configuration as run, every key with its value (defaults included), as YAML.
 std::string effective_yaml(const scenario_config& cfg);
+
+// Every key of the configuration (type, unit, default, range, meaning), from the schemas.
+std::vector<cfg::doc_row> config_reference_rows();
 
 // docs/config.md, generated from the schemas.
 std::string config_reference_markdown();
