@@ -235,7 +235,10 @@ static void cpu_power_cycle(struct bls_kernel *k, unsigned cpu)
 	 * interrupt waking us lets us straight back in. */
 	bls_mcpm_set_entry_vector(&k->mcpm, cpu, cpu, BLS_KERNEL_RESUME_VECTOR);
 	uint32_t vector = bls_mcpm_cpu_power_down(&k->mcpm, cpu);
-	BLS_CHECK(&k->cfg.hw, cpu, vector == BLS_KERNEL_RESUME_VECTOR);
+	/* The switcher may have been turned off while we went down, before we ever reached the
+	 * offline path (at boot): its "come online" vector then overwrote ours. Either way we
+	 * resume as the logical CPU we are. */
+	BLS_CHECK(&k->cfg.hw, cpu, vector == BLS_KERNEL_RESUME_VECTOR || vector == BLS_VECTOR_ONLINE);
 	bls_mcpm_set_entry_vector(&k->mcpm, cpu, cpu, 0);
 	bls_mcpm_cpu_powered_up(&k->mcpm, cpu);
 	bls_gic_cpu_init(&k->cfg.hw, cpu);

@@ -449,6 +449,18 @@ TEST_F(run_test, a_check_of_the_c_code_stays_on_and_stops_the_run)
     EXPECT_FALSE(fs::exists(dir / "summary.json"));
 }
 
+TEST_F(run_test, the_switcher_turned_off_while_the_cpus_boot)
+{
+    // Found by scripts/fuzz-cli: turned off at 0 ms, the switcher brought cpu4 online before it
+    // ever went offline; going idle, cpu4 found the "come online" vector where it had left its
+    // own resume vector, and a check of the kernel stopped the run. Either vector resumes it.
+    const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switcher-onoff.yaml";
+    for (const char* at : {"0", "0.000001", "0.01"}) {
+        result r = blsim("run -q " + scenario + " --out " + dir.string() + " --set switcher.activity.0.at_ms=" + at);
+        EXPECT_EQ(r.status, 0) << at << ": " << r.err;
+    }
+}
+
 TEST_F(run_test, merged_interrupt_edges_are_no_lost_interrupts)
 {
     // Two tasks on logical cpu0, released together: the second release's timer edge finds
