@@ -66,8 +66,8 @@ void gic400::declare_dist_registers()
     const unsigned words = nirqs_ / 32;
     reg_table& t = dist_regs_;
     // A bit-per-interrupt register reads one property of 32 interrupts.
-    auto bits = [this](auto property) {
-        return [this, property](unsigned cpu, unsigned w) {
+    auto bits = [](auto property) {
+        return [property](unsigned cpu, unsigned w) {
             std::uint32_t v = 0;
             for (unsigned b = 0; b < 32; b++)
                 v |= (property(cpu, 32 * w + b) ? 1u : 0u) << b;
