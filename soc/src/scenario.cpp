@@ -429,13 +429,11 @@ std::string resolve_relative(const std::string& from_file, const std::string& re
 void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
 {
     std::set<std::string> names;
-    int ncpus = 0;
     for (std::size_t i = 0; i < c.soc.clusters.size(); i++) {
         const model::cluster_params& cl = c.soc.clusters[i];
         const std::string p = "soc.clusters[" + std::to_string(i) + "]";
         if (!names.insert(cl.name).second)
             d.error(ctx.where(p + ".name"), p + ".name: cluster name '" + cl.name + "' is used twice");
-        ncpus += cl.cores;
         if (cl.opps.size() > BLS_MAX_OPPS)
             d.error(ctx.where(p + ".opps"), p + ".opps: " + std::to_string(cl.opps.size()) +
                                                 " OPPs; the kernel's cpufreq tables hold " +
@@ -559,7 +557,10 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                                               " is beyond the GIC's " + std::to_string(32 + c.soc.gic.spis) +
                                               " (soc.gic.spis)");
 
-    for (const auto& [cluster, mhz] : c.governor.freq_mhz) {
+    for (const auto& setting : c.governor.freq_mhz) {
+        // (Named copies: a lambda may not capture a structured binding in C++17.)
+        const std::string& cluster = setting.first;
+        const int mhz = setting.second;
         const std::string p = "governor.freq_mhz." + cluster;
         auto it = std::find_if(c.soc.clusters.begin(), c.soc.clusters.end(),
                                [&](const model::cluster_params& cl) { return cl.name == cluster; });
