@@ -461,6 +461,33 @@ TEST_F(run_test, the_switcher_turned_off_while_the_cpus_boot)
     }
 }
 
+TEST_F(run_test, devices_that_answer_at_once_do_not_stop_time)
+{
+    // Documented minimum latencies: each hung a busy poll (the CCI's status at boot, the
+    // interrupt handler) that let no simulated time pass. A register access costs a core
+    // cycle at least.
+    result r = blsim("run -q --out " + dir.string() +
+                     " --set duration_s=0.2 --set soc.cci.access_cycles=0 --set soc.gic.access_cycles=0"
+                     " --set soc.sram.access_cycles=0 --set soc.spc.access_cycles=0");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "");
+}
+
+TEST_F(run_test, a_port_that_never_settles_is_the_guests_failure_reported_once_a_line)
+{
+    // change_pending for 20 ms: the driver gives up after its 1 ms bound, on both ports at
+    // boot; warned on stderr, counted, the run goes on; nothing on stdout under -q.
+    result r = blsim("run -q --out " + dir.string() + " --set duration_s=0.1 --set soc.cci.change_pending_cycles=10000000");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "blsim: warning: cpu0: the CCI's port S3 still changing after 1000 us: the driver gave up on it "
+                     "(a guest error)\n"
+                     "blsim: warning: cpu0: the CCI's port S4 still changing after 1000 us: the driver gave up on it "
+                     "(a guest error)\n");
+    json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_EQ(s["cci"]["port_timeouts"], 2);
+}
+
 TEST_F(run_test, merged_interrupt_edges_are_no_lost_interrupts)
 {
     // Two tasks on logical cpu0, released together: the second release's timer edge finds
