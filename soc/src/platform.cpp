@@ -233,7 +233,7 @@ void platform::raise(unsigned logical, unsigned irq, int task)
     // delivery for both. The released work is queued all the same; a task whose releases
     // come faster than its CPU takes their interrupts is told apart in the results.
     if (gic_->spi_pending(irq)) {
-        probe_->irq_merged(logical, irq);
+        probe_->irq_merged();
         if (task >= 0)
             merged_.at(static_cast<unsigned>(task))++;
     } else {

@@ -5,10 +5,22 @@
 // "runs on @cpu" are called from that core's SystemC thread and may wait() in it.
 #include <systemc>
 
+#include <bls/spc.h>
+
 #include "blsim/model/invariant.h"
 #include "blsim/soc/platform.h"
 
 namespace blsim::soc {
+
+// The power controller's register layout exists twice, as layers must not see each other: in
+// the model (the hardware) and in the C driver (bls/spc.h). Here, where both are visible, they
+// are held to agree.
+using spc = model::power_controller;
+static_assert(BLS_SPC_PERF_LVL(0) == spc::PERF_LVL && BLS_SPC_PERF_LVL(1) == spc::PERF_LVL + 8);
+static_assert(BLS_SPC_PWC_STATUS == spc::PWC_STATUS && BLS_SPC_WAKE_INT_MASK == spc::WAKE_INT_MASK);
+static_assert(BLS_SPC_PWRDN_EN(0) == spc::PWRDN_EN && BLS_SPC_PWRDN_EN(1) == spc::PWRDN_EN + 4);
+static_assert(BLS_SPC_BX_ADDR(0, 0) == spc::BX_ADDR && BLS_SPC_BX_ADDR(1, 2) == spc::BX_ADDR + 16 + 8);
+static_assert(BLS_SPC_STAT_COMPLETE(1) == spc::stat_complete(1) && BLS_SPC_STAT_ERR(1) == spc::stat_err(1));
 
 struct platform_ops_impl {
     static platform& self(void* plat) { return *static_cast<platform*>(plat); }

@@ -604,7 +604,10 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                                       std::to_string(nlogical) + cpus_are);
     }
     const int big = big_cluster(c.soc);
-    // The cpufreq driver's merged table, as the kernel builds it: refused here when it would be.
+    // The cpufreq driver's merged table, as the kernel builds it: refused here when it would be,
+    // and what the switcher's timeline is checked against.
+    bls_vtable table;
+    bool have_table = false;
     if (ever_on && big >= 0) {
         const model::cluster_params &bg = c.soc.clusters[static_cast<std::size_t>(big)],
                                     &lt = c.soc.clusters[static_cast<std::size_t>(1 - big)];
@@ -614,9 +617,9 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                 bm[i] = static_cast<unsigned>(bg.opps[i].freq_mhz);
             for (std::size_t i = 0; i < lt.opps.size(); i++)
                 lm[i] = static_cast<unsigned>(lt.opps[i].freq_mhz);
-            bls_vtable table;
-            if (bls_cpufreq_build(&table, 0, bm, static_cast<unsigned>(bg.opps.size()), 1, lm,
-                                  static_cast<unsigned>(lt.opps.size())) != 0) {
+            have_table = bls_cpufreq_build(&table, 0, bm, static_cast<unsigned>(bg.opps.size()), 1, lm,
+                                           static_cast<unsigned>(lt.opps.size())) == 0;
+            if (!have_table) {
                 const std::string q = "soc.clusters[" + std::to_string(1 - big) + "].opps[" +
                                       std::to_string(lt.opps.size() - 1) + "].freq_mhz";
                 d.error(ctx.where(q), q + ": with the switcher, the little cluster's OPPs at half their "
@@ -639,10 +642,8 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
         }
         bool ok = false;
         if (c.switcher.enabled && big >= 0) {
-            // The merged virtual table: the little cluster's OPPs halved, then the big one's.
-            for (std::size_t cl = 0; cl < c.soc.clusters.size(); cl++)
-                for (const model::opp_point& o : c.soc.clusters[cl].opps)
-                    ok |= (static_cast<int>(cl) == big ? o.freq_mhz : o.freq_mhz / 2) == r.freq_mhz;
+            // The merged virtual table (without one, its own error is reported above).
+            ok = !have_table || bls_cpufreq_lookup(&table, static_cast<unsigned>(r.freq_mhz)) != nullptr;
         } else if (!c.switcher.enabled) {
             int cpu = r.cpu;
             for (const model::cluster_params& cl : c.soc.clusters) {

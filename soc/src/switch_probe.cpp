@@ -17,10 +17,9 @@ std::uint64_t switch_record::step_ps(int k) const
 switch_probe::switch_probe(unsigned ncpus, const model::energy_meter& meter,
                            std::function<void(std::uint64_t)> advance)
     : meter_(meter), advance_(std::move(advance)), open_(ncpus), cpufreq_(ncpus),
-      cluster_up_since_(meter.nclusters(), 0), step_(switch_steps)
+      cluster_up_since_(meter.nclusters(), 0), up_uncore_(meter.nclusters(), 0.0),
+      up_lump_seen_(meter.nclusters(), 0.0), step_(switch_steps)
 {
-    up_lump_seen_.assign(meter.nclusters(), 0.0);
-    up_uncore_.assign(meter.nclusters(), 0.0);
 }
 
 double switch_probe::core_j(std::uint64_t t, unsigned cpu)
@@ -44,8 +43,7 @@ double switch_probe::soc_j(std::uint64_t t)
 void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, unsigned a, unsigned b,
                               unsigned cpu_cluster)
 {
-    close_settled(t);
-    if (event == BLS_TRACE_IRQ_HANDLED) {
+    if (event == BLS_TRACE_IRQ_HANDLED) { // (the hot path: one per interrupt)
         handled_[key(a, b)]++;
         handled_total_++;
         auto it = first_unhandled_.find(key(a, b));
@@ -55,6 +53,7 @@ void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, uns
         }
         return;
     }
+    close_settled(t);
     if (event == BLS_TRACE_CPUFREQ_BEGIN) {
         if (a < cpufreq_.size())
             cpufreq_[a] = std::make_pair(t, b);

@@ -31,11 +31,7 @@ static void wfe(struct bls_mcpm *m, unsigned cpu)
 
 unsigned bls_mcpm_cpu_index(const struct bls_hw *hw, unsigned cpu)
 {
-	unsigned i = 0;
-	for (unsigned c = 0; c < cpu; c++)
-		if (hw->cpu_cluster[c] == hw->cpu_cluster[cpu])
-			i++;
-	return i;
+	return bls_hw_cpu_index(hw, cpu);
 }
 
 /* Every state change goes through these three, which check the transition

@@ -11,15 +11,6 @@ static void spc_write(const struct bls_hw *hw, unsigned cpu, uint32_t off, uint3
 	hw->ops->mmio_write32(hw->plat, cpu, hw->spc_base + off, v);
 }
 
-static unsigned index_in_cluster(const struct bls_hw *hw, unsigned cpu)
-{
-	unsigned k = 0;
-	for (unsigned c = 0; c < cpu; c++)
-		if (hw->cpu_cluster[c] == hw->cpu_cluster[cpu])
-			k++;
-	return k;
-}
-
 static void wake_mask_update(const struct bls_hw *hw, unsigned cpu, uint32_t bits, int set)
 {
 	/* A read-modify-write: the mask is shared by every CPU (callers hold MCPM's lock). */
@@ -30,7 +21,7 @@ static void wake_mask_update(const struct bls_hw *hw, unsigned cpu, uint32_t bit
 
 void bls_spc_cpu_wakeup_irq(const struct bls_hw *hw, unsigned cpu, unsigned target, int set)
 {
-	wake_mask_update(hw, cpu, BLS_SPC_WAKE_CPU(hw->cpu_cluster[target], index_in_cluster(hw, target)), set);
+	wake_mask_update(hw, cpu, BLS_SPC_WAKE_CPU(hw->cpu_cluster[target], bls_hw_cpu_index(hw, target)), set);
 }
 
 void bls_spc_global_wakeup_irq(const struct bls_hw *hw, unsigned cpu, int set)
@@ -40,7 +31,7 @@ void bls_spc_global_wakeup_irq(const struct bls_hw *hw, unsigned cpu, int set)
 
 void bls_spc_set_resume_addr(const struct bls_hw *hw, unsigned cpu, unsigned target, uint32_t addr)
 {
-	spc_write(hw, cpu, BLS_SPC_BX_ADDR(hw->cpu_cluster[target], index_in_cluster(hw, target)), addr);
+	spc_write(hw, cpu, BLS_SPC_BX_ADDR(hw->cpu_cluster[target], bls_hw_cpu_index(hw, target)), addr);
 }
 
 void bls_spc_powerdown(const struct bls_hw *hw, unsigned cpu, unsigned cluster, int enable)

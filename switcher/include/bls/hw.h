@@ -31,6 +31,17 @@ struct bls_hw {
 	unsigned gic_nirqs; /* interrupts the distributor implements: 32 + SPIs */
 };
 
+/* bls_hw_cpu_index - @cpu's index within its cluster (CPUs are numbered cluster by cluster:
+ * the index counts the CPUs of its cluster before it). */
+static inline unsigned bls_hw_cpu_index(const struct bls_hw *hw, unsigned cpu)
+{
+	unsigned i = 0;
+	for (unsigned c = 0; c < cpu; c++)
+		if (hw->cpu_cluster[c] == hw->cpu_cluster[cpu])
+			i++;
+	return i;
+}
+
 /* GICv2 register offsets used here (architecture specification). */
 #define BLS_GICD_CTLR 0x000
 #define BLS_GICD_ISENABLER 0x100

@@ -80,7 +80,7 @@ public:
             first = t_ps; // an edge raised again before it is handled merges into it
     }
     // An edge raised while the same interrupt was pending: the GIC merges it (one delivery).
-    void irq_merged(unsigned, unsigned) { merged_total_++; }
+    void irq_merged() { merged_total_++; }
     std::uint64_t irqs_merged() const { return merged_total_; }
     // Interrupt latencies, raise to handler, in ps (one per delivery).
     const model::log_histogram& irq_latency() const { return irq_latency_; }
