@@ -402,6 +402,22 @@ void gic400::raise_ppi(unsigned cpu, unsigned id)
     update();
 }
 
+void gic400::set_ppi_level(unsigned cpu, unsigned id, bool level)
+{
+    BLSIM_CHECK(id >= nsgi && id < nprivate && cpu < ncpus_);
+    irq_state& s = state(cpu, id);
+    s.edge = false; // a PPI driven by a line: the GIC-400's fixed, level configuration
+    if (level && !s.line) {
+        irqs_raised_++;
+        if (!s.active)
+            set_pending(cpu, id, true);
+    } else if (!level) {
+        set_pending(cpu, id, false);
+    }
+    s.line = level;
+    update();
+}
+
 void gic400::raise_spi(unsigned id)
 {
     BLSIM_CHECK(id >= nprivate && id < nirqs_);

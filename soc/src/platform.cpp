@@ -136,59 +136,37 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
             [this, cl](int, int mv) { meter_->voltage(now_ps(), cl, mv); });
     }
 
-    // The software: one C kernel shared by every core, the governor started on the boot CPU.
-    governor_.ops = &bls_governor_fixed;
-    governor_.nclusters = static_cast<unsigned>(soc.clusters.size());
-    for (std::size_t i = 0; i < soc.clusters.size(); i++) {
-        const model::cluster_params& cp = soc.clusters[i];
-        governor_.freq_mhz[i] = static_cast<unsigned>(cp.opps.at(model::boot_opp_index(cp)).freq_mhz);
-        for (const auto& [name, mhz] : cfg_.governor.freq_mhz)
-            if (name == cp.name)
-                governor_.freq_mhz[i] = static_cast<unsigned>(mhz);
-    }
+    // The per-CPU timers: each drives its CPU's timer PPI, level-sensitive.
+    timer_ = std::make_unique<model::generic_timer>(
+        "timer", ncpus, [this](unsigned cpu, bool level) { gic_->set_ppi_level(cpu, timer_ppi, level); });
 
-    bls_kernel_config kc{};
-    kc.hw.ncpus = ncpus;
-    kc.hw.nclusters = static_cast<unsigned>(soc.clusters.size());
-    for (unsigned cpu = 0; cpu < ncpus; cpu++)
-        kc.hw.cpu_cluster[cpu] = pc_->cluster_of(cpu);
-    for (std::size_t i = 0; i < soc.clusters.size(); i++)
-        kc.hw.cluster_cci_port[i] = static_cast<unsigned>(soc.clusters[i].cci_port);
-    kc.hw.gic_dist_base = static_cast<std::uint64_t>(soc.gic.dist_base);
-    kc.hw.gic_cpu_base = static_cast<std::uint64_t>(soc.gic.cpu_base);
-    kc.hw.cci_base = static_cast<std::uint64_t>(soc.cci.base);
-    kc.hw.shm_base = static_cast<std::uint64_t>(soc.sram.base);
-    kc.hw.spc_base = static_cast<std::uint64_t>(soc.spc.base);
-    kc.hw.spc_irq = static_cast<unsigned>(soc.spc.irq);
-    kc.hw.timer_ppi = timer_ppi;
-    kc.hw.gic_nirqs = 32 + static_cast<unsigned>(soc.gic.spis);
-    kc.boot_cpu = 0;
-    kc.switcher.enabled = cfg_.switcher.enabled;
-    kc.switcher.pairing = cfg_.switcher.pairing == "in_order" ? BLS_PAIRING_IN_ORDER : BLS_PAIRING_LINUX;
-    const switch_costs& sc = cfg_.switcher.costs_cycles;
-    kc.switcher.costs = {static_cast<uint32_t>(sc.tick_suspend), static_cast<uint32_t>(sc.cpu_pm_enter),
-                         static_cast<uint32_t>(sc.context_save), static_cast<uint32_t>(sc.stack_switch),
-                         static_cast<uint32_t>(sc.context_restore), static_cast<uint32_t>(sc.cpu_pm_exit),
-                         static_cast<uint32_t>(sc.tick_resume)};
-    kc.switcher.restore_uncached_words = static_cast<unsigned>(cfg_.switcher.restore_uncached_words);
-    for (std::size_t i = 0; i < soc.clusters.size(); i++) {
-        kc.cpufreq.nopps[i] = static_cast<unsigned>(soc.clusters[i].opps.size());
-        for (std::size_t o = 0; o < soc.clusters[i].opps.size(); o++)
-            kc.cpufreq.opp_mhz[i][o] = static_cast<unsigned>(soc.clusters[i].opps[o].freq_mhz);
-        kc.cpufreq.boot_level[i] = static_cast<unsigned>(model::boot_opp_index(soc.clusters[i]));
-    }
-    const int big = big_cluster(soc);
-    kc.cpufreq.big_cluster = big < 0 ? 0 : static_cast<unsigned>(big);
-    kc.cpufreq.little_cluster = big < 0 ? 0 : 1u - static_cast<unsigned>(big);
-    kc.ntasks = static_cast<unsigned>(cfg_.workload.tasks.size());
-    for (std::size_t t = 0; t < cfg_.workload.tasks.size(); t++) {
-        const workloads::task_params& tp = cfg_.workload.tasks[t];
-        kc.tasks[t].cpu = static_cast<unsigned>(tp.cpu);
-        kc.tasks[t].mem_fraction = tp.mem_fraction;
-        kc.tasks[t].working_set_kb = static_cast<uint32_t>(tp.working_set_kb);
-        kc.tasks[t].write_fraction = tp.write_fraction;
-    }
-    int rc = bls_kernel_init(&kernel_, &kc, &systemc_platform_ops(), this, &governor_);
+    // The software: one C kernel shared by every core; its tasks' behaviour is the workload's.
+    workload_ = std::make_unique<workloads::constant_taskset>(cfg_.workload.tasks);
+    live_governor_ = cfg_.governor;
+    os_probe_ = std::make_unique<os_probe>(workload_->ntasks());
+    bls_kernel_config kc = kernel_config(ncpus);
+    static const bls_workload_ops workload_ops = {
+        .next = [](void* wl, unsigned task, uint64_t now_ns, bls_step* out) -> int {
+            const workloads::step st = static_cast<workloads::workload*>(wl)->next(task, now_ns);
+            *out = bls_step{};
+            switch (st.kind) {
+            case workloads::step::run: out->kind = BLS_STEP_RUN; break;
+            case workloads::step::sleep_until: out->kind = BLS_STEP_SLEEP; break;
+            case workloads::step::block: out->kind = BLS_STEP_BLOCK; break;
+            case workloads::step::signal: out->kind = BLS_STEP_SIGNAL; break;
+            case workloads::step::broadcast: out->kind = BLS_STEP_BROADCAST; break;
+            case workloads::step::exit: out->kind = BLS_STEP_EXIT; break;
+            }
+            out->ref_ns = st.ref_ns;
+            out->mem_fraction = st.mem_fraction;
+            out->working_set_kb = static_cast<uint32_t>(st.working_set_kb);
+            out->write_fraction = st.write_fraction;
+            out->until_ns = st.until_ns;
+            out->event = st.event;
+            return 0;
+        },
+    };
+    int rc = bls_kernel_init(&kernel_, &kc, &systemc_platform_ops(), this, &workload_ops, workload_.get());
     if (rc != 0)
         throw internal_error("bls_kernel_init refused a validated configuration: " +
                                std::to_string(rc));
@@ -196,24 +174,17 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
         const unsigned cpu = c->cpu();
         c->set_software([this, cpu] { bls_kernel_cpu_main(&kernel_, cpu); });
     }
-
-    // A release is the task's logical CPU's timer firing: its work is queued, its interrupt
-    // raised (an SPI the GIC routes to whichever CPU hosts the logical CPU).
-    workload_ = std::make_unique<workloads::constant_taskset>(
-        "workload", cfg_.workload.tasks, [this](unsigned task, double ref_ns) {
-            const unsigned l = static_cast<unsigned>(cfg_.workload.tasks[task].cpu);
-            bls_kernel_add_work(&kernel_, task, ref_ns);
-            raise(l, BLS_IRQ_TIMER(l), static_cast<int>(task));
-        });
     executing_.assign(ncpus, -1);
-    merged_.assign(cfg_.workload.tasks.size(), 0);
 
-    // The scenario's userspace requests: frequencies, each posted to its logical CPU with
-    // that CPU's doorbell rung, and the switcher turned on or off, rung on logical cpu0's.
-    for (const freq_request& r : cfg_.switcher.timeline)
+    // The scenario's userspace writes: scaling_setspeed, each to its logical CPU with that
+    // CPU's doorbell rung; the governor's tunables and the switcher on or off, rung on
+    // logical cpu0's.
+    for (const freq_request& r : cfg_.governor.setspeed)
         script_.push_back({r.at_ms, static_cast<int>(r.cpu), static_cast<unsigned>(r.freq_mhz)});
     for (const activity_change& a : cfg_.switcher.activity)
         script_.push_back({a.at_ms, a.active ? -1 : -2, 0});
+    for (std::size_t i = 0; i < cfg_.governor.writes.size(); i++)
+        script_.push_back({cfg_.governor.writes[i].at_ms, -3, static_cast<unsigned>(i)});
     std::stable_sort(script_.begin(), script_.end(),
                      [](const script_entry& a, const script_entry& b) { return a.at_ms < b.at_ms; });
     if (!script_.empty()) {
@@ -227,18 +198,14 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
     inject(bug);
 }
 
-void platform::raise(unsigned logical, unsigned irq, int task)
+void platform::raise(unsigned logical, unsigned irq)
 {
     // An edge raised while the interrupt is still pending merges into it, as on the GIC: one
-    // delivery for both. The released work is queued all the same; a task whose releases
-    // come faster than its CPU takes their interrupts is told apart in the results.
-    if (gic_->spi_pending(irq)) {
+    // delivery for both (the mailbox then holds the later request).
+    if (gic_->spi_pending(irq))
         probe_->irq_merged();
-        if (task >= 0)
-            merged_.at(static_cast<unsigned>(task))++;
-    } else {
+    else
         probe_->irq_raised(now_ps(), logical, irq);
-    }
     gic_->raise_spi(irq);
 }
 
@@ -276,10 +243,17 @@ void platform::timeline_step()
         if (e.cpu >= 0) {
             l = static_cast<unsigned>(e.cpu);
             bls_kernel_post_frequency(&kernel_, l, e.mhz);
+        } else if (e.cpu == -3) {
+            const tunable_write& w = cfg_.governor.writes.at(e.mhz);
+            cfg::diagnostics diag;
+            if (!apply_tunable_write(live_governor_, w, {}, diag))
+                throw internal_error("a validated tunable write was refused: " + diag.first_text());
+            const bls_governor_tunables t = governor_tunables(live_governor_);
+            bls_kernel_post_tunables(&kernel_, &t, w.tunable == "boostpulse");
         } else {
             bls_kernel_post_switcher_active(&kernel_, e.cpu == -1);
         }
-        raise(l, BLS_IRQ_DOORBELL(l), -1);
+        raise(l, BLS_IRQ_DOORBELL(l));
     }
     if (timeline_next_ < script_.size())
         timeline_event_.notify(sc_core::sc_time(script_[timeline_next_].at_ms, sc_core::SC_MS) - now);
@@ -315,6 +289,12 @@ void platform::guest_error(unsigned cpu, unsigned code, unsigned detail)
         const std::string msg = "cpu" + std::to_string(cpu) + ": the CCI's port S" + std::to_string(detail) +
                                 " still changing after " + std::to_string(BLS_CCI_TIMEOUT_NS / 1000) +
                                 " us: the driver gave up on it (a guest error)";
+        SC_REPORT_WARNING("blsim/guest", msg.c_str());
+    } else if (code == BLS_GUEST_WORKLOAD) {
+        const std::string name = detail < cfg_.workload.tasks.size() ? cfg_.workload.tasks[detail].name
+                                                                      : std::to_string(detail);
+        const std::string msg = "cpu" + std::to_string(cpu) + ": task '" + name +
+                                "' got no usable step from its workload: the kernel ended it (a guest error)";
         SC_REPORT_WARNING("blsim/guest", msg.c_str());
     }
 }
@@ -352,7 +332,7 @@ void platform::run()
 
 std::uint64_t platform::events() const
 {
-    std::uint64_t n = pc_->transitions() + workload_->releases();
+    std::uint64_t n = pc_->transitions() + timer_->fired();
     for (const auto& cl : clusters_) {
         n += cl->dvfs().transitions();
         for (unsigned k = 0; k < cl->ncores(); k++)

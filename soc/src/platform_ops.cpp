@@ -113,6 +113,13 @@ struct platform_ops_impl {
         p.core_at(cpu).stall(p.cluster_of_cpu(cpu).clock().cycles(static_cast<double>(cycles)));
     }
 
+    static void timer_set(void* plat, unsigned cpu, uint64_t deadline_ns)
+    {
+        self(plat).timer_->set(cpu, deadline_ns);
+    }
+
+    static uint64_t timer_get(void* plat, unsigned cpu) { return self(plat).timer_->deadline(cpu); }
+
     static void bug(void*, unsigned cpu, const char* file, int line, const char* check)
     {
         model::check_failed(check, file, line, model::now_ps(),
@@ -129,11 +136,17 @@ struct platform_ops_impl {
         // interval), so the CPU catches the kernel up first. An interrupt's acknowledgement
         // only needs its time: it is stamped with the CPU's own, without a context switch
         // (one per interrupt would cost the hot path).
+        if (event >= BLS_TRACE_SCHED_WAKEUP) {
+            p.os_probe_->tracepoint(c.local_time().value(), cpu, event, a, b);
+            return;
+        }
         if (event == BLS_TRACE_GUEST_ERROR) {
             p.guest_error(cpu, a, b);
             return;
         }
-        if (event != BLS_TRACE_IRQ_HANDLED)
+        // The operating system's events carry no energy reading either (and come by the
+        // thousand).
+        if (event != BLS_TRACE_IRQ_HANDLED && event < BLS_TRACE_SCHED_WAKEUP)
             c.sync();
         p.probe_->tracepoint(c.local_time().value(), cpu, event, a, b, p.power().cluster_of(cpu));
     }
@@ -157,6 +170,8 @@ const bls_platform_ops& systemc_platform_ops()
         .cpu_irq_mask = platform_ops_impl::cpu_irq_mask,
         .mem_read_uncached = platform_ops_impl::mem_read_uncached,
         .cpu_delay_cycles = platform_ops_impl::cpu_delay_cycles,
+        .timer_set = platform_ops_impl::timer_set,
+        .timer_get = platform_ops_impl::timer_get,
         .bug = platform_ops_impl::bug,
         .trace = platform_ops_impl::trace,
     };

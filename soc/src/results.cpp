@@ -28,6 +28,7 @@ std::string summary_json(platform& p, const host_stats& host)
     const model::energy_meter& m = p.meter();
     const scenario_config& cfg = p.config();
     const double sim_s = sc_core::sc_time_stamp().value() / 1e12;
+    const std::uint64_t end_ns = sc_core::sc_time_stamp().value() / 1000;
 
     json j;
     j["schema_version"] = summary_schema_version;
@@ -104,20 +105,83 @@ std::string summary_json(platform& p, const host_stats& host)
     }
     j["residency_s"] = {{"cores", res_cores}, {"clusters", res_clusters}};
 
+
+    // Latency distributions in microseconds: nearest-rank percentiles from constant-memory
+    // histograms (within model::log_histogram::relative_error() of the exact rank; minimum
+    // and maximum exact).
+    auto distribution = [](const model::log_histogram& h) {
+        if (h.count() == 0)
+            return json{{"min", nullptr}, {"p50", nullptr}, {"p99", nullptr}, {"max", nullptr}};
+        auto us = [](std::uint64_t ps) { return static_cast<double>(ps) / 1e6; };
+        return json{{"min", us(h.min())}, {"p50", us(h.percentile(0.5))}, {"p99", us(h.percentile(0.99))},
+                    {"max", us(h.max())}};
+    };
     json tasks = json::object();
     const bls_kernel& k = p.kernel();
     for (std::size_t t = 0; t < cfg.workload.tasks.size(); t++) {
-        const bls_task_stats& s = k.stats[t];
+        const bls_sched_task& st = k.sched.task[t];
         json r;
-        r["cpu"] = cfg.workload.tasks[t].cpu;
-        r["released_ref_ms"] = s.released_ref_ns * 1e-6;
-        r["done_ref_ms"] = s.done_ref_ns * 1e-6;
-        r["backlog_ref_ms"] = (s.released_ref_ns - s.done_ref_ns) * 1e-6;
-        r["preemptions"] = s.preemptions;
-        r["irqs_merged"] = p.irqs_merged(static_cast<unsigned>(t));
+        r["done_ref_ms"] = k.task_stats[t].done_ref_ns * 1e-6;
+        r["runtime_s"] = static_cast<double>(st.stats.runtime_ns) * 1e-9;
+        r["wait_s"] = static_cast<double>(st.stats.wait_ns) * 1e-9;
+        r["wakeups"] = st.stats.wakeups;
+        r["migrations"] = st.stats.migrations;
+        r["wakeup_latency_us"] = distribution(p.os().wakeup_latency(static_cast<unsigned>(t)));
+        r["util_avg"] = st.pelt.util_avg;
+        r["cpu"] = st.cpu;
         tasks[cfg.workload.tasks[t].name] = r;
     }
     j["tasks"] = tasks;
+
+    const bls_sched_stats& ss = k.sched.stats;
+    j["sched"] = {{"context_switches", ss.context_switches},
+                  {"migrations", ss.migrations},
+                  {"wakeups", ss.wakeups},
+                  {"load_balance_moves", ss.load_balance_moves},
+                  {"timer_irqs", k.stats.timer_irqs}};
+
+    // The cpufreq statistics of each policy as it stands at the end (time_in_state since the
+    // policies were last made: the switcher turned on or off remakes them).
+    json policies = json::array();
+    for (unsigned i = 0; i < k.gov.npolicies; i++) {
+        const bls_policy& pol = k.gov.policy[i];
+        json cpus = json::array();
+        for (unsigned c = 0; c < BLS_MAX_CPUS; c++)
+            if (pol.cpus >> c & 1u)
+                cpus.push_back(c);
+        json tis = json::object();
+        for (unsigned f = 0; f < pol.nfreqs; f++) {
+            std::uint64_t ns = pol.time_in_state_ns[f];
+            if (pol.freq_mhz[f] == pol.cur_mhz)
+                ns += end_ns - std::min(end_ns, pol.tis_since_ns);
+            tis[std::to_string(pol.freq_mhz[f])] = static_cast<double>(ns) * 1e-9;
+        }
+        policies.push_back({{"cpus", cpus}, {"cur_mhz", pol.cur_mhz}, {"freq_changes", pol.freq_changes},
+                            {"time_in_state_s", tis}});
+    }
+    j["governor"] = {{"name", cfg.governor.name},
+                     {"samples", k.gov.stats.samples},
+                     {"requests", k.gov.stats.requests},
+                     {"freq_changes", p.os().freq_changes()},
+                     {"requests_refused", k.stats.freq_requests_refused},
+                     {"policies", policies}};
+
+    json idle = json::object();
+    for (unsigned cpu = 0; cpu < p.ncpus(); cpu++) {
+        const unsigned cl = p.power().cluster_of(cpu);
+        const std::vector<model::idle_state_params>& states = cfg.soc.clusters[cl].idle_states;
+        const bls_cpuidle_stats& is = k.cpuidle.stats[cpu];
+        json r = json::object();
+        for (unsigned i = 0; i < k.cpuidle.cfg.nstates[cl]; i++) {
+            std::uint64_t ns = is.residency_ns[i];
+            if (k.cpuidle.in_state[cpu] == static_cast<int>(i))
+                ns += end_ns - std::min(end_ns, k.cpuidle.entered_ns[cpu]);
+            r[states[i].name] = {{"entries", is.entries[i]}, {"residency_s", static_cast<double>(ns) * 1e-9}};
+        }
+        idle["cpu" + std::to_string(cpu)] = r;
+    }
+    j["idle"] = idle;
+    j["workload_errors"] = k.stats.workload_errors;
 
     const model::gic400& gic = p.gic();
     j["gic"] = {{"irqs_raised", gic.irqs_raised()},
@@ -145,16 +209,6 @@ std::string summary_json(platform& p, const host_stats& host)
     }
     j["caches"] = caches;
 
-    // Latency distributions in microseconds: nearest-rank percentiles from constant-memory
-    // histograms (within model::log_histogram::relative_error() of the exact rank; minimum
-    // and maximum exact).
-    auto distribution = [](const model::log_histogram& h) {
-        if (h.count() == 0)
-            return json{{"min", nullptr}, {"p50", nullptr}, {"p99", nullptr}, {"max", nullptr}};
-        auto us = [](std::uint64_t ps) { return static_cast<double>(ps) / 1e6; };
-        return json{{"min", us(h.min())}, {"p50", us(h.percentile(0.5))}, {"p99", us(h.percentile(0.99))},
-                    {"max", us(h.max())}};
-    };
     const switch_probe& probe = p.probe();
     json sw;
     sw["count"] = probe.records().size();
@@ -196,7 +250,7 @@ std::string summary_json(platform& p, const host_stats& host)
     h["realtime_factor"] = host.wall_s > 0 ? sim_s / host.wall_s : 0.0;
     h["events"] = host.events;
     h["peak_rss_mb"] = host.peak_rss_mb;
-    h["distribution_bytes"] = probe.distribution_bytes();
+    h["distribution_bytes"] = probe.distribution_bytes() + p.os().distribution_bytes();
     j["host"] = h;
     return j.dump(2) + "\n";
 }

@@ -5,6 +5,8 @@
 #include "blsim/soc/scenario.h"
 
 #include <bls/cpufreq.h>
+#include <bls/cpuidle.h>
+#include <bls/governor.h>
 #include <bls/types.h>
 
 #include <algorithm>
@@ -127,6 +129,21 @@ schema<model::cache_params> cache_schema()
     return s;
 }
 
+schema<model::idle_state_params> idle_state_schema()
+{
+    using p = model::idle_state_params;
+    schema<p> s;
+    s.text("name", &p::name, "State name, used in results.", true)
+        .choice("kind", &p::kind, {{"wfi", std::string("wfi")}, {"power_down", std::string("power_down")}},
+                "wfi: the core clock-gated; power_down: the core powered off through MCPM, and "
+                "its cluster with it when it is the last.")
+        .integer("exit_latency_us", &p::exit_latency_us, 0, 10000000, "us",
+                 "Worst-case entry plus exit latency, as cpuidle's exit_latency.")
+        .integer("target_residency_us", &p::target_residency_us, 0, 100000000, "us",
+                 "Shortest idle period for which the state saves energy.");
+    return s;
+}
+
 schema<model::cluster_params> cluster_schema()
 {
     using p = model::cluster_params;
@@ -154,7 +171,10 @@ schema<model::cluster_params> cluster_schema()
         .object("dvfs", &p::dvfs, dvfs_schema(), "DVFS transition latencies.")
         .object("power", &p::power, power_schema(), "Power controller latencies and gating.")
         .object("cv2f", &p::cv2f, cv2f_schema(), "Coefficients of the C*V^2*f power model.")
-        .object("caches", &p::caches, cache_schema(), "L1 data and L2 caches.");
+        .object("caches", &p::caches, cache_schema(), "L1 data and L2 caches.")
+        .list("idle_states", &p::idle_states, idle_state_schema(), 1, BLS_MAX_IDLE_STATES,
+              "cpuidle states of the cluster's CPUs, shallowest first; the first must be wfi. "
+              "Default: wfi (1 us, 1 us) and cluster-sleep (power_down, 1500 us, 2500 us).");
     return s;
 }
 
@@ -262,7 +282,9 @@ schema<workloads::task_params> task_schema()
     using p = workloads::task_params;
     schema<p> s;
     s.text("name", &p::name, "Task name.", true)
-        .integer("cpu", &p::cpu, 0, BLS_MAX_CPUS - 1, "", "CPU the task is pinned to.", true)
+        .integers("cpus", &p::cpus, 0, BLS_MAX_CPUS - 1, BLS_MAX_CPUS, "",
+                  "Logical CPUs the task may run on (its affinity); empty: every one.")
+        .integer("nice", &p::nice, -20, 19, "", "Nice value: its share when CPUs are contended.")
         .real("util_pct", &p::util_pct, 0, 100, "%",
               "Work per period, as a share of the period on the reference CPU.", true)
         .real("period_ms", &p::period_ms, 0.001, 1e6, "ms", "Release period.", true)
@@ -281,20 +303,153 @@ schema<workload_config> workload_schema()
 {
     schema<workload_config> s;
     s.choice("kind", &workload_config::kind, {{"constant", std::string("constant")}},
-             "Workload generator. constant: periodic tasks of constant utilisation.")
+             "Workload. constant: periodic tasks of constant utilisation.")
         .list("tasks", &workload_config::tasks, task_schema(), 0, BLS_MAX_TASKS,
               "The task set.");
+    return s;
+}
+
+schema<interactive_config> interactive_schema()
+{
+    using p = interactive_config;
+    schema<p> s;
+    s.integer("hispeed_freq_mhz", &p::hispeed_freq_mhz, 0, 100000, "MHz",
+              "Speed to jump to on a load burst; 0: the policy's maximum.")
+        .integer("go_hispeed_load_pct", &p::go_hispeed_load_pct, 1, 1000, "%",
+                 "Load at or above which the speed jumps to hispeed_freq_mhz.")
+        .text("target_loads", &p::target_loads,
+              "Target load per speed, as sysfs takes it: 'L0 F1:L1 F2:L2 ...' (L in %, F in "
+              "MHz ascending): L0 below F1, L1 from F1, ...")
+        .integer("min_sample_time_us", &p::min_sample_time_us, 0, 100000000, "us",
+                 "Time a speed is held before the governor may lower it.")
+        .integer("timer_rate_us", &p::timer_rate_us, 1000, 100000000, "us", "Sampling period while busy.")
+        .integer("above_hispeed_delay_us", &p::above_hispeed_delay_us, 0, 100000000, "us",
+                 "Time at or above hispeed before going higher.")
+        .integer("timer_slack_us", &p::timer_slack_us, -1, 100000000, "us",
+                 "How much later than a sample an idle CPU above the minimum speed is woken to "
+                 "lower it; -1: never.")
+        .boolean("boost", &p::boost, "Hold every CPU at hispeed_freq_mhz or above.")
+        .integer("boostpulse_duration_us", &p::boostpulse_duration_us, 0, 100000000, "us",
+                 "Length of a boost pulse (a write of boostpulse).")
+        .integer("hispeed_freq2_mhz", &p::hispeed_freq2_mhz, 0, 100000, "MHz",
+                 "Ours, unverified against any Linaro tree: a second threshold above "
+                 "hispeed_freq_mhz; beyond it only at go_hispeed_load2_pct. 0: none.")
+        .integer("go_hispeed_load2_pct", &p::go_hispeed_load2_pct, 1, 1000, "%",
+                 "Load at or above which the speed may pass, and jumps to, hispeed_freq2_mhz.");
+    return s;
+}
+
+schema<ondemand_config> ondemand_schema()
+{
+    using p = ondemand_config;
+    schema<p> s;
+    s.integer("sampling_rate_us", &p::sampling_rate_us, 1000, 100000000, "us", "Sampling period.")
+        .integer("up_threshold_pct", &p::up_threshold_pct, 1, 100, "%",
+                 "Load above which the policy goes to its maximum.")
+        .integer("sampling_down_factor", &p::sampling_down_factor, 1, 100000, "",
+                 "Sampling periods spent at the maximum before the next evaluation.")
+        .integer("powersave_bias_permille", &p::powersave_bias_permille, 0, 1000, "per mille",
+                 "Share of the chosen speed given up (the table entry at or below the rest).");
+    return s;
+}
+
+schema<conservative_config> conservative_schema()
+{
+    using p = conservative_config;
+    schema<p> s;
+    s.integer("sampling_rate_us", &p::sampling_rate_us, 1000, 100000000, "us", "Sampling period.")
+        .integer("up_threshold_pct", &p::up_threshold_pct, 1, 100, "%", "Load above which it steps up.")
+        .integer("down_threshold_pct", &p::down_threshold_pct, 0, 99, "%", "Load below which it steps down.")
+        .integer("freq_step_pct", &p::freq_step_pct, 0, 100, "%", "Step, as a share of the policy's maximum.")
+        .integer("sampling_down_factor", &p::sampling_down_factor, 1, 100000, "",
+                 "Samples below the threshold before a step down.");
+    return s;
+}
+
+schema<schedutil_config> schedutil_schema()
+{
+    schema<schedutil_config> s;
+    s.integer("rate_limit_us", &schedutil_config::rate_limit_us, 0, 100000000, "us",
+              "Shortest time between two frequency evaluations.");
+    return s;
+}
+
+schema<freq_request> freq_request_schema()
+{
+    schema<freq_request> s;
+    s.real("at_ms", &freq_request::at_ms, 0, 1e9, "ms", "When.", true)
+        .integer("cpu", &freq_request::cpu, 0, BLS_MAX_CPUS - 1, "", "Logical CPU.", true)
+        .integer("freq_mhz", &freq_request::freq_mhz, 1, 10000, "MHz",
+                 "Frequency written: virtual (the merged table) with the switcher on, an OPP "
+                 "of the CPU's cluster without.",
+                 true);
+    return s;
+}
+
+schema<tunable_write> tunable_write_schema()
+{
+    schema<tunable_write> s;
+    s.real("at_ms", &tunable_write::at_ms, 0, 1e9, "ms", "When.", true)
+        .text("tunable", &tunable_write::tunable,
+              "A key of governor.<name> (e.g. go_hispeed_load_pct), or boostpulse.", true)
+        .text("value", &tunable_write::value, "The value, as that key takes it (boostpulse: 1).", true);
     return s;
 }
 
 schema<governor_config> governor_schema()
 {
     schema<governor_config> s;
-    s.choice("name", &governor_config::name, {{"fixed", std::string("fixed")}},
-             "cpufreq governor. fixed: each cluster at one frequency for the whole run.")
+    s.choice("name", &governor_config::name,
+             {{"performance", std::string("performance")}, {"powersave", std::string("powersave")},
+              {"userspace", std::string("userspace")}, {"interactive", std::string("interactive")},
+              {"ondemand", std::string("ondemand")}, {"conservative", std::string("conservative")},
+              {"schedutil", std::string("schedutil")}},
+             "cpufreq governor, one instance per policy (a logical CPU with the switcher on, a "
+             "cluster without).")
         .named_integers("freq_mhz", &governor_config::freq_mhz, 1, 10000, "MHz",
-                        "fixed: frequency per cluster name; clusters not named stay at their "
-                        "boot frequency.");
+                        "Boot frequency per cluster name, set before the governor starts (the "
+                        "userspace governor keeps it); clusters not named stay at their boot OPP.")
+        .object("interactive", &governor_config::interactive, interactive_schema(),
+                "Tunables of interactive (Android's governor).")
+        .object("ondemand", &governor_config::ondemand, ondemand_schema(), "Tunables of ondemand.")
+        .object("conservative", &governor_config::conservative, conservative_schema(),
+                "Tunables of conservative.")
+        .object("schedutil", &governor_config::schedutil, schedutil_schema(), "Tunables of schedutil.")
+        .list("setspeed", &governor_config::setspeed, freq_request_schema(), 0, 100000,
+              "userspace: scaling_setspeed writes over the run (each may switch a logical CPU).")
+        .list("writes", &governor_config::writes, tunable_write_schema(), 0, 100000,
+              "Writes to the governor's tunables over the run (sysfs), in time order.");
+    return s;
+}
+
+schema<sched_config> sched_schema()
+{
+    using p = sched_config;
+    schema<p> s;
+    s.integer("latency_us", &p::latency_us, 100, 1000000, "us",
+              "sched_latency: the period in which every runnable task runs once.")
+        .integer("min_granularity_us", &p::min_granularity_us, 10, 1000000, "us",
+                 "Shortest slice; the period stretches when more tasks wait than fit.")
+        .integer("wakeup_granularity_us", &p::wakeup_granularity_us, 0, 1000000, "us",
+                 "How much more entitled a woken task must be to preempt.")
+        .boolean("scale_with_cpus", &p::scale_with_cpus,
+                 "Scale the three times above by 1 + log2(online CPUs, at most 8), as Linux does.")
+        .integer("balance_interval_us", &p::balance_interval_us, 100, 10000000, "us",
+                 "Period of balancing on a CPU with tasks waiting.")
+        .boolean("freq_invariant", &p::freq_invariant,
+                 "Load tracking scales running time by the frequency's share of the cluster's maximum.")
+        .boolean("cpu_invariant", &p::cpu_invariant,
+                 "Load tracking scales running time by the cluster's capacity's share of the fastest's.");
+    return s;
+}
+
+schema<cpuidle_config> cpuidle_schema()
+{
+    schema<cpuidle_config> s;
+    s.boolean("enabled", &cpuidle_config::enabled,
+              "Use the SoC's idle states; false: WFI only (a CPU with nothing to run is never powered down).")
+        .integer("latency_limit_us", &cpuidle_config::latency_limit_us, -1, 100000000, "us",
+                 "PM QoS limit: no idle state with a longer exit latency. -1: none.");
     return s;
 }
 
@@ -322,18 +477,6 @@ schema<switch_costs> costs_schema()
     return s;
 }
 
-schema<freq_request> freq_request_schema()
-{
-    schema<freq_request> s;
-    s.real("at_ms", &freq_request::at_ms, 0, 1e9, "ms", "When.", true)
-        .integer("cpu", &freq_request::cpu, 0, BLS_MAX_CPUS - 1, "", "Logical CPU.", true)
-        .integer("freq_mhz", &freq_request::freq_mhz, 1, 10000, "MHz",
-                 "Requested frequency: virtual (the merged table) with the switcher on, an OPP "
-                 "of the CPU's cluster without.",
-                 true);
-    return s;
-}
-
 schema<activity_change> activity_schema()
 {
     schema<activity_change> s;
@@ -358,8 +501,6 @@ schema<switcher_config> switcher_schema()
         .integer("restore_uncached_words", &switcher_config::restore_uncached_words, 0, 1000000, "words",
                  "Inbound: memory words cpu_resume reads with caches and MMU off (instruction "
                  "fetches, the saved context), each a DRAM round trip whatever the CPU's clock.")
-        .list("timeline", &switcher_config::timeline, freq_request_schema(), 0, 100000,
-              "Userspace frequency requests over the run: they trigger switches without a governor.")
         .list("activity", &switcher_config::activity, activity_schema(), 0, 10000,
               "Turning the switcher on and off during the run (the real system's "
               "/sys/kernel/bL_switcher/active).");
@@ -379,6 +520,8 @@ schema<scenario_config> scenario_schema(bool soc_required = true)
                 "or the mapping itself.",
                 soc_required)
         .object("governor", &scenario_config::governor, governor_schema(), "cpufreq governor.")
+        .object("sched", &scenario_config::sched, sched_schema(), "The scheduler.")
+        .object("cpuidle", &scenario_config::cpuidle, cpuidle_schema(), "cpuidle.")
         .object("workload", &scenario_config::workload, workload_schema(), "What runs.")
         .object("switcher", &scenario_config::switcher, switcher_schema(), "The In-Kernel Switcher.");
     return s;
@@ -425,6 +568,42 @@ std::string resolve_relative(const std::string& from_file, const std::string& re
 }
 
 // --- semantic checks ----------------------------------------------------------------------
+
+// The governor's own tunables that need more than a range: interactive's target_loads (as
+// the kernel parses it) and conservative's thresholds in order.
+void check_governor_tunables(const governor_config& g, const std::string& prefix, const mark& at,
+                             diagnostics& d)
+{
+    bls_interactive_tunables it{};
+    const int col = bls_interactive_parse_target_loads(&it, g.interactive.target_loads.c_str());
+    if (col)
+        d.error(at, prefix + "interactive.target_loads: '" + g.interactive.target_loads +
+                        "' is not 'L0 F1:L1 ...' (loads 1..100 %, frequencies ascending); the problem is "
+                        "at character " + std::to_string(col));
+    if (g.conservative.down_threshold_pct >= g.conservative.up_threshold_pct)
+        d.error(at, prefix + "conservative.down_threshold_pct: " +
+                        std::to_string(g.conservative.down_threshold_pct) +
+                        " % must be below up_threshold_pct (" +
+                        std::to_string(g.conservative.up_threshold_pct) + " %)");
+}
+
+void check_governor(const scenario_config& c, const bind_context& ctx, diagnostics& d)
+{
+    check_governor_tunables(c.governor, "governor.", ctx.where("governor"), d);
+    governor_config g = c.governor;
+    double last = 0;
+    for (std::size_t i = 0; i < c.governor.writes.size(); i++) {
+        const tunable_write& w = c.governor.writes[i];
+        const std::string p = "governor.writes[" + std::to_string(i) + "]";
+        if (w.at_ms < last)
+            d.error(ctx.where(p + ".at_ms"), p + ".at_ms: writes go in time order; " +
+                                                 cfg::format_number(w.at_ms) + " ms is before the previous " +
+                                                 cfg::format_number(last) + " ms");
+        last = w.at_ms;
+        if (apply_tunable_write(g, w, ctx.where(p + ".value"), d))
+            check_governor_tunables(g, p + ": after it, governor.", ctx.where(p + ".value"), d);
+    }
+}
 
 void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
 {
@@ -598,11 +777,26 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
         }
     for (std::size_t i = 0; i < c.workload.tasks.size(); i++) {
         const workloads::task_params& t = c.workload.tasks[i];
-        const std::string p = "workload.tasks[" + std::to_string(i) + "].cpu";
-        if (t.cpu >= nlogical)
-            d.error(ctx.where(p), p + ": cpu" + std::to_string(t.cpu) + " does not exist (the SoC has " +
-                                      std::to_string(nlogical) + cpus_are);
+        for (std::size_t k = 0; k < t.cpus.size(); k++) {
+            const std::string p = "workload.tasks[" + std::to_string(i) + "].cpus[" + std::to_string(k) + "]";
+            if (t.cpus[k] >= nlogical)
+                d.error(ctx.where(p), p + ": cpu" + std::to_string(t.cpus[k]) + " does not exist (the SoC has " +
+                                          std::to_string(nlogical) + cpus_are);
+        }
     }
+    for (std::size_t i = 0; i < c.soc.clusters.size(); i++) {
+        const std::vector<model::idle_state_params>& st = c.soc.clusters[i].idle_states;
+        const std::string p = "soc.clusters[" + std::to_string(i) + "].idle_states";
+        if (!st.empty() && st.front().kind != "wfi")
+            d.error(ctx.where(p + "[0].kind"), p + "[0].kind: the shallowest idle state must be wfi");
+        for (std::size_t k = 1; k < st.size(); k++)
+            if (st[k].target_residency_us < st[k - 1].target_residency_us)
+                d.error(ctx.where(p + "[" + std::to_string(k) + "].target_residency_us"),
+                        p + "[" + std::to_string(k) + "].target_residency_us: states go shallowest first: " +
+                            std::to_string(st[k].target_residency_us) + " us is below the previous state's " +
+                            std::to_string(st[k - 1].target_residency_us));
+    }
+    check_governor(c, ctx, d);
     const int big = big_cluster(c.soc);
     // The cpufreq driver's merged table, as the kernel builds it: refused here when it would be,
     // and what the switcher's timeline is checked against.
@@ -631,9 +825,14 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
             }
         }
     }
-    for (std::size_t i = 0; i < c.switcher.timeline.size(); i++) {
-        const freq_request& r = c.switcher.timeline[i];
-        const std::string p = "switcher.timeline[" + std::to_string(i) + "]";
+    for (std::size_t i = 0; i < c.governor.setspeed.size(); i++) {
+        const freq_request& r = c.governor.setspeed[i];
+        const std::string p = "governor.setspeed[" + std::to_string(i) + "]";
+        if (c.governor.name != "userspace") {
+            d.error(ctx.where(p), p + ": scaling_setspeed is the userspace governor's; the governor is " +
+                                      c.governor.name);
+            break;
+        }
         if (r.cpu >= nlogical) {
             d.error(ctx.where(p + ".cpu"), p + ".cpu: cpu" + std::to_string(r.cpu) +
                                                " does not exist (the SoC has " +
@@ -684,6 +883,34 @@ int logical_cpus(const scenario_config& cfg)
         return total;
     // Each CPU of the boot cluster (the first) pairs with one of the other.
     return std::min(cfg.soc.clusters[0].cores, cfg.soc.clusters[1].cores);
+}
+
+bool apply_tunable_write(governor_config& g, const tunable_write& w, const mark& at, diagnostics& diag)
+{
+    if (w.tunable == "boostpulse") {
+        if (g.name != "interactive") {
+            diag.error(at, "boostpulse is interactive's; the governor is " + g.name);
+            return false;
+        }
+        return true;
+    }
+    if (g.name == "performance" || g.name == "powersave" || g.name == "userspace") {
+        diag.error(at, "the " + g.name + " governor has no tunable '" + w.tunable + "'");
+        return false;
+    }
+    // The write as the scenario would give it: governor.<name>.<tunable>: <value>.
+    node inner = node::map(at);
+    inner.keys.push_back(w.tunable);
+    inner.key_marks.push_back(at);
+    inner.items.push_back(node::scalar(w.value, at));
+    node outer = node::map(at);
+    outer.keys.push_back(g.name);
+    outer.key_marks.push_back(at);
+    outer.items.push_back(inner);
+    const std::size_t before = diag.count();
+    bind_context ctx(diag);
+    governor_schema().bind(outer, g, ctx, "governor");
+    return diag.count() == before;
 }
 
 bool load_scenario(const std::string& path, const std::vector<std::string>& overrides,

@@ -1,42 +1,40 @@
 // workloads/src/constant_taskset.cpp
 #include "blsim/workloads/constant_taskset.h"
 
-#include <algorithm>
 #include <cassert>
+#include <cmath>
 
 namespace blsim::workloads {
 
-using sc_core::sc_time;
-using sc_core::SC_MS;
-
-constant_taskset::constant_taskset(sc_core::sc_module_name name, std::vector<task_params> tasks,
-                                   release_fn release)
-    : sc_module(name), tasks_(std::move(tasks)), release_(std::move(release))
+constant_taskset::constant_taskset(std::vector<task_params> tasks) : tasks_(std::move(tasks))
 {
     for (const task_params& t : tasks_) {
         assert(t.period_ms > 0);
-        next_.push_back(sc_time(t.offset_ms, SC_MS));
-    }
-    // One method serves every task: it fires at the earliest next release.
-    if (!tasks_.empty()) {
-        SC_HAS_PROCESS(constant_taskset);
-        SC_METHOD(on_timer);
+        release_ns_.push_back(t.offset_ms * 1e6);
+        ran_.push_back(false);
     }
 }
 
-void constant_taskset::on_timer()
+step constant_taskset::next(unsigned task, std::uint64_t)
 {
-    const sc_time now = sc_core::sc_time_stamp();
-    for (std::size_t i = 0; i < tasks_.size(); i++) {
-        const task_params& t = tasks_[i];
-        if (next_[i] > now)
-            continue;
-        release_(static_cast<unsigned>(i), t.util_pct / 100.0 * t.period_ms * 1e6);
-        releases_++;
-        next_[i] += sc_time(t.period_ms, SC_MS);
+    const task_params& t = tasks_.at(task);
+    step s;
+    if (!ran_[task]) {
+        // Wait for the release (already past after an overrun: no wait).
+        s.kind = step::sleep_until;
+        s.until_ns = static_cast<std::uint64_t>(std::llround(release_ns_[task]));
+        ran_[task] = true;
+        return s;
     }
-    const sc_time earliest = *std::min_element(next_.begin(), next_.end());
-    next_trigger(earliest - now);
+    s.kind = step::run;
+    s.ref_ns = t.util_pct / 100.0 * t.period_ms * 1e6;
+    s.mem_fraction = t.mem_fraction;
+    s.working_set_kb = t.working_set_kb;
+    s.write_fraction = t.write_fraction;
+    release_ns_[task] += t.period_ms * 1e6;
+    ran_[task] = false;
+    releases_++;
+    return s;
 }
 
 } // namespace blsim::workloads

@@ -1,38 +1,223 @@
 /* switcher/include/bls/governor.h -- cpufreq governors: *when* to change performance.
  *
- * A governor asks the cpufreq driver (bls/cpufreq.h) for frequencies; it never decides which
- * cluster a logical CPU runs on (that is the driver's job) and never touches hardware.
+ * A governor runs per cpufreq policy. With the switcher on a policy is a logical CPU and its
+ * frequencies are the merged virtual table (bls/cpufreq.h); with it off a policy is a cluster
+ * and its frequencies the cluster's OPPs. A governor samples from the timers of its policy's
+ * CPUs, reads their load from the scheduler (busy time as get_cpu_idle_time_us gives it, or
+ * tracked utilisation), and asks for a frequency; it never decides which cluster serves it
+ * (the driver's job) and never touches hardware.
+ *
+ * The core (src/cpufreq/governor.c) owns policies, the per-CPU sampling deadlines and the
+ * statistics; each governor is an ops table over it. Sampling deadlines are deferrable: an
+ * idle CPU is not woken for them, and an overdue sample runs when the CPU leaves idle. Only
+ * the slack deadline (interactive's slack timer) wakes an idle CPU.
+ *
+ * Everything here is bookkeeping on times the caller passes: no simulated time passes inside,
+ * so tests drive governors with hand-made load sequences (tests/switcher/governor_test.cpp).
  */
 #ifndef BLS_GOVERNOR_H
 #define BLS_GOVERNOR_H
 
-#include "bls/cpufreq.h"
+#include <stdint.h>
+
+#include "bls/types.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+#define BLS_GOV_MAX_FREQS 32
+#define BLS_GOV_MAX_TARGET_LOADS 16
+#define BLS_GOV_NO_DEADLINE UINT64_MAX
+
+/* Tunables, as the sysfs files of each governor (times in us, loads in percent). */
+struct bls_interactive_tunables {
+	unsigned hispeed_freq_mhz;        /* 0: the policy's max at start */
+	unsigned go_hispeed_load;         /* % */
+	unsigned ntarget_loads;           /* target_loads "L0 F1:L1 F2:L2 ...": */
+	unsigned target_load[BLS_GOV_MAX_TARGET_LOADS];     /* L0, L1, ... */
+	unsigned target_load_freq[BLS_GOV_MAX_TARGET_LOADS]; /* 0, F1, F2, ... (ascending) */
+	uint32_t min_sample_time_us;
+	uint32_t timer_rate_us;
+	uint32_t above_hispeed_delay_us;
+	int32_t timer_slack_us;           /* -1: no slack timer */
+	int boost;
+	uint32_t boostpulse_duration_us;
+	/* Ours (docs/os.md): a second pair shaped like the first. Above hispeed_freq, the speed
+	 * goes beyond hispeed_freq2 only at go_hispeed_load2, and jumps to it there. 0: off. */
+	unsigned hispeed_freq2_mhz;
+	unsigned go_hispeed_load2;
+};
+
+struct bls_ondemand_tunables {
+	uint32_t sampling_rate_us;
+	unsigned up_threshold;         /* % */
+	unsigned sampling_down_factor; /* samples at max before re-evaluating (1: every one) */
+	unsigned powersave_bias;       /* per mille of the target given up */
+};
+
+struct bls_conservative_tunables {
+	uint32_t sampling_rate_us;
+	unsigned up_threshold, down_threshold; /* % */
+	unsigned freq_step;            /* % of the policy's max per step */
+	unsigned sampling_down_factor;
+};
+
+struct bls_schedutil_tunables {
+	uint32_t rate_limit_us;
+};
+
+struct bls_governor_tunables {
+	struct bls_interactive_tunables interactive;
+	struct bls_ondemand_tunables ondemand;
+	struct bls_conservative_tunables conservative;
+	struct bls_schedutil_tunables schedutil;
+};
+
+/* Linux's defaults for every tunable (iks-facts.md 4.1; docs/os.md for the others). */
+void bls_governor_default_tunables(struct bls_governor_tunables *t);
+
+/* bls_interactive_parse_target_loads - parse sysfs's "L0 F1:L1 F2:L2 ..." into @t. Returns 0,
+ * or the 1-based column of the first bad character. */
+int bls_interactive_parse_target_loads(struct bls_interactive_tunables *t, const char *text);
+
+/* A policy: the CPUs it governs and its frequency table. */
+struct bls_policy {
+	uint32_t cpus;              /* logical CPUs */
+	unsigned first_cpu;         /* the lowest of them: policy->cpu */
+	unsigned nfreqs;
+	unsigned freq_mhz[BLS_GOV_MAX_FREQS]; /* ascending */
+	unsigned min_mhz, max_mhz;
+	double capacity;            /* at max_mhz, of the reference (1024), for schedutil */
+	/* read-only for callers */
+	unsigned cur_mhz;           /* as last set (policy->cur) */
+	unsigned target_mhz;        /* as last asked */
+	uint64_t time_in_state_ns[BLS_GOV_MAX_FREQS];
+	uint64_t tis_since_ns;
+	uint64_t freq_changes;      /* transitions completed that changed cur */
+};
+
+/* Per-CPU governor state: the sampling timer and each governor's own. */
+struct bls_gov_cpu {
+	uint64_t next_ns;      /* deferrable sampling deadline */
+	uint64_t slack_ns;     /* non-deferrable deadline */
+	uint64_t prev_idle_ns, prev_wall_ns; /* load window */
+	/* interactive */
+	unsigned target_mhz, floor_mhz;
+	uint64_t floor_validate_ns, hispeed_validate_ns;
+	double speedadj;       /* active us x MHz since the window's start */
+	uint64_t speedadj_ts;
+	/* ondemand and conservative, on the policy's first CPU */
+	unsigned down_skip;     /* conservative: samples skipped before a step down */
+	unsigned rate_mult;     /* ondemand: windows to wait at max */
+	unsigned requested_mhz; /* conservative: the sum of its steps (not rounded to the table) */
+};
+
+/* What a governor needs of the kernel. Called from within the governor's functions. */
+struct bls_gov_env {
+	/* idle_ns - time @cpu has been idle up to @now_ns (monotonic). */
+	uint64_t (*idle_ns)(void *ctx, unsigned cpu, uint64_t now_ns);
+	/* util - @cpu's tracked utilisation, 0..1024 of the reference capacity. */
+	double (*util)(void *ctx, unsigned cpu, uint64_t now_ns);
+	/* request - ask for @mhz (a frequency of the policy's table) on behalf of logical CPU
+	 * @cpu, one of the policy's: the kernel starts the transition there. */
+	void (*request)(void *ctx, unsigned cpu, unsigned mhz);
+};
+
 struct bls_governor;
 
 struct bls_governor_ops {
 	const char *name;
-	/* start - called once, on the boot CPU (@gov->cpu), before it runs any task. May ask
-	 * the driver for frequencies. Returns 0 or a negative BLS_E* code. Required. */
-	int (*start)(struct bls_governor *gov);
+	/* start - the governor takes @p over at @now_ns (GOV_START): initial requests, timers.
+	 * Required. */
+	void (*start)(struct bls_governor *g, struct bls_policy *p, uint64_t now_ns);
+	/* sample - a deadline of logical CPU @cpu (of @p) has passed. Optional. */
+	void (*sample)(struct bls_governor *g, struct bls_policy *p, unsigned cpu, uint64_t now_ns);
+	/* idle_enter / idle_exit - @cpu goes idle, or leaves idle (before running anything).
+	 * Optional; without, an overdue sample simply runs at idle exit. */
+	void (*idle_enter)(struct bls_governor *g, struct bls_policy *p, unsigned cpu, uint64_t now_ns);
+	void (*idle_exit)(struct bls_governor *g, struct bls_policy *p, unsigned cpu, uint64_t now_ns);
+	/* freq_changing - @p's frequency is about to become @mhz (CPUFREQ_POSTCHANGE, seen just
+	 * before cur changes so that time at the old one is accounted). Optional. */
+	void (*freq_changing)(struct bls_governor *g, struct bls_policy *p, unsigned mhz, uint64_t now_ns);
+	/* boostpulse - a write to boostpulse. Optional (ignored). */
+	void (*boostpulse)(struct bls_governor *g, uint64_t now_ns);
 };
 
-/* A governor instance. freq_mhz[] is the fixed governor's per-cluster setting; other
- * governors will add their tunables here as they arrive. */
+struct bls_governor_stats {
+	uint64_t samples;   /* sampling deadlines handled */
+	uint64_t requests;  /* frequencies asked that differed from the policy's last */
+};
+
 struct bls_governor {
 	const struct bls_governor_ops *ops;
-	struct bls_cpufreq *cpufreq; /* set by bls_kernel_init() */
-	unsigned cpu;                /* the CPU it starts on; set by bls_kernel_init() */
-	unsigned nclusters;
-	unsigned freq_mhz[BLS_MAX_CLUSTERS];
+	struct bls_governor_tunables tun;
+	const struct bls_gov_env *env;
+	void *ctx;
+	/* private */
+	unsigned npolicies;
+	struct bls_policy policy[BLS_MAX_CPUS];
+	int policy_of[BLS_MAX_CPUS];   /* per logical CPU, -1: none */
+	struct bls_gov_cpu cpu[BLS_MAX_CPUS];
+	int idle[BLS_MAX_CPUS];
+	uint64_t boostpulse_end_ns;
+	/* public, read-only */
+	struct bls_governor_stats stats;
 };
 
-/* fixed: sets every cluster to its configured frequency at boot and never changes it. */
-extern const struct bls_governor_ops bls_governor_fixed;
+/* The governors, by name. */
+extern const struct bls_governor_ops bls_gov_performance;
+extern const struct bls_governor_ops bls_gov_powersave;
+extern const struct bls_governor_ops bls_gov_userspace;
+extern const struct bls_governor_ops bls_gov_interactive;
+extern const struct bls_governor_ops bls_gov_ondemand;
+extern const struct bls_governor_ops bls_gov_conservative;
+extern const struct bls_governor_ops bls_gov_schedutil;
+
+/* bls_governor_find - the governor called @name, or NULL. */
+const struct bls_governor_ops *bls_governor_find(const char *name);
+
+/* bls_governor_init - @g with @ops, @tun, and the kernel's @env/@ctx; no policies yet. */
+void bls_governor_init(struct bls_governor *g, const struct bls_governor_ops *ops,
+		       const struct bls_governor_tunables *tun, const struct bls_gov_env *env, void *ctx);
+
+/* bls_governor_set_policies - replace the policies (the switcher turned on or off, as the
+ * driver re-registers) with @n of @p, each starting at its cur_mhz at @now_ns, and start the
+ * governor on each. Returns 0 or -BLS_EINVAL (bad tables, overlapping CPUs). */
+int bls_governor_set_policies(struct bls_governor *g, const struct bls_policy *p, unsigned n, uint64_t now_ns);
+
+/* bls_governor_deadline - when @cpu's timer must fire for the governor: the slack deadline,
+ * and while @cpu is busy the sampling one. */
+uint64_t bls_governor_deadline(const struct bls_governor *g, unsigned cpu, int idle);
+
+/* bls_governor_run - @cpu's scheduling point at @now_ns: runs its sample if a deadline has
+ * passed. */
+void bls_governor_run(struct bls_governor *g, unsigned cpu, uint64_t now_ns);
+
+/* bls_governor_idle - @cpu enters (@idle) or leaves idle at @now_ns. */
+void bls_governor_idle(struct bls_governor *g, unsigned cpu, int idle, uint64_t now_ns);
+
+/* bls_governor_freq_changed - the transition of @cpu's policy to @mhz completed. */
+void bls_governor_freq_changed(struct bls_governor *g, unsigned cpu, unsigned mhz, uint64_t now_ns);
+
+/* bls_governor_boostpulse - a write to interactive's boostpulse. */
+void bls_governor_boostpulse(struct bls_governor *g, uint64_t now_ns);
+
+/* bls_governor_policy_of - @cpu's policy, or NULL. */
+struct bls_policy *bls_governor_policy_of(struct bls_governor *g, unsigned cpu);
+
+/* Frequency-table lookups (CPUFREQ_RELATION_L: lowest at or above; _H: highest at or
+ * below; _C: closest, ties up), clamped to the table. */
+unsigned bls_policy_freq_l(const struct bls_policy *p, double mhz);
+unsigned bls_policy_freq_h(const struct bls_policy *p, double mhz);
+unsigned bls_policy_freq_c(const struct bls_policy *p, double mhz);
+
+/* --- for the governors ----------------------------------------------------------------- */
+
+/* Ask for @mhz for @p from @cpu (no-op when it is the policy's target already). */
+void bls_gov_request(struct bls_governor *g, struct bls_policy *p, unsigned cpu, unsigned mhz);
+/* Load of @cpu in % since its last window, and start a new window (busy time / wall). */
+unsigned bls_gov_cpu_load(struct bls_governor *g, unsigned cpu, uint64_t now_ns);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,9 @@
 extern "C" {
 #endif
 
+/* A disarmed timer. */
+#define BLS_TIMER_OFF UINT64_MAX
+
 struct bls_platform_ops {
 	/* now_ns - current simulated time in nanoseconds.
 	 * Any context. Required. */
@@ -102,6 +105,18 @@ struct bls_platform_ops {
 	 * modelled (a cost-model step: saving a context, suspending the tick). Runs on @cpu.
 	 * Required. */
 	void (*cpu_delay_cycles)(void *plat, unsigned cpu, uint64_t cycles);
+
+	/* timer_set - program @cpu's own timer (the generic timer's CNTP_CVAL and CTL) to raise
+	 * its per-CPU interrupt (bls_hw.timer_ppi, level-sensitive) at @deadline_ns of simulated
+	 * time, or disarm it with BLS_TIMER_OFF; either lowers a raised line first. A deadline
+	 * already past raises it at once. Runs on @cpu, costs nothing measurable (a system
+	 * register write). The comparator keeps running while the CPU is powered down and its
+	 * interrupt wakes it through the GIC's wake output (TC2 keeps time for powered-down CPUs
+	 * in an always-on broadcast timer; docs/os.md). Required. */
+	void (*timer_set)(void *plat, unsigned cpu, uint64_t deadline_ns);
+
+	/* timer_get - @cpu's programmed deadline, or BLS_TIMER_OFF. Runs on @cpu. Required. */
+	uint64_t (*timer_get)(void *plat, unsigned cpu);
 
 	/* bug - a check of the C code failed (bls/check.h): @check, at @file:@line, on @cpu
 	 * (~0u: unknown). A simulator bug: the platform stops the run and must not return.

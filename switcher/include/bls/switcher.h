@@ -89,6 +89,7 @@ struct bls_switcher {
 	unsigned host[BLS_MAX_CPUS];                   /* logical -> physical now */
 	int hosted[BLS_MAX_CPUS];                      /* physical -> logical, or -1 */
 	struct bls_gic_cpu_state gic_saved[BLS_MAX_CPUS]; /* per logical CPU, by cpu_pm_enter */
+	uint64_t tick_saved[BLS_MAX_CPUS];             /* per logical CPU: its timer's deadline */
 	struct {
 		int wanted;     /* cluster requested, -1: none */
 		bls_switch_done_fn done;

@@ -34,6 +34,7 @@ enum bls_error {
  * The run goes on; the platform reports and counts them. */
 enum bls_guest_error {
 	BLS_GUEST_CCI_TIMEOUT = 1, /* a CCI port change still pending after the driver's bound; arg1: port */
+	BLS_GUEST_WORKLOAD = 2,    /* a workload gave a task no usable step; arg1: the task (ended) */
 };
 
 /* A piece of ordinary work, in the units the energy/capacity model uses.
@@ -65,6 +66,13 @@ enum bls_trace_event {
 	BLS_TRACE_SPC_DONE,           /* arg0: cluster, arg1: OPP index reached (~0: refused) */
 	BLS_TRACE_SWITCH_STEP,        /* a blackout step ended; arg1: enum bls_switch_step */
 	BLS_TRACE_GUEST_ERROR,        /* arg0: enum bls_guest_error, arg1: its detail */
+	/* The operating system's events (docs/os.md): time stamps only, no meter reads. */
+	BLS_TRACE_SCHED_WAKEUP,       /* arg0: task, arg1: the logical CPU it was queued on */
+	BLS_TRACE_SCHED_MIGRATE,      /* arg0: task, arg1: the logical CPU it moved to */
+	BLS_TRACE_SCHED_SWITCH,       /* arg0: task that ran (~0: idle), arg1: task now (~0: idle) */
+	BLS_TRACE_WAKEUP_LATENCY,     /* arg0: task, arg1: ns from meant-to-wake to running */
+	BLS_TRACE_CPU_IDLE,           /* arg0: idle state entered, ~0 on leaving; arg1: logical CPU */
+	BLS_TRACE_CPU_FREQUENCY,      /* arg0: a policy's logical CPU, arg1: its new frequency (MHz) */
 };
 
 /* The blackout's steps, in order (BLS_TRACE_SWITCH_STEP marks the end of each). */

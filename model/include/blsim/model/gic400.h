@@ -65,6 +65,9 @@ public:
     void raise_ppi(unsigned cpu, unsigned id); // id 16..31, edge
     void raise_spi(unsigned id);               // id 32.., edge
     void set_spi_level(unsigned id, bool level);
+    // A level-sensitive PPI line of @cpu (the generic timer's): pending while high and not
+    // active, pending again after its EOI while still high.
+    void set_ppi_level(unsigned cpu, unsigned id, bool level);
     // Whether SPI @id is pending (raised, not yet acknowledged): a further edge merges into it.
     bool spi_pending(unsigned id) const { return id >= nprivate && id < nirqs_ && spis_[id - nprivate].pending; }
 

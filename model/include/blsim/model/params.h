@@ -69,6 +69,15 @@ struct cache_params {
     double l2_leakage_uw_per_kb_v = 0;
 };
 
+// A cpuidle state of the cluster's CPUs (drivers/cpuidle: exit latency and target residency
+// as the device tree's idle-states give them, entry + exit latency).
+struct idle_state_params {
+    std::string name;
+    std::string kind = "wfi"; // wfi | power_down (the core off; the cluster too when last)
+    int exit_latency_us = 1;
+    int target_residency_us = 1;
+};
+
 struct cluster_params {
     std::string name;
     std::string core_type;
@@ -85,6 +94,10 @@ struct cluster_params {
     power_params power;
     cv2f_params cv2f;
     cache_params caches;
+    // Shallowest first. The default is a generic pair: WFI, and power-down with TC2's little
+    // cluster's figures.
+    std::vector<idle_state_params> idle_states = {{"wfi", "wfi", 1, 1},
+                                                  {"cluster-sleep", "power_down", 1500, 2500}};
 };
 
 enum class power_model_kind { eas, cv2f };

@@ -56,6 +56,7 @@ public:
     void error(const std::string& message); // no location (e.g. the command line itself)
 
     bool ok() const { return entries_.empty(); }
+    std::size_t count() const { return entries_.size(); }
     std::vector<std::string> messages() const;
     // The first error's message without its location.
     std::string first_text() const;

@@ -17,10 +17,12 @@
 #include "blsim/model/cluster.h"
 #include "blsim/model/dram.h"
 #include "blsim/model/energy.h"
+#include "blsim/model/generic_timer.h"
 #include "blsim/model/gic400.h"
 #include "blsim/model/power_controller.h"
 #include "blsim/model/router.h"
 #include "blsim/model/sram.h"
+#include "blsim/soc/os_probe.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/switch_probe.h"
 #include "blsim/workloads/constant_taskset.h"
@@ -70,17 +72,18 @@ public:
     const bls_kernel& kernel() const { return kernel_; }
     bls_kernel& kernel() { return kernel_; }
     const switch_probe& probe() const { return *probe_; }
+    const os_probe& os() const { return *os_probe_; }
     // Guest errors the C code reported: CCI port changes it gave up on.
     std::uint64_t cci_timeouts() const { return cci_timeouts_; }
-    // Releases of task @t whose interrupt merged into one still pending.
-    std::uint64_t irqs_merged(unsigned t) const { return merged_.at(t); }
 
-    // Model events processed: work segments, power-state and OPP transitions, releases,
-    // device register accesses.
+    // Model events processed: work segments, power-state and OPP transitions, timer
+    // expiries, device register accesses.
     std::uint64_t events() const;
 
-    // The per-CPU timer interrupt the workload's releases raise.
+    // The per-CPU timer interrupt (the generic timer's non-secure physical timer).
     static constexpr unsigned timer_ppi = 30;
+    const model::generic_timer& timers() const { return *timer_; }
+    const workloads::workload& workload() const { return *workload_; }
 
 private:
     friend struct platform_ops_impl;
@@ -109,27 +112,34 @@ private:
     sc_core::sc_vector<line> wake_lines_{"wake_line"};
     std::unique_ptr<model::power_model> power_model_;
     std::unique_ptr<model::energy_meter> meter_;
-    std::unique_ptr<workloads::constant_taskset> workload_;
+    std::unique_ptr<model::generic_timer> timer_;
+    std::unique_ptr<workloads::workload> workload_;
     std::unique_ptr<switch_probe> probe_;
+    std::unique_ptr<os_probe> os_probe_;
     std::vector<int> executing_; // per logical CPU: the CPU running its work, or -1
     std::uint64_t cci_timeouts_ = 0;
-    std::vector<std::uint64_t> merged_; // per task: its releases' interrupts merged into a pending one
     struct script_entry {
         double at_ms;
-        int cpu;      // a frequency request's logical CPU; -1: switcher on, -2: off
-        unsigned mhz;
+        int cpu;      // a setspeed write's logical CPU; -1: switcher on, -2: off, -3: a tunable write
+        unsigned mhz; // setspeed: the frequency; tunable write: its index in governor.writes
     };
+    governor_config live_governor_; // the governor's tunables as written so far
     std::vector<script_entry> script_;
     sc_core::sc_event timeline_event_;
     sc_core::sc_event inject_event_;
     std::size_t timeline_next_ = 0;
     void timeline_step();
     void inject(injected_bug bug);
-    // A device interrupt of @logical, for task @task (-1: none).
-    void raise(unsigned logical, unsigned irq, int task);
-    bls_governor governor_{};
+    // The C kernel's configuration: the SoC as its drivers see it, the scheduler, cpuidle,
+    // cpufreq and the governor, the tasks (soc/src/kernel_config.cpp).
+    bls_kernel_config kernel_config(unsigned ncpus) const;
+    // A doorbell of @logical.
+    void raise(unsigned logical, unsigned irq);
     bls_kernel kernel_{};
 };
+
+// The governor's tunables as the kernel takes them (soc/src/kernel_config.cpp).
+bls_governor_tunables governor_tunables(const governor_config& g);
 
 // The platform-operations table implemented over the models (soc/src/platform_ops.cpp).
 const bls_platform_ops& systemc_platform_ops();

@@ -13,22 +13,86 @@
 
 namespace blsim::soc {
 
+// The governors' tunables, as their sysfs files (docs/os.md gives each one's semantics).
+struct interactive_config {
+    int hispeed_freq_mhz = 0;     // 0: the policy's max
+    int go_hispeed_load_pct = 99;
+    std::string target_loads = "90";
+    int min_sample_time_us = 80000;
+    int timer_rate_us = 20000;
+    int above_hispeed_delay_us = 20000;
+    int timer_slack_us = 80000;   // -1: no slack timer
+    bool boost = false;
+    int boostpulse_duration_us = 80000;
+    int hispeed_freq2_mhz = 0;    // 0: no second pair
+    int go_hispeed_load2_pct = 100;
+};
+
+struct ondemand_config {
+    int sampling_rate_us = 20000;
+    int up_threshold_pct = 80;
+    int sampling_down_factor = 1;
+    int powersave_bias_permille = 0;
+};
+
+struct conservative_config {
+    int sampling_rate_us = 20000;
+    int up_threshold_pct = 80;
+    int down_threshold_pct = 20;
+    int freq_step_pct = 5;
+    int sampling_down_factor = 1;
+};
+
+struct schedutil_config {
+    int rate_limit_us = 10000;
+};
+
+// A userspace write of scaling_setspeed (the userspace governor's frequency).
+struct freq_request {
+    double at_ms = 0;
+    int cpu = 0;       // logical CPU
+    int freq_mhz = 0;  // virtual with the switcher on, a real OPP of the CPU's cluster without
+};
+
+// A userspace write to a governor tunable (or interactive's boostpulse) during the run.
+struct tunable_write {
+    double at_ms = 0;
+    std::string tunable; // a key of governor.<name>, or boostpulse
+    std::string value;   // as that key takes it
+};
+
 struct governor_config {
-    std::string name = "fixed";
-    // fixed: the frequency of each named cluster; unnamed clusters stay at their boot OPP.
+    std::string name = "performance";
+    // Each named cluster's frequency set at boot, before the governor starts (the userspace
+    // governor keeps it); clusters not named boot at their boot OPP.
     std::vector<std::pair<std::string, int>> freq_mhz;
+    interactive_config interactive;
+    ondemand_config ondemand;
+    conservative_config conservative;
+    schedutil_config schedutil;
+    std::vector<freq_request> setspeed;
+    std::vector<tunable_write> writes;
+};
+
+// The scheduler's tunables (Linux's sysctl_sched_*, before their scaling with the CPU count).
+struct sched_config {
+    int latency_us = 6000;
+    int min_granularity_us = 750;
+    int wakeup_granularity_us = 1000;
+    bool scale_with_cpus = true; // x (1 + log2 of the online CPUs, at most 8): Linux's default
+    int balance_interval_us = 4000;
+    bool freq_invariant = true;
+    bool cpu_invariant = true;
+};
+
+struct cpuidle_config {
+    bool enabled = true;          // false: WFI only
+    int latency_limit_us = -1;    // PM QoS: deeper states with a longer exit latency are not used; -1: none
 };
 
 struct workload_config {
     std::string kind = "constant";
     std::vector<workloads::task_params> tasks;
-};
-
-// A userspace frequency request at a point of the run (what writing scaling_setspeed does).
-struct freq_request {
-    double at_ms = 0;
-    int cpu = 0;       // logical CPU
-    int freq_mhz = 0;  // virtual with the switcher on, a real OPP of the CPU's cluster without
 };
 
 // Cycles of the switch's steps the model does not detail (docs/switcher.md; docs/calibration.md
@@ -55,7 +119,6 @@ struct switcher_config {
     std::string pairing = "linux";
     switch_costs costs_cycles;
     int restore_uncached_words = 60;
-    std::vector<freq_request> timeline;
 };
 
 struct scenario_config {
@@ -65,12 +128,18 @@ struct scenario_config {
     double duration_s = 60;
     model::soc_params soc;
     governor_config governor;
+    sched_config sched;
+    cpuidle_config cpuidle;
     workload_config workload;
     switcher_config switcher;
 };
 
 // The logical CPUs a configuration has: its CPUs, or with the switcher on the pairs.
 int logical_cpus(const scenario_config& cfg);
+
+// @g after the write @w (a tunable of the governor, as the schema takes it); false with the
+// problem in @diag (located at @at).
+bool apply_tunable_write(governor_config& g, const tunable_write& w, const cfg::mark& at, cfg::diagnostics& diag);
 // The big cluster (highest capacity at its top OPP) and the little one; -1 without two.
 int big_cluster(const model::soc_params& soc);
 

@@ -233,6 +233,51 @@ public:
         return *this;
     }
 
+    // A list of integers (a set of CPUs).
+    schema& integers(const char* key, std::vector<int> T::*m, long long lo, long long hi,
+                     std::size_t max_items, const char* unit, const char* doc)
+    {
+        auto bind = [=](const node& n, T& out, bind_context& ctx, const std::string& path) {
+            if (!n.is_seq()) {
+                ctx.diag.error(n.at, path + ": expected a list, got " + describe(n));
+                return;
+            }
+            if (n.items.size() > max_items) {
+                ctx.diag.error(n.at, path + ": expected at most " + std::to_string(max_items) +
+                                         " items, got " + std::to_string(n.items.size()));
+                return;
+            }
+            std::vector<int> items;
+            for (std::size_t i = 0; i < n.items.size(); i++) {
+                const node& v = n.items[i];
+                const std::string p = path + "[" + std::to_string(i) + "]";
+                ctx.record(p, v.at);
+                long long x = 0;
+                if (!parse_integer(v, x)) {
+                    ctx.diag.error(v.at, p + ": expected an integer, got " + describe(v));
+                    continue;
+                }
+                if (x < lo || x > hi) {
+                    ctx.diag.error(v.at, p + ": " + v.value + " is out of range " +
+                                             std::to_string(lo) + ".." + std::to_string(hi));
+                    continue;
+                }
+                items.push_back(static_cast<int>(x));
+            }
+            out.*m = std::move(items);
+        };
+        auto emit = [=](const T& v) {
+            node n;
+            n.k = node::kind::seq;
+            for (int x : v.*m)
+                n.items.push_back(node::scalar(std::to_string(x), {}));
+            return n;
+        };
+        add(key, "list of integers", unit, std::to_string(lo) + ".." + std::to_string(hi), doc, false,
+            bind, emit);
+        return *this;
+    }
+
     // A mapping of free names (e.g. cluster names) to integers.
     schema& named_integers(const char* key, std::vector<std::pair<std::string, int>> T::*m,
                            long long lo, long long hi, const char* unit, const char* doc)

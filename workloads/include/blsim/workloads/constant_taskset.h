@@ -2,21 +2,22 @@
 //
 // Each task is released every period_ms, starting at offset_ms, with util_pct of the period
 // as work measured on the reference CPU (the SoC's fastest core at its top OPP). On a slower
-// core or OPP the same work takes longer; a task whose work does not fit accumulates backlog.
-// No randomness: the same parameters give the same releases.
+// core or OPP the same work takes longer; a job that overruns its period delays the next
+// (released already, it starts at once). Between jobs the task sleeps until its next
+// release. No randomness: the same parameters give the same releases.
 #pragma once
 
-#include <cstdint>
-#include <functional>
 #include <string>
-#include <systemc>
 #include <vector>
+
+#include "blsim/workloads/step.h"
 
 namespace blsim::workloads {
 
 struct task_params {
     std::string name;
-    int cpu = 0;
+    std::vector<int> cpus;   // logical CPUs it may run on (empty: every one)
+    int nice = 0;
     double util_pct = 0;     // of the reference CPU, per period
     double period_ms = 0;
     double offset_ms = 0;    // first release
@@ -25,22 +26,20 @@ struct task_params {
     double write_fraction = 0.25; // share of that data it dirties
 };
 
-class constant_taskset : public sc_core::sc_module {
+class constant_taskset : public workload {
 public:
-    // @release is called at each release with the task's index and its work in reference ns.
-    using release_fn = std::function<void(unsigned task, double ref_ns)>;
+    explicit constant_taskset(std::vector<task_params> tasks);
 
-    constant_taskset(sc_core::sc_module_name name, std::vector<task_params> tasks,
-                     release_fn release);
+    unsigned ntasks() const override { return static_cast<unsigned>(tasks_.size()); }
+    step next(unsigned task, std::uint64_t now_ns) override;
 
+    // Jobs released so far (every job's release has been asked for).
     std::uint64_t releases() const { return releases_; }
 
 private:
-    void on_timer();
-
     std::vector<task_params> tasks_;
-    std::vector<sc_core::sc_time> next_;
-    release_fn release_;
+    std::vector<double> release_ns_; // the next job's release
+    std::vector<bool> ran_;          // its job was handed out: sleep to the next release
     std::uint64_t releases_ = 0;
 };
 

@@ -214,6 +214,10 @@ static uint32_t switch_blackout(struct bls_switcher *sw, unsigned ob, unsigned l
 	trace(sw, ob, BLS_TRACE_BLACKOUT_BEGIN, l, ib);
 	bls_gic_migrate_target(hw, ob, ob, ib);
 	trace(sw, ob, BLS_TRACE_SWITCH_STEP, l, BLS_STEP_GIC_MIGRATED);
+	/* tick_suspend: our timer's deadline goes with the logical CPU, and our timer stops
+	 * (a deadline passing now would wake this CPU once it is off). */
+	sw->tick_saved[l] = ops(sw)->timer_get(hw->plat, ob);
+	ops(sw)->timer_set(hw->plat, ob, BLS_TIMER_OFF);
 	delay(sw, ob, cost->tick_suspend);
 	/* cpu_pm_enter: the notifiers, among them the GIC's state save. */
 	delay(sw, ob, cost->cpu_pm_enter);
@@ -304,6 +308,8 @@ unsigned bls_switcher_inbound(struct bls_switcher *sw, unsigned ib)
 	bls_mcpm_cpu_powered_up(sw->mcpm, ib);
 	delay(sw, ib, cost->cpu_pm_exit);
 	bls_gic_cpu_restore(hw, ib, &sw->gic_saved[l]);
+	/* tick_resume: the logical CPU's deadline on our timer (already past: it fires now). */
+	ops(sw)->timer_set(hw->plat, ib, sw->tick_saved[l]);
 	delay(sw, ib, cost->tick_resume);
 
 	/* This switch is over for the logical CPU: a new request may start from here. */

@@ -1,0 +1,137 @@
+// soc/src/kernel_config.cpp -- the C kernel's configuration, built from the scenario: the
+// device-tree part (where the devices are), the boot command line (boot frequencies), and the
+// sysctl and sysfs settings (scheduler, cpuidle, governor).
+#include <bls/governor.h>
+
+#include <cmath>
+
+#include "blsim/soc/platform.h"
+
+namespace blsim::soc {
+
+bls_governor_tunables governor_tunables(const governor_config& g)
+{
+    bls_governor_tunables t{};
+    bls_governor_default_tunables(&t);
+    const interactive_config& i = g.interactive;
+    bls_interactive_tunables& ti = t.interactive;
+    ti.hispeed_freq_mhz = static_cast<unsigned>(i.hispeed_freq_mhz);
+    ti.go_hispeed_load = static_cast<unsigned>(i.go_hispeed_load_pct);
+    // Validated when the scenario was loaded.
+    if (bls_interactive_parse_target_loads(&ti, i.target_loads.c_str()) != 0)
+        throw internal_error("target_loads '" + i.target_loads + "' passed validation but not the kernel's parser");
+    ti.min_sample_time_us = static_cast<uint32_t>(i.min_sample_time_us);
+    ti.timer_rate_us = static_cast<uint32_t>(i.timer_rate_us);
+    ti.above_hispeed_delay_us = static_cast<uint32_t>(i.above_hispeed_delay_us);
+    ti.timer_slack_us = i.timer_slack_us;
+    ti.boost = i.boost;
+    ti.boostpulse_duration_us = static_cast<uint32_t>(i.boostpulse_duration_us);
+    ti.hispeed_freq2_mhz = static_cast<unsigned>(i.hispeed_freq2_mhz);
+    ti.go_hispeed_load2 = static_cast<unsigned>(i.go_hispeed_load2_pct);
+    t.ondemand.sampling_rate_us = static_cast<uint32_t>(g.ondemand.sampling_rate_us);
+    t.ondemand.up_threshold = static_cast<unsigned>(g.ondemand.up_threshold_pct);
+    t.ondemand.sampling_down_factor = static_cast<unsigned>(g.ondemand.sampling_down_factor);
+    t.ondemand.powersave_bias = static_cast<unsigned>(g.ondemand.powersave_bias_permille);
+    t.conservative.sampling_rate_us = static_cast<uint32_t>(g.conservative.sampling_rate_us);
+    t.conservative.up_threshold = static_cast<unsigned>(g.conservative.up_threshold_pct);
+    t.conservative.down_threshold = static_cast<unsigned>(g.conservative.down_threshold_pct);
+    t.conservative.freq_step = static_cast<unsigned>(g.conservative.freq_step_pct);
+    t.conservative.sampling_down_factor = static_cast<unsigned>(g.conservative.sampling_down_factor);
+    t.schedutil.rate_limit_us = static_cast<uint32_t>(g.schedutil.rate_limit_us);
+    return t;
+}
+
+bls_kernel_config platform::kernel_config(unsigned ncpus) const
+{
+    const model::soc_params& soc = cfg_.soc;
+    bls_kernel_config kc{};
+
+    // The device tree.
+    kc.hw.ncpus = ncpus;
+    kc.hw.nclusters = static_cast<unsigned>(soc.clusters.size());
+    for (unsigned cpu = 0; cpu < ncpus; cpu++)
+        kc.hw.cpu_cluster[cpu] = pc_->cluster_of(cpu);
+    for (std::size_t i = 0; i < soc.clusters.size(); i++)
+        kc.hw.cluster_cci_port[i] = static_cast<unsigned>(soc.clusters[i].cci_port);
+    kc.hw.gic_dist_base = static_cast<std::uint64_t>(soc.gic.dist_base);
+    kc.hw.gic_cpu_base = static_cast<std::uint64_t>(soc.gic.cpu_base);
+    kc.hw.cci_base = static_cast<std::uint64_t>(soc.cci.base);
+    kc.hw.shm_base = static_cast<std::uint64_t>(soc.sram.base);
+    kc.hw.spc_base = static_cast<std::uint64_t>(soc.spc.base);
+    kc.hw.spc_irq = static_cast<unsigned>(soc.spc.irq);
+    kc.hw.timer_ppi = timer_ppi;
+    kc.hw.gic_nirqs = 32 + static_cast<unsigned>(soc.gic.spis);
+    kc.boot_cpu = 0;
+
+    // The switcher.
+    kc.switcher.enabled = cfg_.switcher.enabled;
+    kc.switcher.pairing = cfg_.switcher.pairing == "in_order" ? BLS_PAIRING_IN_ORDER : BLS_PAIRING_LINUX;
+    const switch_costs& sc = cfg_.switcher.costs_cycles;
+    kc.switcher.costs = {static_cast<uint32_t>(sc.tick_suspend), static_cast<uint32_t>(sc.cpu_pm_enter),
+                         static_cast<uint32_t>(sc.context_save), static_cast<uint32_t>(sc.stack_switch),
+                         static_cast<uint32_t>(sc.context_restore), static_cast<uint32_t>(sc.cpu_pm_exit),
+                         static_cast<uint32_t>(sc.tick_resume)};
+    kc.switcher.restore_uncached_words = static_cast<unsigned>(cfg_.switcher.restore_uncached_words);
+
+    // cpufreq: the OPP tables, the boot frequencies, the governor.
+    for (std::size_t i = 0; i < soc.clusters.size(); i++) {
+        const model::cluster_params& cp = soc.clusters[i];
+        kc.cpufreq.nopps[i] = static_cast<unsigned>(cp.opps.size());
+        for (std::size_t o = 0; o < cp.opps.size(); o++)
+            kc.cpufreq.opp_mhz[i][o] = static_cast<unsigned>(cp.opps[o].freq_mhz);
+        kc.cpufreq.boot_level[i] = static_cast<unsigned>(model::boot_opp_index(cp));
+        kc.capacity_dmips_mhz[i] = static_cast<unsigned>(cp.capacity_dmips_mhz);
+        for (const auto& [name, mhz] : cfg_.governor.freq_mhz)
+            if (name == cp.name)
+                kc.boot_mhz[i] = static_cast<unsigned>(mhz);
+    }
+    const int big = big_cluster(soc);
+    kc.cpufreq.big_cluster = big < 0 ? 0 : static_cast<unsigned>(big);
+    kc.cpufreq.little_cluster = big < 0 ? 0 : 1u - static_cast<unsigned>(big);
+    kc.governor = bls_governor_find(cfg_.governor.name.c_str());
+    if (!kc.governor)
+        throw internal_error("no governor named '" + cfg_.governor.name + "' in the kernel");
+    kc.tunables = governor_tunables(cfg_.governor);
+
+    // The scheduler, its times scaled with the CPUs online at boot as Linux's
+    // sched_init_granularity does (SCHED_TUNABLESCALING_LOG).
+    const sched_config& sch = cfg_.sched;
+    unsigned factor = 1;
+    if (sch.scale_with_cpus) {
+        const unsigned online = std::min(8u, static_cast<unsigned>(logical_cpus(cfg_)));
+        factor = 1 + static_cast<unsigned>(std::floor(std::log2(static_cast<double>(online))));
+    }
+    kc.sched.latency_ns = 1000ull * static_cast<unsigned>(sch.latency_us) * factor;
+    kc.sched.min_granularity_ns = 1000ull * static_cast<unsigned>(sch.min_granularity_us) * factor;
+    kc.sched.wakeup_granularity_ns = 1000ull * static_cast<unsigned>(sch.wakeup_granularity_us) * factor;
+    kc.sched.balance_interval_ns = 1000ull * static_cast<unsigned>(sch.balance_interval_us);
+    kc.freq_invariant = sch.freq_invariant;
+    kc.cpu_invariant = sch.cpu_invariant;
+
+    // cpuidle: the SoC's states, or WFI alone.
+    for (std::size_t i = 0; i < soc.clusters.size(); i++) {
+        const std::vector<model::idle_state_params>& st = soc.clusters[i].idle_states;
+        const std::size_t n = cfg_.cpuidle.enabled ? st.size() : 1;
+        kc.cpuidle.nstates[i] = static_cast<unsigned>(n);
+        for (std::size_t k = 0; k < n; k++)
+            kc.cpuidle.state[i][k] = {st[k].kind == "wfi" ? BLS_IDLE_WFI : BLS_IDLE_POWER_DOWN,
+                                      static_cast<uint32_t>(st[k].exit_latency_us),
+                                      static_cast<uint32_t>(st[k].target_residency_us)};
+    }
+    kc.cpuidle.latency_limit_us =
+        cfg_.cpuidle.latency_limit_us < 0 ? UINT32_MAX : static_cast<uint32_t>(cfg_.cpuidle.latency_limit_us);
+
+    // The tasks.
+    kc.ntasks = static_cast<unsigned>(cfg_.workload.tasks.size());
+    for (std::size_t t = 0; t < cfg_.workload.tasks.size(); t++) {
+        const workloads::task_params& tp = cfg_.workload.tasks[t];
+        uint32_t mask = 0;
+        for (int c : tp.cpus)
+            mask |= 1u << c;
+        kc.tasks[t].affinity = mask;
+        kc.tasks[t].nice = tp.nice;
+    }
+    return kc;
+}
+
+} // namespace blsim::soc

@@ -1,0 +1,203 @@
+/* switcher/include/bls/sched.h -- the scheduler: run queues, fair sharing, placement and
+ * balancing, in the manner of Linux's CFS (kernel/sched/fair.c). docs/os.md has the algorithms
+ * and where they simplify.
+ *
+ * Pure bookkeeping: every function takes the current time and returns at once, touching no
+ * hardware, so that the kernel (bls/kernel.h) calls it between its platform verbs and tests
+ * drive it with hand-picked times. Run queues are per logical CPU ("cpu" below always means
+ * a logical CPU); the kernel tells the scheduler which are online and at what capacity each
+ * runs.
+ *
+ * A task is NEW until first woken, then RUNNABLE (queued: running or waiting), SLEEPING (its
+ * timer on the run queue it slept on), BLOCKED (on an event) or EXITED:
+ *
+ *   NEW --wake--> RUNNABLE --sleep--> SLEEPING --timer--> RUNNABLE
+ *                    |  ^--------------------------------------'
+ *                    +--block--> BLOCKED --signal--> RUNNABLE
+ *                    +--exit---> EXITED
+ */
+#ifndef BLS_SCHED_H
+#define BLS_SCHED_H
+
+#include <stdint.h>
+
+#include "bls/pelt.h"
+#include "bls/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum bls_task_state {
+	BLS_TASK_NEW = 0x71,
+	BLS_TASK_RUNNABLE = 0x72,
+	BLS_TASK_SLEEPING = 0x73,
+	BLS_TASK_BLOCKED = 0x74,
+	BLS_TASK_EXITED = 0x75,
+};
+
+#define BLS_NICE_0_WEIGHT 1024u
+#define BLS_NO_DEADLINE UINT64_MAX
+
+struct bls_sched_config {
+	unsigned ncpus;                 /* logical CPUs that may ever be online */
+	uint64_t latency_ns;            /* sched_latency: every runnable task runs once per period */
+	uint64_t min_granularity_ns;    /* the shortest slice; the period grows beyond latency/min */
+	uint64_t wakeup_granularity_ns; /* a woken task preempts when this much more entitled */
+	uint64_t balance_interval_ns;   /* periodic balancing of a CPU with tasks waiting */
+};
+
+struct bls_sched_task_config {
+	uint32_t affinity; /* logical CPUs it may run on; 0: every one */
+	int nice;          /* -20..19 */
+};
+
+/* Per-task accounting, read-only for callers. */
+struct bls_sched_task_stats {
+	uint64_t runtime_ns;   /* time running */
+	uint64_t wait_ns;      /* time runnable but not running */
+	uint64_t wakeups;
+	uint64_t migrations;   /* moves between run queues */
+};
+
+struct bls_sched_task {
+	/* read-only for callers */
+	enum bls_task_state state;
+	unsigned cpu;          /* run queue it is on, or last ran on */
+	uint32_t affinity;
+	int nice;
+	unsigned weight;
+	uint64_t vruntime;     /* ns weighted by NICE_0_WEIGHT / weight, in its run queue's frame */
+	uint64_t wake_at_ns;   /* SLEEPING: when its timer fires */
+	unsigned event;        /* BLOCKED: on what */
+	struct bls_pelt pelt;
+	struct bls_sched_task_stats stats;
+	/* private */
+	uint64_t since_ns;     /* RUNNABLE: when it last started waiting or running */
+	uint64_t woken_at_ns;  /* when it was meant to wake (a sleep's deadline, a signal) */
+	int latency_pending;   /* woken, not run yet */
+	uint64_t block_seq;    /* BLOCKED: order of arrival, for signal's longest waiter */
+	uint64_t last_latency_ns;
+};
+
+struct bls_rq {
+	int curr;                /* the task running, -1 */
+	unsigned nr_running;     /* RUNNABLE tasks on it, curr included */
+	unsigned long weight;    /* their weights' sum */
+	uint64_t min_vruntime;
+	uint64_t exec_start_ns;  /* when curr got the CPU (its slice's start) */
+	uint64_t curr_accounted_ns; /* curr's runtime accounted up to here */
+	int need_resched;        /* curr should give way at the next scheduling point */
+	uint64_t next_balance_ns;
+	double scale;            /* capacity x frequency, of the reference's (util invariance) */
+	uint64_t idle_ns;        /* time with nothing runnable, up to idle_since */
+	uint64_t idle_since_ns;
+};
+
+/* Events the scheduler records for the kernel to trace once its data is consistent. */
+enum bls_sched_event {
+	BLS_SCHED_EV_WAKEUP = 1, /* a: task, b: the CPU it was queued on */
+	BLS_SCHED_EV_MIGRATE,    /* a: task, b: the CPU it moved to */
+	BLS_SCHED_EV_SWITCH,     /* a: the task that ran (~0: none), b: the task now running */
+	BLS_SCHED_EV_LATENCY,    /* a: task, b: ns from when it was meant to wake to running */
+};
+#define BLS_SCHED_MAX_EVENTS (4 * BLS_MAX_TASKS)
+
+struct bls_sched_stats {
+	uint64_t context_switches;
+	uint64_t migrations;        /* tasks moved between run queues, for any reason */
+	uint64_t wakeups;
+	uint64_t load_balance_moves; /* of which by balancing (idle pull, periodic push) */
+};
+
+struct bls_sched {
+	struct bls_sched_config cfg;
+	uint32_t online;             /* logical CPUs online */
+	unsigned ntasks;
+	struct bls_sched_task task[BLS_MAX_TASKS];
+	struct bls_rq rq[BLS_MAX_CPUS];
+	struct bls_sched_stats stats;
+	uint64_t block_seq;
+	/* recorded events, drained by the caller: bls_sched_take_events() */
+	unsigned nev;
+	struct { unsigned kind, a, b; } ev[BLS_SCHED_MAX_EVENTS];
+	uint64_t ev_dropped;
+};
+
+/* bls_sched_init - @cfg's run queues, every CPU of @online online and idle since @now_ns.
+ * Returns 0 or -BLS_EINVAL. */
+int bls_sched_init(struct bls_sched *s, const struct bls_sched_config *cfg, uint32_t online,
+		   uint64_t now_ns);
+
+/* bls_sched_weight - the load weight of @nice: 1024 at nice 0, 1.25 times less per level. */
+unsigned bls_sched_weight(int nice);
+
+/* bls_sched_add_task - a NEW task; its id, or -BLS_EINVAL (too many, bad nice, an affinity
+ * outside the configured CPUs). */
+int bls_sched_add_task(struct bls_sched *s, const struct bls_sched_task_config *tc, uint64_t now_ns);
+
+/* bls_sched_wake - @task (NEW, SLEEPING or BLOCKED) becomes runnable, placed on its previous
+ * CPU if idle, else an idle CPU, else the least loaded; @woken_at_ns is when it was meant to
+ * wake (for its wake-up latency). Returns the CPU, or -BLS_EINVAL when it was not waiting. */
+int bls_sched_wake(struct bls_sched *s, unsigned task, uint64_t now_ns, uint64_t woken_at_ns);
+
+/* bls_sched_pick - the scheduling point of @cpu: the running task goes on unless it stopped
+ * being runnable, a wake-up asked it to give way, or its slice is over with others waiting;
+ * then the most entitled task runs. Returns the task to run, or -1 (idle). */
+int bls_sched_pick(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
+
+/* bls_sched_sleep / _block / _exit - @cpu's running task stops being runnable: asleep until
+ * @until_ns (its timer on @cpu), waiting for @event, or over. */
+void bls_sched_sleep(struct bls_sched *s, unsigned cpu, uint64_t now_ns, uint64_t until_ns);
+void bls_sched_block(struct bls_sched *s, unsigned cpu, uint64_t now_ns, unsigned event);
+void bls_sched_exit(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
+
+/* bls_sched_expire - @cpu's timer fired: wake every task asleep on it whose time has come.
+ * Returns the CPUs (bits) that received a task and must reschedule. */
+uint32_t bls_sched_expire(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
+
+/* bls_sched_signal - wake the longest waiter on @event (@all: every waiter). Returns the
+ * CPUs that received a task. */
+uint32_t bls_sched_signal(struct bls_sched *s, unsigned event, int all, uint64_t now_ns);
+
+/* bls_sched_balance - balancing from @cpu: when it is idle, pull a waiting task from the
+ * busiest CPU; when it has tasks waiting and its balance interval has passed, push one to an
+ * idle CPU, or to one less loaded by more than the task's weight. Returns the CPUs that
+ * received a task. */
+uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
+
+/* bls_sched_set_online - the logical CPUs online change (the switcher turned on or off):
+ * tasks queued or asleep on a CPU going offline move to an online CPU they may run on (none:
+ * their affinity is widened to every online CPU, as Linux breaks it). Returns the CPUs that
+ * received a task. */
+uint32_t bls_sched_set_online(struct bls_sched *s, uint32_t online, uint64_t now_ns);
+
+/* bls_sched_set_scale - @cpu now runs at @scale of the reference capacity (0..1]. */
+void bls_sched_set_scale(struct bls_sched *s, unsigned cpu, uint64_t now_ns, double scale);
+
+/* bls_sched_next_deadline - the earliest time @cpu's timer must fire for the scheduler: the
+ * first sleeper's wake-up, and with tasks waiting the slice's end and the next balance.
+ * BLS_NO_DEADLINE when none (NOHZ: no tick). */
+uint64_t bls_sched_next_deadline(const struct bls_sched *s, unsigned cpu);
+
+/* bls_sched_idle_ns - time @cpu has had nothing runnable, up to @now_ns (what
+ * get_cpu_idle_time_us gives a governor). */
+uint64_t bls_sched_idle_ns(const struct bls_sched *s, unsigned cpu, uint64_t now_ns);
+
+/* bls_sched_cpu_util / _runnable - the sum of the tracked averages of the tasks on @cpu
+ * (sleeping ones included, decaying), up to @now_ns: 0..1024 per fully busy CPU. */
+double bls_sched_cpu_util(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
+double bls_sched_cpu_runnable(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
+
+/* bls_sched_slice_ns - the slice @cpu's running task gets with the tasks now queued. */
+uint64_t bls_sched_slice_ns(const struct bls_sched *s, unsigned cpu);
+
+/* bls_sched_take_events - hand the recorded events to @fn, oldest first, and forget them. */
+void bls_sched_take_events(struct bls_sched *s, void (*fn)(void *ctx, unsigned kind, unsigned a, unsigned b),
+			   void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BLS_SCHED_H */

@@ -1,0 +1,716 @@
+/* switcher/src/kernel/kernel.c -- the per-CPU run loop; see bls/kernel.h for the contract and
+ * docs/os.md for the algorithms it calls. */
+#include "bls/kernel.h"
+
+#include <string.h>
+
+#include "bls/check.h"
+
+/* Work left below this (in reference nanoseconds) is rounding noise from the platform's
+ * floating-point progress accounting, not work. */
+#define BLS_WORK_EPSILON_NS 1e-6
+
+/* Steps a task may take without running or waiting before its workload counts as broken
+ * (a workload that only ever signals would hang its CPU). */
+#define BLS_MAX_INSTANT_STEPS 1000
+
+static uint64_t now(const struct bls_kernel *k)
+{
+	return k->ops->now_ns(k->plat);
+}
+
+static uint32_t online_mask(const struct bls_kernel *k)
+{
+	const unsigned n = bls_switcher_nlogical(&k->sw);
+	return n >= 32 ? ~0u : (1u << n) - 1u;
+}
+
+/* --- the governor's view of the kernel ---------------------------------------------------- */
+
+static uint64_t env_idle_ns(void *ctx, unsigned cpu, uint64_t now_ns)
+{
+	return bls_sched_idle_ns(&((struct bls_kernel *)ctx)->sched, cpu, now_ns);
+}
+
+static double env_util(void *ctx, unsigned cpu, uint64_t now_ns)
+{
+	return bls_sched_cpu_util(&((struct bls_kernel *)ctx)->sched, cpu, now_ns);
+}
+
+static void env_request(void *ctx, unsigned cpu, unsigned mhz)
+{
+	/* Taken by the logical CPU's host at its next scheduling point (the speed-change
+	 * thread's work); the host is woken if it is not the caller. */
+	struct bls_kernel *k = ctx;
+	k->mailbox_mhz[cpu] = mhz;
+	k->kick |= 1u << cpu;
+}
+
+static const struct bls_gov_env gov_env = {
+	.idle_ns = env_idle_ns,
+	.util = env_util,
+	.request = env_request,
+};
+
+/* The cpufreq policies as the driver now defines them: a logical CPU each with the switcher
+ * on (the merged virtual table), a cluster each without (its OPPs). */
+static void build_policies(struct bls_kernel *k, uint64_t t)
+{
+	const struct bls_hw *hw = &k->cfg.hw;
+	const struct bls_cpufreq *cf = &k->cpufreq;
+	struct bls_policy p[BLS_MAX_CPUS];
+	unsigned n = 0;
+	memset(p, 0, sizeof(p));
+	if (cf->switching) {
+		const struct bls_vtable *vt = &cf->vtable;
+		for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++) {
+			struct bls_policy *q = &p[n++];
+			q->cpus = 1u << l;
+			q->first_cpu = l;
+			q->nfreqs = vt->n;
+			for (unsigned i = 0; i < vt->n; i++)
+				q->freq_mhz[i] = vt->opp[i].virt_mhz;
+			q->capacity = 1024.0;
+			/* Where the logical CPU is now, as a virtual frequency. */
+			const unsigned cl = bls_switcher_cluster_of(&k->sw, l);
+			const unsigned real = bls_cpufreq_cluster_mhz(cf, cl);
+			q->cur_mhz = q->freq_mhz[0];
+			for (unsigned i = 0; i < vt->n; i++)
+				if (vt->opp[i].cluster == cl && vt->opp[i].actual_mhz <= real)
+					q->cur_mhz = vt->opp[i].virt_mhz;
+		}
+	} else {
+		for (unsigned c = 0; c < hw->nclusters; c++) {
+			uint32_t cpus = 0;
+			for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++)
+				if (bls_switcher_cluster_of(&k->sw, l) == c)
+					cpus |= 1u << l;
+			if (!cpus)
+				continue;
+			struct bls_policy *q = &p[n++];
+			q->cpus = cpus;
+			q->first_cpu = (unsigned)__builtin_ctz(cpus);
+			q->nfreqs = cf->cfg.nopps[c];
+			for (unsigned i = 0; i < q->nfreqs; i++)
+				q->freq_mhz[i] = cf->cfg.opp_mhz[c][i];
+			const unsigned top = q->freq_mhz[q->nfreqs - 1];
+			q->capacity = 1024.0 * k->cfg.capacity_dmips_mhz[c] * top / k->ref_capacity;
+			q->cur_mhz = bls_cpufreq_cluster_mhz(cf, c);
+		}
+	}
+	int rc = bls_governor_set_policies(&k->gov, p, n, t);
+	BLS_CHECK(hw, ~0u, rc == 0);
+}
+
+int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
+		    const struct bls_platform_ops *ops, void *plat,
+		    const struct bls_workload_ops *wl, void *wl_ctx)
+{
+	if (!k || !cfg || !wl || !wl->next)
+		return -BLS_EINVAL;
+	if (bls_platform_ops_check(ops))
+		return -BLS_ENOSYS;
+	const struct bls_hw *hw = &cfg->hw;
+	if (hw->ncpus == 0 || hw->ncpus > BLS_MAX_CPUS || cfg->boot_cpu >= hw->ncpus ||
+	    hw->nclusters == 0 || hw->nclusters > BLS_MAX_CLUSTERS || cfg->ntasks > BLS_MAX_TASKS ||
+	    hw->timer_ppi < 16 || hw->timer_ppi > 31 || !cfg->governor || !cfg->governor->start)
+		return -BLS_EINVAL;
+	for (unsigned c = 0; c < hw->ncpus; c++)
+		if (hw->cpu_cluster[c] >= hw->nclusters)
+			return -BLS_EINVAL;
+
+	memset(k, 0, sizeof(*k));
+	k->activity_mailbox = -1;
+	k->ops = ops;
+	k->plat = plat;
+	k->wl = wl;
+	k->wl_ctx = wl_ctx;
+	k->cfg = *cfg;
+	k->cfg.hw.ops = ops;
+	k->cfg.hw.plat = plat;
+
+	/* Every CPU comes out of reset running, its cluster coherent. */
+	int rc = bls_mcpm_init(&k->mcpm, &k->cfg.hw, &bls_mcpm_tc2);
+	if (rc)
+		return rc;
+	struct bls_switcher_config swc = cfg->switcher;
+	swc.boot_cluster = hw->cpu_cluster[cfg->boot_cpu];
+	if (bls_switcher_init(&k->sw, &k->cfg.hw, &k->mcpm, &swc))
+		return -BLS_EINVAL;
+	if (hw->ncpus > 16) /* the doorbell SPIs 48..63 */
+		return -BLS_EINVAL;
+	if (hw->spc_irq < 64 || hw->spc_irq >= hw->gic_nirqs) /* an SPI after the doorbells */
+		return -BLS_EINVAL;
+	if (bls_cpufreq_init(&k->cpufreq, &k->cfg.hw, &k->sw, &cfg->cpufreq))
+		return -BLS_EINVAL;
+	for (unsigned c = 0; c < hw->nclusters; c++) {
+		const unsigned n = cfg->cpufreq.nopps[c];
+		if (n == 0 || cfg->capacity_dmips_mhz[c] == 0)
+			return -BLS_EINVAL;
+		const double cap = (double)cfg->capacity_dmips_mhz[c] * cfg->cpufreq.opp_mhz[c][n - 1];
+		if (cap > k->ref_capacity)
+			k->ref_capacity = cap;
+	}
+	if (bls_cpuidle_init(&k->cpuidle, &cfg->cpuidle, hw->nclusters))
+		return -BLS_EINVAL;
+
+	/* The scheduler knows every CPU that may ever be a logical CPU of its own. */
+	struct bls_sched_config sc = cfg->sched;
+	sc.ncpus = hw->ncpus;
+	if (bls_sched_init(&k->sched, &sc, online_mask(k), 0))
+		return -BLS_EINVAL;
+	for (unsigned t = 0; t < cfg->ntasks; t++)
+		if (bls_sched_add_task(&k->sched, &cfg->tasks[t], 0) < 0)
+			return -BLS_EINVAL;
+	bls_governor_init(&k->gov, cfg->governor, &cfg->tunables, &gov_env, k);
+	return 0;
+}
+
+int bls_kernel_post_switcher_active(struct bls_kernel *k, int active)
+{
+	if (k->sw.npairs == 0)
+		return -BLS_EINVAL;
+	k->activity_mailbox = active != 0;
+	return 0;
+}
+
+int bls_kernel_post_frequency(struct bls_kernel *k, unsigned logical, unsigned mhz)
+{
+	if (logical >= k->cfg.hw.ncpus || mhz == 0)
+		return -BLS_EINVAL;
+	if (k->cfg.governor != &bls_gov_userspace || logical >= bls_switcher_nlogical(&k->sw)) {
+		k->stats.freq_requests_refused++;
+		return 0;
+	}
+	k->mailbox_mhz[logical] = mhz;
+	return 0;
+}
+
+void bls_kernel_post_tunables(struct bls_kernel *k, const struct bls_governor_tunables *t, int boostpulse)
+{
+	k->posted_tunables = *t;
+	k->tunables_posted = 1;
+	k->boostpulse_posted |= boostpulse != 0;
+}
+
+/* Send the pending reschedules (queued work, answered requests) to the CPUs concerned. */
+static void send_kicks(struct bls_kernel *k, unsigned cpu, int self)
+{
+	uint32_t kick = k->kick;
+	k->kick = 0;
+	for (unsigned l = 0; kick; l++, kick >>= 1) {
+		if (!(kick & 1u) || (int)l == self || l >= bls_switcher_nlogical(&k->sw))
+			continue;
+		const unsigned host = bls_switcher_host_of(&k->sw, l);
+		if (host != cpu)
+			bls_gic_send_sgi(&k->cfg.hw, cpu, host, BLS_SGI_RESCHEDULE);
+	}
+}
+
+/* --- tracing the scheduler's events ----------------------------------------------------- */
+
+struct trace_ctx {
+	struct bls_kernel *k;
+	unsigned cpu;
+};
+
+static void trace_sched_event(void *ctx, unsigned kind, unsigned a, unsigned b)
+{
+	const struct trace_ctx *tc = ctx;
+	static const unsigned map[] = {
+		[BLS_SCHED_EV_WAKEUP] = BLS_TRACE_SCHED_WAKEUP,
+		[BLS_SCHED_EV_MIGRATE] = BLS_TRACE_SCHED_MIGRATE,
+		[BLS_SCHED_EV_SWITCH] = BLS_TRACE_SCHED_SWITCH,
+		[BLS_SCHED_EV_LATENCY] = BLS_TRACE_WAKEUP_LATENCY,
+	};
+	tc->k->ops->trace(tc->k->plat, tc->cpu, map[kind], a, b);
+}
+
+static void flush_sched_events(struct bls_kernel *k, unsigned cpu)
+{
+	struct trace_ctx tc = {k, cpu};
+	bls_sched_take_events(&k->sched, trace_sched_event, &tc);
+}
+
+/* --- frequency requests --------------------------------------------------------------- */
+
+/* A posted request is taken by the logical CPU's host once its previous one is over (the
+ * policy's lock serialises them in Linux). */
+static void take_frequency_request(struct bls_kernel *k, unsigned cpu, unsigned l)
+{
+	const unsigned mhz = k->mailbox_mhz[l];
+	if (!mhz || bls_cpufreq_phase(&k->cpufreq, l) != BLS_CPUFREQ_IDLE)
+		return;
+	k->mailbox_mhz[l] = 0;
+	if (k->disabling) {
+		/* The switcher is bringing every CPU home: no new switches meanwhile. */
+		k->stats.freq_requests_refused++;
+		return;
+	}
+	if (bls_cpufreq_target(&k->cpufreq, cpu, l, mhz))
+		k->stats.freq_requests_refused++;
+}
+
+/* The caller asleep in the driver goes on; a transaction just over is the policy's
+ * CPUFREQ_POSTCHANGE. */
+static void service_cpufreq(struct bls_kernel *k, unsigned cpu, unsigned l)
+{
+	bls_cpufreq_service(&k->cpufreq, cpu, l);
+	const int busy = bls_cpufreq_phase(&k->cpufreq, l) != BLS_CPUFREQ_IDLE;
+	if (k->txn_busy[l] && !busy) {
+		const unsigned mhz = k->cpufreq.request_mhz[l];
+		bls_governor_freq_changed(&k->gov, l, mhz, now(k));
+		k->ops->trace(k->plat, cpu, BLS_TRACE_CPU_FREQUENCY, l, mhz);
+	}
+	k->txn_busy[l] = busy;
+}
+
+/* --- turning the switcher on and off (bL_switcher_enable / _disable) ------------------------- */
+
+static void route_logical(struct bls_kernel *k, unsigned cpu, unsigned l)
+{
+	bls_gic_route_spi(&k->cfg.hw, cpu, BLS_IRQ_DOORBELL(l), bls_switcher_host_of(&k->sw, l));
+}
+
+/* The logical CPUs changed: the scheduler's online set and the cpufreq policies follow. */
+static void logical_cpus_changed(struct bls_kernel *k, unsigned cpu)
+{
+	const uint64_t t = now(k);
+	k->kick |= bls_sched_set_online(&k->sched, online_mask(k), t);
+	build_policies(k, t);
+	flush_sched_events(k, cpu);
+}
+
+/* Once every pair is home, the switcher's map goes and the other CPUs come online. */
+static void finish_disable(struct bls_kernel *k, unsigned cpu)
+{
+	struct bls_switcher *sw = &k->sw;
+	for (unsigned l = 0; l < bls_switcher_nlogical(sw); l++)
+		if (bls_switcher_host_of(sw, l) != l || bls_switcher_phase(sw, l) != BLS_SWITCH_IDLE ||
+		    sw->req[l].wanted >= 0 || bls_cpufreq_phase(&k->cpufreq, l) != BLS_CPUFREQ_IDLE)
+			return; /* not yet */
+	const unsigned before = bls_switcher_nlogical(sw);
+	int rc = bls_switcher_set_active(sw, 0);
+	BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
+	k->disabling = 0;
+	sw->stats.disables++;
+	bls_cpufreq_set_switching(&k->cpufreq, 0);
+	for (unsigned c = before; c < k->cfg.hw.ncpus; c++) {
+		route_logical(k, cpu, c);
+		bls_mcpm_set_entry_vector(&k->mcpm, cpu, c, BLS_VECTOR_ONLINE);
+		bls_mcpm_cpu_power_up(&k->mcpm, cpu, c);
+		bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
+	}
+	logical_cpus_changed(k, cpu);
+}
+
+static void take_activity_request(struct bls_kernel *k, unsigned cpu)
+{
+	struct bls_switcher *sw = &k->sw;
+	const int want = k->activity_mailbox;
+	if (want < 0)
+		return;
+	k->activity_mailbox = -1;
+	if (want && !bls_switcher_active(sw) && !k->disabling) {
+		/* On: the partners and unpaired CPUs go offline (their tasks move to the logical
+		 * CPUs that remain); a kick wakes each to notice. */
+		const unsigned before = bls_switcher_nlogical(sw);
+		int rc = bls_switcher_set_active(sw, 1);
+		BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
+		sw->stats.enables++;
+		for (unsigned c = bls_switcher_nlogical(sw); c < before; c++)
+			bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
+		bls_cpufreq_set_switching(&k->cpufreq, 1);
+		logical_cpus_changed(k, cpu);
+	} else if (!want && bls_switcher_active(sw) && !k->disabling) {
+		/* Off: every logical CPU back to its boot cluster first (the cpufreq driver stops
+		 * switching: a transaction in flight finishes without one). */
+		k->disabling = 1;
+		bls_cpufreq_set_switching(&k->cpufreq, 0);
+		const unsigned home = bls_switcher_home_cluster(sw);
+		for (unsigned l = 0; l < bls_switcher_nlogical(sw); l++) {
+			if (bls_switcher_cluster_of(sw, l) == home &&
+			    bls_switcher_phase(sw, l) == BLS_SWITCH_IDLE) {
+				sw->req[l].wanted = -1; /* a pending move away is dropped */
+				continue;
+			}
+			bls_switch_request(sw, cpu, l, home, NULL, NULL);
+			const unsigned host = bls_switcher_host_of(sw, l);
+			if (host != cpu)
+				bls_gic_send_sgi(&k->cfg.hw, cpu, host, BLS_SGI_KICK);
+		}
+		finish_disable(k, cpu);
+	}
+}
+
+/* Userspace's sysfs writes to the governor, taken on logical CPU 0. */
+static void take_tunables(struct bls_kernel *k, unsigned cpu)
+{
+	if (k->tunables_posted) {
+		k->tunables_posted = 0;
+		k->gov.tun = k->posted_tunables;
+	}
+	if (k->boostpulse_posted) {
+		k->boostpulse_posted = 0;
+		bls_governor_boostpulse(&k->gov, now(k));
+	}
+	(void)cpu;
+}
+
+/* --- interrupts ----------------------------------------------------------------------------- */
+
+static void handle_irqs(struct bls_kernel *k, unsigned cpu)
+{
+	const struct bls_hw *hw = &k->cfg.hw;
+	for (;;) {
+		const uint32_t iar = k->ops->mmio_read32(k->plat, cpu, hw->gic_cpu_base + BLS_GICC_IAR);
+		const uint32_t irq = iar & 0x3ffu;
+		if (irq >= 1020u)
+			break; /* spurious: nothing (more) pending */
+		if (irq == hw->timer_ppi) {
+			/* Our deadline: lower the (level) line; what is due is found below, and the
+			 * timer reprogrammed before we run or idle. */
+			k->ops->timer_set(k->plat, cpu, BLS_TIMER_OFF);
+			k->stats.timer_irqs++;
+		} else if (irq == BLS_SGI_INBOUND_ALIVE) {
+			bls_switcher_alive(&k->sw, cpu);
+		} else if (irq == hw->spc_irq) {
+			/* The power controller answered: wake the callers that can go on, each on
+			 * its own logical CPU. */
+			k->kick |= bls_cpufreq_complete(&k->cpufreq, cpu);
+		} else if (irq >= 32u) {
+			/* A doorbell: its request is taken below. It must have reached the logical
+			 * CPU it is for. */
+			const int l = bls_switcher_logical_of(&k->sw, cpu);
+			k->ops->trace(k->plat, cpu, BLS_TRACE_IRQ_HANDLED, l < 0 ? ~0u : (unsigned)l, irq);
+		}
+		k->ops->mmio_write32(k->plat, cpu, hw->gic_cpu_base + BLS_GICC_EOIR, iar);
+	}
+}
+
+/* --- power ---------------------------------------------------------------------------------- */
+
+/* The deepest idle state: @cpu powers down through MCPM and comes back when an interrupt
+ * (its timer, a kick) wakes it. */
+static void cpu_power_cycle(struct bls_kernel *k, unsigned cpu)
+{
+	/* Our own gate stays open with the resume vector, so that an interrupt waking us lets
+	 * us straight back in. */
+	bls_mcpm_set_entry_vector(&k->mcpm, cpu, cpu, BLS_KERNEL_RESUME_VECTOR);
+	uint32_t vector = bls_mcpm_cpu_power_down(&k->mcpm, cpu);
+	/* The switcher may have been turned off while we went down, before we ever reached the
+	 * offline path (at boot): its "come online" vector then overwrote ours. Either way we
+	 * resume as the logical CPU we are. */
+	BLS_CHECK(&k->cfg.hw, cpu, vector == BLS_KERNEL_RESUME_VECTOR || vector == BLS_VECTOR_ONLINE);
+	bls_mcpm_set_entry_vector(&k->mcpm, cpu, cpu, 0);
+	bls_mcpm_cpu_powered_up(&k->mcpm, cpu);
+	bls_gic_cpu_init(&k->cfg.hw, cpu);
+}
+
+/* A CPU that was powered down has passed its gate with @vector: carry on as it says. */
+static void resume(struct bls_kernel *k, unsigned cpu, uint32_t vector)
+{
+	if (vector == BLS_VECTOR_SWITCH) {
+		bls_switcher_inbound(&k->sw, cpu);
+		return;
+	}
+	/* BLS_VECTOR_ONLINE: the switcher went off; this CPU is a logical CPU of its own. */
+	BLS_CHECK(&k->cfg.hw, cpu, vector == BLS_VECTOR_ONLINE);
+	bls_mcpm_set_entry_vector(&k->mcpm, cpu, cpu, 0);
+	bls_mcpm_cpu_powered_up(&k->mcpm, cpu);
+	bls_gic_cpu_init(&k->cfg.hw, cpu);
+	k->ops->cpu_irq_mask(k->plat, cpu, 0);
+}
+
+/* --- timers --------------------------------------------------------------------------------- */
+
+/* The earliest deadline of logical CPU @l: the scheduler's, and the governor's (its sampling
+ * one only while busy: deferrable). */
+static uint64_t next_deadline(struct bls_kernel *k, unsigned l, int idle)
+{
+	const uint64_t s = bls_sched_next_deadline(&k->sched, l);
+	const uint64_t g = bls_governor_deadline(&k->gov, l, idle);
+	return s < g ? s : g;
+}
+
+static void program_timer(struct bls_kernel *k, unsigned cpu, uint64_t deadline)
+{
+	if (k->ops->timer_get(k->plat, cpu) != deadline)
+		k->ops->timer_set(k->plat, cpu, deadline);
+}
+
+/* Load tracking's scale for @l where it runs now. */
+static double capacity_scale(const struct bls_kernel *k, unsigned cpu)
+{
+	const unsigned c = k->cfg.hw.cpu_cluster[cpu];
+	const unsigned n = k->cfg.cpufreq.nopps[c];
+	const double top = k->cfg.cpufreq.opp_mhz[c][n - 1];
+	double scale = 1.0;
+	if (k->cfg.cpu_invariant)
+		scale *= k->cfg.capacity_dmips_mhz[c] * top / k->ref_capacity;
+	if (k->cfg.freq_invariant)
+		scale *= bls_cpufreq_cluster_mhz(&k->cpufreq, c) / top;
+	return scale;
+}
+
+/* What is due on logical CPU @l at its scheduling point: sleepers to wake, the governor's
+ * sample, periodic balancing. */
+static void run_timers(struct bls_kernel *k, unsigned cpu, unsigned l)
+{
+	const uint64_t t = now(k);
+	bls_sched_set_scale(&k->sched, l, t, capacity_scale(k, cpu));
+	k->kick |= bls_sched_expire(&k->sched, l, t);
+	bls_governor_run(&k->gov, l, t);
+	k->kick |= bls_sched_balance(&k->sched, l, t);
+	flush_sched_events(k, cpu);
+}
+
+/* --- tasks ---------------------------------------------------------------------------------- */
+
+static void workload_failed(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t)
+{
+	k->stats.workload_errors++;
+	k->ops->trace(k->plat, cpu, BLS_TRACE_GUEST_ERROR, BLS_GUEST_WORKLOAD, t);
+	bls_sched_exit(&k->sched, l, now(k));
+}
+
+/* Task @t, running on @l, finished its step: ask its workload what it does next until it has
+ * work to run or stops being runnable. */
+static void next_step(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t)
+{
+	for (unsigned i = 0; i < BLS_MAX_INSTANT_STEPS; i++) {
+		const uint64_t tnow = now(k);
+		struct bls_step *st = &k->step[t];
+		memset(st, 0, sizeof(*st));
+		k->task_stats[t].steps++;
+		if (k->wl->next(k->wl_ctx, t, tnow, st) != 0) {
+			workload_failed(k, cpu, l, t);
+			return;
+		}
+		switch (st->kind) {
+		case BLS_STEP_RUN:
+			if (!(st->ref_ns >= 0.0) || !(st->mem_fraction >= 0.0 && st->mem_fraction <= 1.0) ||
+			    !(st->write_fraction >= 0.0 && st->write_fraction <= 1.0)) {
+				workload_failed(k, cpu, l, t);
+				return;
+			}
+			if (st->ref_ns <= BLS_WORK_EPSILON_NS)
+				continue;
+			k->left_ref_ns[t] = st->ref_ns;
+			k->has_step[t] = 1;
+			return;
+		case BLS_STEP_SLEEP:
+			if (st->until_ns <= tnow)
+				continue; /* already past: nanosleep returns at once */
+			bls_sched_sleep(&k->sched, l, tnow, st->until_ns);
+			return;
+		case BLS_STEP_BLOCK:
+			if (st->event >= BLS_MAX_EVENTS) {
+				workload_failed(k, cpu, l, t);
+				return;
+			}
+			bls_sched_block(&k->sched, l, tnow, st->event);
+			return;
+		case BLS_STEP_SIGNAL:
+		case BLS_STEP_BROADCAST:
+			if (st->event >= BLS_MAX_EVENTS) {
+				workload_failed(k, cpu, l, t);
+				return;
+			}
+			k->kick |= bls_sched_signal(&k->sched, st->event, st->kind == BLS_STEP_BROADCAST, tnow);
+			continue;
+		case BLS_STEP_EXIT:
+			bls_sched_exit(&k->sched, l, tnow);
+			return;
+		default:
+			workload_failed(k, cpu, l, t);
+			return;
+		}
+	}
+	workload_failed(k, cpu, l, t);
+}
+
+/* Run task @t's current step on @cpu until it is done or an interrupt arrives. Returns 1
+ * when interrupted. */
+static int run_task(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t)
+{
+	if (!k->has_step[t]) {
+		next_step(k, cpu, l, t);
+		return 0;
+	}
+	const struct bls_step *st = &k->step[t];
+	struct bls_work w = {
+		.ref_ns = k->left_ref_ns[t],
+		.mem_fraction = st->mem_fraction,
+		.ctx = t,
+		.working_set_kb = st->working_set_kb,
+		.write_fraction = st->write_fraction,
+	};
+	double done = 0.0;
+	int rc = k->ops->cpu_execute(k->plat, cpu, &w, &done);
+	BLS_CHECK(&k->cfg.hw, cpu, done >= 0.0 && done <= w.ref_ns * (1.0 + 1e-12));
+	if (done > w.ref_ns)
+		done = w.ref_ns;
+	k->left_ref_ns[t] -= done;
+	k->task_stats[t].done_ref_ns += done;
+	if (k->left_ref_ns[t] <= BLS_WORK_EPSILON_NS)
+		k->has_step[t] = 0;
+	if (rc == -BLS_EINTR)
+		return 1;
+	BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
+	return 0;
+}
+
+/* Nothing runnable on @l: choose an idle state from the next deadline and enter it. */
+static void do_idle(struct bls_kernel *k, unsigned cpu, unsigned l)
+{
+	uint64_t t = now(k);
+	bls_governor_idle(&k->gov, l, 1, t);
+	const uint64_t deadline = next_deadline(k, l, 1);
+	program_timer(k, cpu, deadline);
+	const uint64_t predicted = deadline == BLS_NO_DEADLINE ? UINT64_MAX : deadline > t ? deadline - t : 0;
+	unsigned idx = bls_cpuidle_select(&k->cpuidle, k->cfg.hw.cpu_cluster[cpu], predicted);
+	/* A CPU with a switch or a frequency transaction in flight stays reachable in WFI. */
+	if (bls_switcher_pending(&k->sw, cpu) || k->mailbox_mhz[l] ||
+	    bls_cpufreq_phase(&k->cpufreq, l) != BLS_CPUFREQ_IDLE)
+		idx = 0;
+	const enum bls_idle_kind kind = k->cfg.cpuidle.state[k->cfg.hw.cpu_cluster[cpu]][idx].kind;
+	bls_cpuidle_enter(&k->cpuidle, cpu, idx, t);
+	k->ops->trace(k->plat, cpu, BLS_TRACE_CPU_IDLE, idx, l);
+	if (kind == BLS_IDLE_POWER_DOWN)
+		cpu_power_cycle(k, cpu);
+	else
+		k->ops->cpu_wait_for_interrupt(k->plat, cpu);
+	t = now(k);
+	bls_cpuidle_exit(&k->cpuidle, cpu, t);
+	k->ops->trace(k->plat, cpu, BLS_TRACE_CPU_IDLE, ~0u, l);
+}
+
+/* --- boot ----------------------------------------------------------------------------------- */
+
+static void boot(struct bls_kernel *k, unsigned cpu)
+{
+	const struct bls_hw *hw = &k->cfg.hw;
+	if (cpu == k->cfg.boot_cpu) {
+		/* What boot firmware does before the kernel: every cluster, all of whose
+		 * CPUs come out of reset running, joins the coherency domain. */
+		for (unsigned c = 0; c < hw->nclusters; c++)
+			bls_cci_port_control(hw, cpu, c, 1);
+		bls_mcpm_sync_init(&k->mcpm, cpu);
+		bls_gic_dist_init(hw, cpu);
+		/* Each logical CPU's doorbell goes to the CPU hosting it; the power controller's
+		 * (level-sensitive) interrupt to logical CPU 0's. */
+		for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++)
+			route_logical(k, cpu, l);
+		bls_gic_set_level_triggered(hw, cpu, hw->spc_irq);
+		bls_gic_route_spi(hw, cpu, hw->spc_irq, bls_switcher_host_of(&k->sw, 0));
+		/* Clock settings of the boot command line, then the governor on every policy,
+		 * then init starts the tasks. */
+		for (unsigned c = 0; c < hw->nclusters; c++)
+			if (k->cfg.boot_mhz[c]) {
+				int rc = bls_cpufreq_set_cluster(&k->cpufreq, cpu, c, k->cfg.boot_mhz[c]);
+				BLS_CHECK(hw, cpu, rc == 0); /* validated before boot */
+			}
+		const uint64_t t = now(k);
+		build_policies(k, t);
+		for (unsigned i = 0; i < k->sched.ntasks; i++)
+			k->kick |= 1u << bls_sched_wake(&k->sched, i, t, t);
+		flush_sched_events(k, cpu);
+		/* dsb; store; sev: the others must see the flag no earlier than the
+		 * distributor is up. */
+		k->ops->cpu_dsb(k->plat, cpu);
+		k->booted = 1;
+		k->ops->cpu_send_event(k->plat, cpu);
+	} else {
+		/* Secondaries wait for the boot CPU, as a holding pen would keep them. */
+		while (!k->booted)
+			k->ops->cpu_wait_for_event(k->plat, cpu);
+	}
+	bls_gic_cpu_init(hw, cpu);
+}
+
+void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
+{
+	BLS_CHECK(&k->cfg.hw, cpu, cpu < k->cfg.hw.ncpus);
+	boot(k, cpu);
+
+	int interrupted = 1; /* look once at boot */
+	for (;;) {
+		int l = bls_switcher_logical_of(&k->sw, cpu);
+		if (l < 0) {
+			/* Offline: the partner of a logical CPU's host, or unpaired. Our timer
+			 * stops; whatever woke us is acknowledged first (a pending interrupt would
+			 * wake us again at once); then wait, powered down, to be the inbound of a
+			 * switch, or to be brought online. */
+			if (k->ops->timer_get(k->plat, cpu) != BLS_TIMER_OFF)
+				k->ops->timer_set(k->plat, cpu, BLS_TIMER_OFF);
+			if (interrupted)
+				handle_irqs(k, cpu);
+			resume(k, cpu, bls_switcher_offline(&k->sw, cpu));
+			interrupted = 1;
+			continue;
+		}
+		const unsigned lc = (unsigned)l;
+
+		/* The interrupt handlers. */
+		if (interrupted) {
+			handle_irqs(k, cpu);
+			interrupted = 0;
+		}
+		/* A caller asleep in the cpufreq driver whose request was answered goes on (the
+		 * switch request, the old cluster's clock); then userspace's writes and the
+		 * governor's next request. A clock already at its rate answers at once. */
+		service_cpufreq(k, cpu, lc);
+		if (lc == 0)
+			take_tunables(k, cpu);
+		take_frequency_request(k, cpu, lc);
+		service_cpufreq(k, cpu, lc);
+		take_activity_request(k, cpu);
+		if (k->disabling)
+			finish_disable(k, cpu);
+
+		/* The kswitcher's turn: start a requested switch, or, once the inbound is
+		 * alive, hand the logical CPU over. Then this CPU powers down, and comes back
+		 * only as the inbound of a later switch. */
+		if (bls_switcher_pending(&k->sw, cpu)) {
+			const uint32_t v = bls_switcher_service(&k->sw, cpu);
+			if (v) {
+				resume(k, cpu, v);
+				interrupted = 1;
+				continue;
+			}
+			if (bls_switcher_logical_of(&k->sw, cpu) != l) {
+				interrupted = 1;
+				continue;
+			}
+		}
+
+		/* Timers: wake-ups, the governor's sample, balancing. */
+		run_timers(k, cpu, lc);
+		if (k->mailbox_mhz[lc] && bls_cpufreq_phase(&k->cpufreq, lc) == BLS_CPUFREQ_IDLE) {
+			/* The governor just asked: start it before running on. */
+			take_frequency_request(k, cpu, lc);
+			service_cpufreq(k, cpu, lc);
+		}
+		send_kicks(k, cpu, l);
+
+		const int t = bls_sched_pick(&k->sched, lc, now(k));
+		flush_sched_events(k, cpu);
+		if (t < 0) {
+			/* Nothing runnable: pull from a busier CPU, or idle until a deadline or an
+			 * interrupt. */
+			k->kick |= bls_sched_balance(&k->sched, lc, now(k));
+			flush_sched_events(k, cpu);
+			if (k->sched.rq[lc].nr_running > 0)
+				continue;
+			do_idle(k, cpu, lc);
+			bls_governor_idle(&k->gov, lc, 0, now(k));
+			interrupted = 1;
+			continue;
+		}
+		program_timer(k, cpu, next_deadline(k, lc, 0));
+		interrupted = run_task(k, cpu, lc, (unsigned)t);
+		send_kicks(k, cpu, l);
+		flush_sched_events(k, cpu);
+	}
+}

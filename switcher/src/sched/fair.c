@@ -1,0 +1,584 @@
+/* switcher/src/sched/fair.c -- the fair scheduler (bls/sched.h; docs/os.md, "Scheduler"). */
+#include "bls/sched.h"
+
+#include <math.h>
+#include <string.h>
+
+#define NO_TASK (-1)
+
+unsigned bls_sched_weight(int nice)
+{
+	/* Linux's sched_prio_to_weight: each nice level is about 10% of CPU time, a factor of
+	 * 1.25 in weight, 1024 at nice 0. */
+	return (unsigned)lround(BLS_NICE_0_WEIGHT * pow(1.25, -nice));
+}
+
+static void record(struct bls_sched *s, unsigned kind, unsigned a, unsigned b)
+{
+	if (s->nev == BLS_SCHED_MAX_EVENTS) {
+		s->ev_dropped++;
+		return;
+	}
+	s->ev[s->nev].kind = kind;
+	s->ev[s->nev].a = a;
+	s->ev[s->nev].b = b;
+	s->nev++;
+}
+
+void bls_sched_take_events(struct bls_sched *s, void (*fn)(void *, unsigned, unsigned, unsigned), void *ctx)
+{
+	/* The callee may call back into the scheduler: take the batch first. */
+	unsigned n = s->nev;
+	struct { unsigned kind, a, b; } ev[BLS_SCHED_MAX_EVENTS];
+	memcpy(ev, s->ev, n * sizeof(ev[0]));
+	s->nev = 0;
+	for (unsigned i = 0; i < n; i++)
+		fn(ctx, ev[i].kind, ev[i].a, ev[i].b);
+}
+
+int bls_sched_init(struct bls_sched *s, const struct bls_sched_config *cfg, uint32_t online, uint64_t now_ns)
+{
+	if (!cfg || cfg->ncpus == 0 || cfg->ncpus > BLS_MAX_CPUS || cfg->min_granularity_ns == 0 ||
+	    cfg->latency_ns < cfg->min_granularity_ns || cfg->balance_interval_ns == 0)
+		return -BLS_EINVAL;
+	const uint32_t all = cfg->ncpus == 32 ? ~0u : (1u << cfg->ncpus) - 1u;
+	if (online == 0 || (online & ~all))
+		return -BLS_EINVAL;
+	memset(s, 0, sizeof(*s));
+	s->cfg = *cfg;
+	s->online = online;
+	for (unsigned c = 0; c < cfg->ncpus; c++) {
+		s->rq[c].curr = NO_TASK;
+		s->rq[c].scale = 1.0;
+		s->rq[c].idle_since_ns = now_ns;
+		s->rq[c].next_balance_ns = now_ns + cfg->balance_interval_ns;
+	}
+	return 0;
+}
+
+int bls_sched_add_task(struct bls_sched *s, const struct bls_sched_task_config *tc, uint64_t now_ns)
+{
+	const uint32_t all = (1u << s->cfg.ncpus) - 1u;
+	if (s->ntasks == BLS_MAX_TASKS || tc->nice < -20 || tc->nice > 19 || (tc->affinity & ~all))
+		return -BLS_EINVAL;
+	const unsigned id = s->ntasks++;
+	struct bls_sched_task *t = &s->task[id];
+	memset(t, 0, sizeof(*t));
+	t->state = BLS_TASK_NEW;
+	t->affinity = tc->affinity ? tc->affinity : all;
+	t->nice = tc->nice;
+	t->weight = bls_sched_weight(tc->nice);
+	/* Its first CPU: the lowest it may run on (placement at its first wake-up decides). */
+	for (unsigned c = 0; c < s->cfg.ncpus; c++)
+		if (t->affinity >> c & 1u) {
+			t->cpu = c;
+			break;
+		}
+	bls_pelt_init(&t->pelt, now_ns);
+	return (int)id;
+}
+
+/* --- accounting ------------------------------------------------------------------------- */
+
+static int is_curr(const struct bls_sched *s, unsigned id)
+{
+	return s->rq[s->task[id].cpu].curr == (int)id;
+}
+
+/* Bring @id's load tracking up to @now under the state it has been in. */
+static void pelt_sync(struct bls_sched *s, unsigned id, uint64_t now)
+{
+	struct bls_sched_task *t = &s->task[id];
+	if (t->state == BLS_TASK_NEW || t->state == BLS_TASK_EXITED) {
+		t->pelt.last_ns = now > t->pelt.last_ns ? now : t->pelt.last_ns;
+		return;
+	}
+	const int running = is_curr(s, id);
+	bls_pelt_update(&t->pelt, now, t->state == BLS_TASK_RUNNABLE, running, s->rq[t->cpu].scale);
+}
+
+/* The running task's runtime and virtual runtime up to @now (Linux's update_curr). */
+static void update_curr(struct bls_sched *s, unsigned cpu, uint64_t now)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	if (rq->curr == NO_TASK || now <= rq->curr_accounted_ns)
+		return;
+	struct bls_sched_task *t = &s->task[rq->curr];
+	const uint64_t delta = now - rq->curr_accounted_ns;
+	rq->curr_accounted_ns = now;
+	t->stats.runtime_ns += delta;
+	t->vruntime += delta * BLS_NICE_0_WEIGHT / t->weight;
+	pelt_sync(s, (unsigned)rq->curr, now);
+}
+
+/* min_vruntime only moves forward, following the least entitled of curr and the waiting. */
+static void update_min_vruntime(struct bls_sched *s, unsigned cpu)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	uint64_t least = UINT64_MAX;
+	for (unsigned i = 0; i < s->ntasks; i++) {
+		const struct bls_sched_task *t = &s->task[i];
+		if (t->state == BLS_TASK_RUNNABLE && t->cpu == cpu && t->vruntime < least)
+			least = t->vruntime;
+	}
+	if (least != UINT64_MAX && least > rq->min_vruntime)
+		rq->min_vruntime = least;
+}
+
+static void rq_busy(struct bls_sched *s, unsigned cpu, uint64_t now)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	if (rq->nr_running == 0 && now > rq->idle_since_ns)
+		rq->idle_ns += now - rq->idle_since_ns;
+}
+
+static void enqueue(struct bls_sched *s, unsigned id, unsigned cpu, uint64_t now)
+{
+	struct bls_sched_task *t = &s->task[id];
+	struct bls_rq *rq = &s->rq[cpu];
+	rq_busy(s, cpu, now);
+	t->cpu = cpu;
+	t->state = BLS_TASK_RUNNABLE;
+	t->since_ns = now;
+	rq->nr_running++;
+	rq->weight += t->weight;
+}
+
+static void dequeue(struct bls_sched *s, unsigned id, uint64_t now)
+{
+	struct bls_sched_task *t = &s->task[id];
+	struct bls_rq *rq = &s->rq[t->cpu];
+	if (rq->curr != (int)id && now > t->since_ns)
+		t->stats.wait_ns += now - t->since_ns;
+	rq->nr_running--;
+	rq->weight -= t->weight;
+	if (rq->nr_running == 0)
+		rq->idle_since_ns = now;
+}
+
+/* Move a task's virtual runtime from one run queue's frame to another's. */
+static void renormalise(struct bls_sched *s, unsigned id, unsigned from, unsigned to)
+{
+	struct bls_sched_task *t = &s->task[id];
+	const uint64_t a = s->rq[from].min_vruntime, b = s->rq[to].min_vruntime;
+	t->vruntime = t->vruntime >= a ? t->vruntime - a + b : b;
+}
+
+/* A waiting task goes to another run queue. */
+static void migrate(struct bls_sched *s, unsigned id, unsigned to, uint64_t now)
+{
+	struct bls_sched_task *t = &s->task[id];
+	const unsigned from = t->cpu;
+	pelt_sync(s, id, now);
+	const int queued = t->state == BLS_TASK_RUNNABLE;
+	if (queued)
+		dequeue(s, id, now);
+	renormalise(s, id, from, to);
+	if (queued) {
+		enqueue(s, id, to, now);
+		update_min_vruntime(s, from);
+	} else {
+		t->cpu = to;
+	}
+	t->stats.migrations++;
+	s->stats.migrations++;
+	record(s, BLS_SCHED_EV_MIGRATE, id, to);
+}
+
+/* --- slices ----------------------------------------------------------------------------- */
+
+static uint64_t period_ns(const struct bls_sched *s, unsigned nr)
+{
+	const uint64_t nr_latency = s->cfg.latency_ns / s->cfg.min_granularity_ns;
+	return nr > nr_latency ? nr * s->cfg.min_granularity_ns : s->cfg.latency_ns;
+}
+
+uint64_t bls_sched_slice_ns(const struct bls_sched *s, unsigned cpu)
+{
+	const struct bls_rq *rq = &s->rq[cpu];
+	if (rq->curr == NO_TASK || rq->weight == 0)
+		return 0;
+	return period_ns(s, rq->nr_running) * s->task[rq->curr].weight / rq->weight;
+}
+
+/* --- waking ----------------------------------------------------------------------------- */
+
+static int cpu_allowed(const struct bls_sched *s, const struct bls_sched_task *t, unsigned cpu)
+{
+	return (t->affinity >> cpu & 1u) && (s->online >> cpu & 1u);
+}
+
+/* Previous CPU if idle, else an idle CPU (the first after it), else the least loaded. */
+static unsigned select_cpu(const struct bls_sched *s, const struct bls_sched_task *t)
+{
+	const unsigned n = s->cfg.ncpus;
+	if (cpu_allowed(s, t, t->cpu) && s->rq[t->cpu].nr_running == 0)
+		return t->cpu;
+	for (unsigned i = 1; i <= n; i++) {
+		const unsigned c = (t->cpu + i) % n;
+		if (cpu_allowed(s, t, c) && s->rq[c].nr_running == 0)
+			return c;
+	}
+	int best = -1;
+	for (unsigned i = 0; i < n; i++) {
+		const unsigned c = (t->cpu + i) % n;
+		if (cpu_allowed(s, t, c) && (best < 0 || s->rq[c].weight < s->rq[best].weight))
+			best = (int)c;
+	}
+	return best < 0 ? t->cpu : (unsigned)best;
+}
+
+/* A woken task more entitled than the running one by the wake-up granularity preempts it
+ * (check_preempt_wakeup, the granularity scaled to the woken task's weight). */
+static void check_preempt(struct bls_sched *s, unsigned cpu, unsigned id, uint64_t now)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	if (rq->curr == NO_TASK) {
+		rq->need_resched = 1;
+		return;
+	}
+	update_curr(s, cpu, now);
+	const struct bls_sched_task *curr = &s->task[rq->curr], *t = &s->task[id];
+	const uint64_t gran = s->cfg.wakeup_granularity_ns * BLS_NICE_0_WEIGHT / t->weight;
+	if (curr->vruntime > t->vruntime && curr->vruntime - t->vruntime > gran)
+		rq->need_resched = 1;
+}
+
+static int wake(struct bls_sched *s, unsigned id, uint64_t now, uint64_t woken_at)
+{
+	struct bls_sched_task *t = &s->task[id];
+	if (t->state != BLS_TASK_NEW && t->state != BLS_TASK_SLEEPING && t->state != BLS_TASK_BLOCKED)
+		return -BLS_EINVAL;
+	pelt_sync(s, id, now);
+	const int fresh = t->state == BLS_TASK_NEW;
+	const unsigned prev = t->cpu;
+	const unsigned cpu = select_cpu(s, t);
+	if (cpu != prev) {
+		renormalise(s, id, prev, cpu);
+		t->stats.migrations++;
+		s->stats.migrations++;
+		record(s, BLS_SCHED_EV_MIGRATE, id, cpu);
+	}
+	/* Placement (place_entity): a new task starts at the queue's min_vruntime; a sleeper
+	 * gets at most half a latency period of credit. */
+	struct bls_rq *rq = &s->rq[cpu];
+	const uint64_t credit = s->cfg.latency_ns / 2;
+	uint64_t floor = fresh ? rq->min_vruntime : (rq->min_vruntime > credit ? rq->min_vruntime - credit : 0);
+	if (fresh || t->vruntime < floor)
+		t->vruntime = floor;
+	enqueue(s, id, cpu, now);
+	t->woken_at_ns = woken_at <= now ? woken_at : now;
+	t->latency_pending = 1;
+	t->stats.wakeups++;
+	s->stats.wakeups++;
+	record(s, BLS_SCHED_EV_WAKEUP, id, cpu);
+	check_preempt(s, cpu, id, now);
+	return (int)cpu;
+}
+
+int bls_sched_wake(struct bls_sched *s, unsigned task, uint64_t now_ns, uint64_t woken_at_ns)
+{
+	if (task >= s->ntasks)
+		return -BLS_EINVAL;
+	return wake(s, task, now_ns, woken_at_ns);
+}
+
+uint32_t bls_sched_expire(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
+{
+	uint32_t kicked = 0;
+	for (unsigned i = 0; i < s->ntasks; i++) {
+		const struct bls_sched_task *t = &s->task[i];
+		if (t->state == BLS_TASK_SLEEPING && t->cpu == cpu && t->wake_at_ns <= now_ns) {
+			const int c = wake(s, i, now_ns, t->wake_at_ns);
+			kicked |= 1u << c;
+		}
+	}
+	return kicked;
+}
+
+uint32_t bls_sched_signal(struct bls_sched *s, unsigned event, int all, uint64_t now_ns)
+{
+	uint32_t kicked = 0;
+	for (;;) {
+		int first = -1;
+		for (unsigned i = 0; i < s->ntasks; i++) {
+			const struct bls_sched_task *t = &s->task[i];
+			if (t->state == BLS_TASK_BLOCKED && t->event == event &&
+			    (first < 0 || t->block_seq < s->task[first].block_seq))
+				first = (int)i;
+		}
+		if (first < 0)
+			break;
+		kicked |= 1u << wake(s, (unsigned)first, now_ns, now_ns);
+		if (!all)
+			break;
+	}
+	return kicked;
+}
+
+/* --- the scheduling point --------------------------------------------------------------- */
+
+static int leftmost(const struct bls_sched *s, unsigned cpu)
+{
+	int best = NO_TASK;
+	for (unsigned i = 0; i < s->ntasks; i++) {
+		const struct bls_sched_task *t = &s->task[i];
+		if (t->state == BLS_TASK_RUNNABLE && t->cpu == cpu &&
+		    (best == NO_TASK || t->vruntime < s->task[best].vruntime))
+			best = (int)i;
+	}
+	return best;
+}
+
+int bls_sched_pick(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	const int prev = rq->curr;
+	if (prev != NO_TASK) {
+		update_curr(s, cpu, now_ns);
+		const int slice_over = rq->nr_running > 1 && now_ns - rq->exec_start_ns >= bls_sched_slice_ns(s, cpu);
+		if (!rq->need_resched && !slice_over)
+			return prev;
+		/* It goes back among the waiting. */
+		s->task[prev].since_ns = now_ns;
+	}
+	rq->need_resched = 0;
+	update_min_vruntime(s, cpu);
+	const int next = leftmost(s, cpu);
+	/* Load tracking up to now under the old roles, before they change. */
+	if (next != NO_TASK && next != prev)
+		pelt_sync(s, (unsigned)next, now_ns);
+	rq->curr = next;
+	rq->exec_start_ns = now_ns;
+	rq->curr_accounted_ns = now_ns;
+	if (next == NO_TASK)
+		return NO_TASK;
+	struct bls_sched_task *t = &s->task[next];
+	if (next != prev) {
+		if (now_ns > t->since_ns)
+			t->stats.wait_ns += now_ns - t->since_ns;
+		s->stats.context_switches++;
+		record(s, BLS_SCHED_EV_SWITCH, prev == NO_TASK ? ~0u : (unsigned)prev, (unsigned)next);
+	}
+	if (t->latency_pending) {
+		t->latency_pending = 0;
+		t->last_latency_ns = now_ns - t->woken_at_ns;
+		record(s, BLS_SCHED_EV_LATENCY, (unsigned)next,
+		       t->last_latency_ns > UINT32_MAX ? UINT32_MAX : (unsigned)t->last_latency_ns);
+	}
+	return next;
+}
+
+/* The running task leaves the run queue in state @state. */
+static void stop_curr(struct bls_sched *s, unsigned cpu, uint64_t now, enum bls_task_state state)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	if (rq->curr == NO_TASK)
+		return;
+	const unsigned id = (unsigned)rq->curr;
+	update_curr(s, cpu, now);
+	dequeue(s, id, now);
+	rq->curr = NO_TASK;
+	s->task[id].state = state;
+	record(s, BLS_SCHED_EV_SWITCH, id, ~0u);
+	update_min_vruntime(s, cpu);
+}
+
+void bls_sched_sleep(struct bls_sched *s, unsigned cpu, uint64_t now_ns, uint64_t until_ns)
+{
+	const int id = s->rq[cpu].curr;
+	if (id == NO_TASK)
+		return;
+	s->task[id].wake_at_ns = until_ns;
+	stop_curr(s, cpu, now_ns, BLS_TASK_SLEEPING);
+}
+
+void bls_sched_block(struct bls_sched *s, unsigned cpu, uint64_t now_ns, unsigned event)
+{
+	const int id = s->rq[cpu].curr;
+	if (id == NO_TASK)
+		return;
+	s->task[id].event = event;
+	s->task[id].block_seq = ++s->block_seq;
+	stop_curr(s, cpu, now_ns, BLS_TASK_BLOCKED);
+}
+
+void bls_sched_exit(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
+{
+	stop_curr(s, cpu, now_ns, BLS_TASK_EXITED);
+}
+
+/* --- balancing -------------------------------------------------------------------------- */
+
+/* The waiting task of @from that may run on @to, least entitled first (it would wait
+ * longest where it is). */
+static int movable(const struct bls_sched *s, unsigned from, unsigned to)
+{
+	int best = NO_TASK;
+	for (unsigned i = 0; i < s->ntasks; i++) {
+		const struct bls_sched_task *t = &s->task[i];
+		if (t->state == BLS_TASK_RUNNABLE && t->cpu == from && s->rq[from].curr != (int)i &&
+		    cpu_allowed(s, t, to) && (best == NO_TASK || t->vruntime > s->task[best].vruntime))
+			best = (int)i;
+	}
+	return best;
+}
+
+uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
+{
+	const unsigned n = s->cfg.ncpus;
+	struct bls_rq *rq = &s->rq[cpu];
+	if (rq->nr_running == 0) {
+		/* Idle balance: pull from the busiest CPU with a task waiting that may come. */
+		int busiest = -1, id = NO_TASK;
+		for (unsigned c = 0; c < n; c++) {
+			if (c == cpu || !(s->online >> c & 1u) || s->rq[c].nr_running < 2)
+				continue;
+			const int m = movable(s, c, cpu);
+			if (m != NO_TASK && (busiest < 0 || s->rq[c].weight > s->rq[busiest].weight)) {
+				busiest = (int)c;
+				id = m;
+			}
+		}
+		if (id == NO_TASK)
+			return 0;
+		migrate(s, (unsigned)id, cpu, now_ns);
+		s->stats.load_balance_moves++;
+		rq->need_resched = 1;
+		return 1u << cpu;
+	}
+	if (rq->nr_running < 2 || now_ns < rq->next_balance_ns)
+		return 0;
+	rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns;
+	/* Busy balance: an idle CPU first (the nohz kick), else the least loaded, if moving a
+	 * task there narrows the gap. */
+	uint32_t kicked = 0;
+	for (unsigned i = 1; i < n; i++) {
+		const unsigned c = (cpu + i) % n;
+		if (!(s->online >> c & 1u) || s->rq[c].nr_running != 0)
+			continue;
+		const int m = movable(s, cpu, c);
+		if (m == NO_TASK)
+			continue;
+		migrate(s, (unsigned)m, c, now_ns);
+		s->stats.load_balance_moves++;
+		s->rq[c].need_resched = 1;
+		kicked |= 1u << c;
+		if (rq->nr_running < 2)
+			return kicked;
+	}
+	int target = -1;
+	for (unsigned i = 1; i < n; i++) {
+		const unsigned c = (cpu + i) % n;
+		if ((s->online >> c & 1u) && (target < 0 || s->rq[c].weight < s->rq[target].weight))
+			target = (int)c;
+	}
+	if (target >= 0 && rq->nr_running >= 2) {
+		const int m = movable(s, cpu, (unsigned)target);
+		if (m != NO_TASK && rq->weight - s->rq[target].weight > s->task[m].weight) {
+			migrate(s, (unsigned)m, (unsigned)target, now_ns);
+			s->stats.load_balance_moves++;
+			check_preempt(s, (unsigned)target, (unsigned)m, now_ns);
+			kicked |= 1u << target;
+		}
+	}
+	return kicked;
+}
+
+uint32_t bls_sched_set_online(struct bls_sched *s, uint32_t online, uint64_t now_ns)
+{
+	uint32_t kicked = 0;
+	s->online = online;
+	for (unsigned i = 0; i < s->ntasks; i++) {
+		struct bls_sched_task *t = &s->task[i];
+		if (t->state == BLS_TASK_EXITED || (online >> t->cpu & 1u))
+			continue;
+		if (!(t->affinity & online))
+			t->affinity |= online;
+		const int running = s->rq[t->cpu].curr == (int)i;
+		if (running) {
+			/* The CPU going offline was running it: it stops there first. */
+			struct bls_rq *rq = &s->rq[t->cpu];
+			update_curr(s, t->cpu, now_ns);
+			rq->curr = NO_TASK;
+			t->since_ns = now_ns;
+		}
+		unsigned to = t->cpu;
+		for (unsigned c = 0; c < s->cfg.ncpus; c++)
+			if (cpu_allowed(s, t, c)) {
+				to = c;
+				break;
+			}
+		migrate(s, i, to, now_ns);
+		if (t->state == BLS_TASK_RUNNABLE)
+			check_preempt(s, to, i, now_ns);
+		kicked |= 1u << to;
+	}
+	return kicked;
+}
+
+void bls_sched_set_scale(struct bls_sched *s, unsigned cpu, uint64_t now_ns, double scale)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	if (rq->scale == scale)
+		return;
+	if (rq->curr != NO_TASK)
+		update_curr(s, cpu, now_ns);
+	rq->scale = scale;
+}
+
+/* --- queries ---------------------------------------------------------------------------- */
+
+uint64_t bls_sched_next_deadline(const struct bls_sched *s, unsigned cpu)
+{
+	uint64_t d = BLS_NO_DEADLINE;
+	for (unsigned i = 0; i < s->ntasks; i++) {
+		const struct bls_sched_task *t = &s->task[i];
+		if (t->state == BLS_TASK_SLEEPING && t->cpu == cpu && t->wake_at_ns < d)
+			d = t->wake_at_ns;
+	}
+	const struct bls_rq *rq = &s->rq[cpu];
+	if (rq->nr_running > 1 && rq->curr != NO_TASK) {
+		const uint64_t slice_end = rq->exec_start_ns + bls_sched_slice_ns(s, cpu);
+		if (slice_end < d)
+			d = slice_end;
+		if (rq->next_balance_ns < d)
+			d = rq->next_balance_ns;
+	}
+	return d;
+}
+
+uint64_t bls_sched_idle_ns(const struct bls_sched *s, unsigned cpu, uint64_t now_ns)
+{
+	const struct bls_rq *rq = &s->rq[cpu];
+	uint64_t idle = rq->idle_ns;
+	if (rq->nr_running == 0 && now_ns > rq->idle_since_ns)
+		idle += now_ns - rq->idle_since_ns;
+	return idle;
+}
+
+static double cpu_sum(struct bls_sched *s, unsigned cpu, uint64_t now, int util)
+{
+	double sum = 0;
+	for (unsigned i = 0; i < s->ntasks; i++) {
+		struct bls_sched_task *t = &s->task[i];
+		if (t->cpu != cpu || t->state == BLS_TASK_NEW || t->state == BLS_TASK_EXITED)
+			continue;
+		if (is_curr(s, i))
+			update_curr(s, cpu, now);
+		else
+			pelt_sync(s, i, now);
+		sum += util ? t->pelt.util_avg : t->pelt.runnable_avg;
+	}
+	return sum;
+}
+
+double bls_sched_cpu_util(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
+{
+	return cpu_sum(s, cpu, now_ns, 1);
+}
+
+double bls_sched_cpu_runnable(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
+{
+	return cpu_sum(s, cpu, now_ns, 0);
+}
