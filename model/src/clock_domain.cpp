@@ -17,8 +17,9 @@ sc_core::sc_time clock_domain::cycles(double cycles) const
 {
     // cycles / MHz = microseconds; round up to whole picoseconds so that a non-zero
     // latency never collapses to zero time.
-    double ps = std::ceil(cycles * 1e6 / freq_mhz_);
-    return sc_core::sc_time(ps, sc_core::SC_PS);
+    // (The time resolution is 1 ps, which the platform checks: a value in ps is the time.)
+    const double ps = std::ceil(cycles * 1e6 / freq_mhz_);
+    return sc_core::sc_time::from_value(ps > 0 ? static_cast<std::uint64_t>(ps) : 0);
 }
 
 void clock_domain::set_freq_mhz(int freq_mhz)

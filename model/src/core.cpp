@@ -42,6 +42,18 @@ double core::progress_rate(double mem_fraction) const
     return 1.0 / ns_per_ref_ns;
 }
 
+const sc_core::sc_event_or_list& core::either(sc_core::sc_event_or_list& list, const sc_core::sc_event& a,
+                                              const sc_core::sc_event& b)
+{
+    // Built once (the ports' events exist only after binding): a temporary list per wait
+    // would be allocated and freed on every one.
+    if (list.size() == 0) {
+        list |= a;
+        list |= b;
+    }
+    return list;
+}
+
 int core::execute(double ref_ns, double mem_fraction, double* done_ref_ns)
 {
     BLSIM_CHECK(pc_.core_state(cpu_) == core_power::on);
@@ -55,12 +67,12 @@ int core::execute(double ref_ns, double mem_fraction, double* done_ref_ns)
             remaining = 0;
             break;
         }
-        const sc_core::sc_time need(need_ps, sc_core::SC_PS);
+        const sc_core::sc_time need = sc_core::sc_time::from_value(static_cast<std::uint64_t>(need_ps));
         const sc_core::sc_time start = sc_core::sc_time_stamp();
         if (irq_masked_)
             wait(need, clock_.changed_event());
         else
-            wait(need, clock_.changed_event() | irq.posedge_event());
+            wait(need, either(clock_or_irq_, clock_.changed_event(), irq.posedge_event()));
         const sc_core::sc_time elapsed = sc_core::sc_time_stamp() - start;
         if (elapsed >= need)
             remaining = 0;
@@ -90,7 +102,7 @@ void core::wait_for_event()
     offset_ += clock_.cycles(wfe_cycles);
     sync();
     if (!event_register_ && !irq.read())
-        wait(event_ | irq.posedge_event());
+        wait(either(event_or_irq_, event_, irq.posedge_event()));
     event_register_ = false;
 }
 
@@ -107,7 +119,7 @@ void core::power_down()
     // The power controller wakes it when an interrupt targets it (the GIC's wake output)
     // and software has armed its wake-up (WAKE_INT_MASK).
     while (!(wake.read() && pc_.wakeup_enabled(cpu_)))
-        wait(wake.posedge_event() | pc_.wakeup_mask_event());
+        wait(either(wake_or_mask_, wake.posedge_event(), pc_.wakeup_mask_event()));
     pc_.core_exit(cpu_);
     event_register_ = false; // a reset clears it
 }
@@ -160,19 +172,20 @@ std::uint32_t core::mmio_read(std::uint64_t addr) { return access(addr, false, 0
 
 void core::mmio_write(std::uint64_t addr, std::uint32_t value) { access(addr, true, value, 4); }
 
+// The access happens at the core's exact time: every shared access of the other cores before
+// it in simulated time has happened, none after. Its latency is then owed as local time, waited
+// out before the core's next shared access or blocking service, so that the order and times
+// other cores observe are those of waiting it out at once, with one context switch less.
 std::uint32_t core::shared_read(std::uint64_t addr, unsigned bytes)
 {
     sync();
-    const std::uint32_t v = access(addr, false, 0, bytes);
-    sync();
-    return v;
+    return access(addr, false, 0, bytes);
 }
 
 void core::shared_write(std::uint64_t addr, unsigned bytes, std::uint32_t value)
 {
     sync();
     access(addr, true, value, bytes);
-    sync();
 }
 
 } // namespace blsim::model

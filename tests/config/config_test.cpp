@@ -61,7 +61,7 @@ loaded load(const std::string& path, const std::vector<std::string>& overrides =
     return r;
 }
 
-// The frequency the fixed governor is given for @cluster, or -1.
+// The boot frequency the governor is given for @cluster, or -1.
 int governor_freq(const scenario_config& c, const std::string& cluster)
 {
     for (const auto& [name, mhz] : c.governor.freq_mhz)
@@ -97,7 +97,7 @@ TEST(GoodFiles, DefaultScenarioLoadsWithTc2)
     EXPECT_DOUBLE_EQ(c.soc.clusters[1].cv2f.core_dyn_uw_per_mhz_v2, 133);
     EXPECT_EQ(c.soc.energy.model, blsim::model::power_model_kind::eas);
     EXPECT_DOUBLE_EQ(c.soc.energy.eas_mw_per_unit, 0.187);
-    EXPECT_EQ(c.governor.name, "fixed");
+    EXPECT_EQ(c.governor.name, "userspace");
     EXPECT_EQ(governor_freq(c, "a15"), 1000);
     EXPECT_EQ(governor_freq(c, "a7"), 800);
     ASSERT_EQ(c.workload.tasks.size(), 4u);
@@ -134,11 +134,11 @@ TEST(GoodFiles, InlineSocLoads)
     EXPECT_EQ(c.soc.clusters[0].boot_freq_mhz, 400);
     ASSERT_EQ(c.soc.clusters[0].opps.size(), 2u);
     EXPECT_EQ(c.soc.clusters[0].opps[1].voltage_mv, 950);
-    EXPECT_EQ(c.governor.name, "fixed"); // default
+    EXPECT_EQ(c.governor.name, "performance"); // default
     EXPECT_EQ(governor_freq(c, "solo"), 800);
     EXPECT_EQ(c.workload.kind, "constant"); // default
     ASSERT_EQ(c.workload.tasks.size(), 1u);
-    EXPECT_EQ(c.workload.tasks[0].cpu, 2);
+    EXPECT_EQ(c.workload.tasks[0].cpus, std::vector<int>{2});
 }
 
 // ------------------------------------------------------------------------------------------
@@ -330,7 +330,7 @@ TEST(Overrides, OverriddenSocIsCheckedAgainstTheTasks)
     // 1 + 2 cores leave default.yaml's fourth task (on cpu3) without a CPU.
     loaded r = load(default_path, {"soc.clusters.a15.cores=1", "soc.clusters.1.cores=2"});
     EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{default_path + ":21:27: workload.tasks[3].cpu: cpu3 does not "
+    EXPECT_EQ(r.errors, messages{default_path + ":23:29: workload.tasks[3].cpus[0]: cpu3 does not "
                                                 "exist (the SoC has 3 CPUs)"});
 }
 
@@ -483,8 +483,8 @@ TEST(SemanticChecks, TaskOnMissingCpu)
     loaded r = load(data("task_bad_cpu.yaml"));
     EXPECT_FALSE(r.ok);
     // cpu3 (the last of 2 + 2) is fine; cpu4 is not.
-    EXPECT_EQ(r.errors, messages{at("task_bad_cpu.yaml", 6, 28) +
-                                 ": workload.tasks[1].cpu: cpu4 does not exist (the SoC has 4 CPUs)"});
+    EXPECT_EQ(r.errors, messages{at("task_bad_cpu.yaml", 6, 30) +
+                                 ": workload.tasks[1].cpus[0]: cpu4 does not exist (the SoC has 4 CPUs)"});
 }
 
 TEST(SemanticChecks, OverriddenValuesAreLocatedOnTheCommandLine)

@@ -269,6 +269,9 @@ private:
             (void)cpu;
             sc_core::wait(sc_core::sc_time(static_cast<double>(n), sc_core::SC_NS));
         },
+        // Each CPU's timer, kept but not logged (no test here schedules anything by it).
+        .timer_set = [](void* p, unsigned cpu, uint64_t deadline) { self(p).timer_.at(cpu) = deadline; },
+        .timer_get = [](void* p, unsigned cpu) -> uint64_t { return self(p).timer_.at(cpu); },
         .bug = [](void*, unsigned cpu, const char* file, int line, const char* check) {
             throw std::logic_error("cpu" + std::to_string(cpu) + ": check failed: " + check + " (" + file + ":" +
                                    std::to_string(line) + ")");
@@ -287,6 +290,7 @@ private:
     std::array<bool, ncpus> cpu_powered_{};
     std::array<bool, 2> cluster_powered_{};
     std::array<bool, 2> pwrdn_en_{};
+    std::array<uint64_t, ncpus> timer_{UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
 };
 
 } // namespace blsim::test

@@ -6,6 +6,7 @@
 // destructor lives between the setjmp and the longjmp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csetjmp>
 #include <cstdio>
 #include <deque>
@@ -31,6 +32,8 @@ struct fake_platform {
     int cci_pending_reads = 2;     // CCI status reads that still see change_pending
     bls_kernel* kernel = nullptr;  // set it to have WFE stand for the boot CPU
     std::map<uint64_t, uint32_t> spc_regs; // the power controller's registers read back
+    std::map<unsigned, uint64_t> timer;    // each CPU's programmed deadline
+    std::vector<std::deque<bls_step>> steps; // each task's steps, then asleep for ever
 };
 
 fake_platform& fake(void* p) { return *static_cast<fake_platform*>(p); }
@@ -176,6 +179,47 @@ void fake_shm_write(void* p, unsigned, uint64_t addr, unsigned bytes, uint32_t v
         f.shm[addr + i] = static_cast<uint8_t>(v >> (8 * i));
 }
 
+void fake_timer_set(void* p, unsigned cpu, uint64_t deadline)
+{
+    fake_platform& f = fake(p);
+    f.calls.push_back("timer cpu" + std::to_string(cpu) + " " +
+                      (deadline == BLS_TIMER_OFF ? std::string("off") : std::to_string(deadline)));
+    f.timer[cpu] = deadline;
+}
+
+uint64_t fake_timer_get(void* p, unsigned cpu)
+{
+    fake_platform& f = fake(p);
+    auto it = f.timer.find(cpu);
+    return it == f.timer.end() ? BLS_TIMER_OFF : it->second;
+}
+
+// The workload: each task's scripted steps; past them, asleep until the end of time.
+int fake_next(void* p, unsigned task, uint64_t, bls_step* st)
+{
+    fake_platform& f = fake(p);
+    if (task < f.steps.size() && !f.steps[task].empty()) {
+        *st = f.steps[task].front();
+        f.steps[task].pop_front();
+    } else {
+        *st = bls_step{};
+        st->kind = BLS_STEP_SLEEP;
+        st->until_ns = UINT64_MAX - 1;
+    }
+    return 0;
+}
+
+const bls_workload_ops fake_workload = {.next = fake_next};
+
+bls_step run_step(double ref_ns, uint32_t ws_kb = 0)
+{
+    bls_step st{};
+    st.kind = BLS_STEP_RUN;
+    st.ref_ns = ref_ns;
+    st.working_set_kb = ws_kb;
+    return st;
+}
+
 const bls_platform_ops fake_ops = {
     .now_ns = fake_now_ns,
     .cpu_execute = fake_execute,
@@ -198,6 +242,8 @@ const bls_platform_ops fake_ops = {
     .cpu_delay_cycles = [](void* p, unsigned cpu, uint64_t n) {
         fake(p).calls.push_back("delay cpu" + std::to_string(cpu) + " " + std::to_string(n));
     },
+    .timer_set = fake_timer_set,
+    .timer_get = fake_timer_get,
     .bug = [](void*, unsigned cpu, const char* file, int line, const char* check) {
         // A check of the C code failed: the test fails with it (the exception unwinds
         // through the C frames, compiled with -fexceptions).
@@ -211,8 +257,9 @@ const bls_platform_ops fake_ops = {
 };
 
 // cpu0 and cpu1 in cluster 0 (CCI S3; OPPs 500 and 1000 MHz, booting at 1000), cpu2 alone in
-// cluster 1 (CCI S4; 400 and 800 MHz, booting at 400); two tasks on cpu0. The power
-// controller's interrupt is SPI 95 (127).
+// cluster 1 (CCI S4; 400 and 800 MHz, booting at 400); two tasks pinned to cpu0, the
+// userspace governor, WFI and power-down as idle states. The power controller's interrupt is
+// SPI 95 (127).
 bls_kernel_config two_tasks_on_cpu0()
 {
     bls_kernel_config c{};
@@ -240,10 +287,21 @@ bls_kernel_config two_tasks_on_cpu0()
     c.cpufreq.boot_level[1] = 0;
     c.cpufreq.big_cluster = 0;
     c.cpufreq.little_cluster = 1;
+    c.capacity_dmips_mhz[0] = 1024;
+    c.capacity_dmips_mhz[1] = 512;
+    c.sched = {0, 6000000, 750000, 1000000, 4000000};
+    for (unsigned cl = 0; cl < 2; cl++) {
+        c.cpuidle.nstates[cl] = 2;
+        c.cpuidle.state[cl][0] = {BLS_IDLE_WFI, 1, 1};
+        c.cpuidle.state[cl][1] = {BLS_IDLE_POWER_DOWN, 1000, 2000};
+    }
+    c.cpuidle.latency_limit_us = UINT32_MAX;
+    c.governor = &bls_gov_userspace;
+    bls_governor_default_tunables(&c.tunables);
     c.boot_cpu = 0;
     c.ntasks = 2;
-    c.tasks[0] = {0, 0.0, 64, 0.5};
-    c.tasks[1] = {0, 0.25, 0, 0.0};
+    c.tasks[0] = {1u << 0, 0};
+    c.tasks[1] = {1u << 0, 0};
     return c;
 }
 
@@ -286,94 +344,110 @@ TEST(kernel, init_checks_platform_ops_and_configuration)
     bls_kernel k;
     fake_platform f;
     bls_kernel_config c = two_tasks_on_cpu0();
-    EXPECT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
+    EXPECT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &fake_workload, &f), 0);
     EXPECT_EQ(k.mcpm.use_count[0][0], 1u); // every CPU starts up, counted
     EXPECT_EQ(k.mcpm.use_count[0][1], 1u);
     EXPECT_EQ(k.mcpm.use_count[1][0], 1u);
+    EXPECT_EQ(k.sched.ntasks, 2u);
+    EXPECT_EQ(k.sched.task[0].state, BLS_TASK_NEW);
 
     bls_platform_ops missing = fake_ops;
     missing.cache_clean_invalidate = nullptr;
-    EXPECT_EQ(bls_kernel_init(&k, &c, &missing, &f, nullptr), -BLS_ENOSYS);
+    EXPECT_EQ(bls_kernel_init(&k, &c, &missing, &f, &fake_workload, &f), -BLS_ENOSYS);
+    missing = fake_ops;
+    missing.timer_set = nullptr;
     EXPECT_EQ(bls_platform_ops_check(&missing), -BLS_ENOSYS);
     EXPECT_EQ(bls_platform_ops_check(&fake_ops), 0);
 
+    EXPECT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr, &f), -BLS_EINVAL); // no workload
     bls_kernel_config bad = c;
-    bad.tasks[1].cpu = 3;
-    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
+    bad.tasks[1].affinity = 1u << 3; // no cpu3
+    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, &fake_workload, &f), -BLS_EINVAL);
     bad = c;
-    bad.tasks[0].mem_fraction = 1.5;
-    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
-    bad = c;
-    bad.tasks[0].write_fraction = -0.1;
-    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
+    bad.tasks[0].nice = 20;
+    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, &fake_workload, &f), -BLS_EINVAL);
     bad = c;
     bad.boot_cpu = 3;
-    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
+    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, &fake_workload, &f), -BLS_EINVAL);
     bad = c;
     bad.hw.cpu_cluster[2] = 2;
-    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
+    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, &fake_workload, &f), -BLS_EINVAL);
     bad = c;
     bad.hw.timer_ppi = 12; // an SGI number, not a PPI
-    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
+    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, &fake_workload, &f), -BLS_EINVAL);
     bad = c;
     bad.hw.spc_irq = 50; // one of the doorbells
-    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
+    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, &fake_workload, &f), -BLS_EINVAL);
     bad = c;
     bad.cpufreq.boot_level[1] = 2; // no such OPP
-    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, nullptr), -BLS_EINVAL);
-
-    bls_governor no_start{};
-    EXPECT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &no_start), -BLS_EINVAL);
+    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, &fake_workload, &f), -BLS_EINVAL);
+    bad = c;
+    bad.governor = nullptr;
+    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, &fake_workload, &f), -BLS_EINVAL);
+    bad = c;
+    bad.cpuidle.state[1][0].kind = BLS_IDLE_POWER_DOWN; // the shallowest state must be WFI
+    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, &fake_workload, &f), -BLS_EINVAL);
+    bad = c;
+    bad.capacity_dmips_mhz[1] = 0;
+    EXPECT_EQ(bls_kernel_init(&k, &bad, &fake_ops, &f, &fake_workload, &f), -BLS_EINVAL);
 }
 
-TEST(kernel, boot_cpu_brings_up_the_gic_and_the_governor_then_releases_the_others)
+TEST(kernel, boot_cpu_brings_up_the_gic_and_cpufreq_then_wakes_the_tasks_and_releases_the_others)
 {
     bls_kernel k;
     fake_platform f;
     bls_kernel_config c = two_tasks_on_cpu0();
-    bls_governor gov{};
-    gov.ops = &bls_governor_fixed;
-    gov.nclusters = 2;
-    gov.freq_mhz[0] = 1000;
-    gov.freq_mhz[1] = 800;
-    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &gov), 0);
-    bls_kernel_add_work(&k, 0, 10);
+    c.boot_mhz[0] = 1000;
+    c.boot_mhz[1] = 800;
+    f.steps = {{run_step(10, 64)}, {}};
+    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &fake_workload, &f), 0);
+    f.idle_calls_left = 100; // stop at the power-down: nothing will be runnable
     run_cpu(&k, f, 0);
     // Firmware's part first: both clusters join coherency (the status poll sees the change
-    // pending twice for the first), then the distributor; each logical CPU's timer (SPI
-    // 32 + l) and doorbell (SPI 48 + l) routed to its CPU at priority 0xa0 and enabled; the
-    // power controller's interrupt, level-sensitive, to cpu0; the governor (cluster 0 is at
-    // 1000 MHz already; cluster 1 goes from 400 to 800: OPP 1 asked of the power
-    // controller, its completion to come as an interrupt); and SEV.
+    // pending twice for the first), then the distributor; each logical CPU's doorbell (SPI
+    // 48 + l) routed to its CPU at priority 0xa0 and enabled; the power controller's
+    // interrupt, level-sensitive, to cpu0; the boot frequencies (cluster 0 is at 1000 MHz
+    // already; cluster 1 goes from 400 to 800: OPP 1 asked of the power controller, its
+    // completion to come as an interrupt); the tasks woken (each traced: wakeup, task, cpu);
+    // and SEV.
     std::vector<std::string> routing;
-    for (unsigned l = 0; l < 3; l++)
-        for (unsigned irq : {32 + l, 48 + l}) {
-            char t[64], p[64], e[64];
-            const unsigned shift = 8 * (irq % 4);
-            std::snprintf(t, sizeof t, "W GICD_ITARGETSR%u=0x%x", irq / 4, (1u << l) << shift);
-            std::snprintf(p, sizeof p, "W GICD_IPRIORITYR%u=0x%x", irq / 4, 0xa0u << shift);
-            std::snprintf(e, sizeof e, "W GICD_ISENABLER1=0x%x", 1u << (irq % 32));
-            routing.insert(routing.end(), {"R GICD_ITARGETSR" + std::to_string(irq / 4), t,
-                                           "R GICD_IPRIORITYR" + std::to_string(irq / 4), p, e});
-        }
-    EXPECT_EQ(f.calls, concat({{"W CCI_SNOOP_CONTROL_S3=0x3", "R CCI_STATUS", "R CCI_STATUS",
-                                "R CCI_STATUS", "W CCI_SNOOP_CONTROL_S4=0x3", "R CCI_STATUS",
-                                "W GICD_CTLR=0x1"},
-                               routing,
-                               {"R 0x1c1c", "W 0x1c1c=0x0", // GICD_ICFGR7: SPI 127 level
-                                "R GICD_ITARGETSR31", "W GICD_ITARGETSR31=0x1000000",
-                                "R GICD_IPRIORITYR31", "W GICD_IPRIORITYR31=0xa0000000",
-                                "W GICD_ISENABLER3=0x80000000",
-                                "trace cpu0 10 1 1", "W SPC_PERF_LVL1=0x1", "dsb cpu0", "sev cpu0"},
-                               gic_cpu_init,
-                               // The handler runs at boot and after interrupts only: a
-                               // completed execution goes straight on to the next pick.
-                               {"R GICC_IAR", "execute cpu0 ctx0 10 ws64", "wfi cpu0"}}));
+    for (unsigned l = 0; l < 3; l++) {
+        const unsigned irq = 48 + l;
+        char t[64], p[64], e[64];
+        const unsigned shift = 8 * (irq % 4);
+        std::snprintf(t, sizeof t, "W GICD_ITARGETSR%u=0x%x", irq / 4, (1u << l) << shift);
+        std::snprintf(p, sizeof p, "W GICD_IPRIORITYR%u=0x%x", irq / 4, 0xa0u << shift);
+        std::snprintf(e, sizeof e, "W GICD_ISENABLER1=0x%x", 1u << (irq % 32));
+        routing.insert(routing.end(), {"R GICD_ITARGETSR" + std::to_string(irq / 4), t,
+                                       "R GICD_IPRIORITYR" + std::to_string(irq / 4), p, e});
+    }
+    const std::string wakeup = "trace cpu0 " + std::to_string(BLS_TRACE_SCHED_WAKEUP);
+    // Up to the first execution.
+    auto first_run = std::find_if(f.calls.begin(), f.calls.end(),
+                                  [](const std::string& x) { return x.rfind("execute", 0) == 0; });
+    ASSERT_NE(first_run, f.calls.end());
+    const std::vector<std::string> calls(f.calls.begin(), first_run + 1);
+    EXPECT_EQ(only(calls, {"W", "R", "trace", "dsb", "sev", "execute", "timer"}),
+              concat({{"W CCI_SNOOP_CONTROL_S3=0x3", "R CCI_STATUS", "R CCI_STATUS",
+                       "R CCI_STATUS", "W CCI_SNOOP_CONTROL_S4=0x3", "R CCI_STATUS",
+                       "W GICD_CTLR=0x1"},
+                      routing,
+                      {"R 0x1c1c", "W 0x1c1c=0x0", // GICD_ICFGR7: SPI 127 level
+                       "R GICD_ITARGETSR31", "W GICD_ITARGETSR31=0x1000000",
+                       "R GICD_IPRIORITYR31", "W GICD_IPRIORITYR31=0xa0000000",
+                       "W GICD_ISENABLER3=0x80000000",
+                       "trace cpu0 10 1 1", "W SPC_PERF_LVL1=0x1",
+                       wakeup + " 0 0", wakeup + " 1 0", "dsb cpu0", "sev cpu0"},
+                      gic_cpu_init,
+                      // The handler runs at boot and after interrupts only. Task 0 runs
+                      // first (the lowest id among equals: a switch from idle, and its
+                      // wake-up latency, 0 ns), with a timer for the end of its slice: two
+                      // tasks of equal weight share 6 ms, 3 ms each.
+                      {"R GICC_IAR", "trace cpu0 16 4294967295 0", "trace cpu0 17 0 0",
+                       "timer cpu0 3000000", "execute cpu0 ctx0 10 ws64"}}));
     EXPECT_EQ(k.booted, 1);
     EXPECT_EQ(k.cpufreq.stats.spc_requests, 1u);
     EXPECT_EQ(k.cpufreq.stats.clock_unchanged, 1u);
-    EXPECT_EQ(bls_kernel_add_work(&k, 2, 10), -BLS_EINVAL);
-    EXPECT_EQ(bls_kernel_add_work(&k, 0, -1), -BLS_EINVAL);
 }
 
 TEST(kernel, a_secondary_waits_for_the_boot_cpu)
@@ -381,12 +455,13 @@ TEST(kernel, a_secondary_waits_for_the_boot_cpu)
     bls_kernel k;
     fake_platform f;
     bls_kernel_config c = two_tasks_on_cpu0();
-    c.ntasks = 1;
-    c.tasks[0].cpu = 1; // one task on cpu1, so it idles in WFI instead of powering down
-    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
+    c.ntasks = 0;
+    c.cpuidle.nstates[0] = 1; // WFI only: it idles there
+    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &fake_workload, &f), 0);
     f.kernel = &k;
     run_cpu(&k, f, 1);
-    EXPECT_EQ(f.calls, concat({{"wfe cpu1"}, gic_cpu_init, {"R GICC_IAR", "wfi cpu1"}}));
+    EXPECT_EQ(only(f.calls, {"wfe", "W", "R", "wfi", "timer"}),
+              concat({{"wfe cpu1"}, gic_cpu_init, {"R GICC_IAR", "wfi cpu1"}}));
 }
 
 TEST(kernel, interrupts_are_acknowledged_and_ended_until_spurious)
@@ -394,47 +469,74 @@ TEST(kernel, interrupts_are_acknowledged_and_ended_until_spurious)
     bls_kernel k;
     fake_platform f;
     bls_kernel_config c = two_tasks_on_cpu0();
-    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
-    f.iar = {30, 30, 5u | (2u << 10)}; // two timer ticks, and SGI 5 from cpu2
+    c.ntasks = 0;
+    c.cpuidle.nstates[0] = 1;
+    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &fake_workload, &f), 0);
+    f.iar = {30, 30, 5u | (2u << 10)}; // two timer interrupts, and SGI 5 from cpu2
     run_cpu(&k, f, 0);
-    EXPECT_EQ(only(f.calls, {"R GICC_IAR", "W GICC_EOIR", "wfi"}),
-              (std::vector<std::string>{"R GICC_IAR", "W GICC_EOIR=0x1e", "R GICC_IAR",
-                                        "W GICC_EOIR=0x1e", "R GICC_IAR", "W GICC_EOIR=0x805",
-                                        "R GICC_IAR", "wfi cpu0"}));
+    // The timer's (level) line is lowered by disarming it before its end of interrupt.
+    EXPECT_EQ(only(f.calls, {"R GICC_IAR", "W GICC_EOIR", "wfi", "timer"}),
+              (std::vector<std::string>{"R GICC_IAR", "timer cpu0 off", "W GICC_EOIR=0x1e", "R GICC_IAR",
+                                        "timer cpu0 off", "W GICC_EOIR=0x1e", "R GICC_IAR",
+                                        "W GICC_EOIR=0x805", "R GICC_IAR", "wfi cpu0"}));
+    EXPECT_EQ(k.stats.timer_irqs, 2u);
 }
 
-TEST(kernel, round_robin_then_wfi)
+TEST(kernel, a_task_runs_its_steps_then_sleeps_and_the_cpu_idles_until_its_deadline)
 {
     bls_kernel k;
     fake_platform f;
     bls_kernel_config c = two_tasks_on_cpu0();
-    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
-    ASSERT_EQ(bls_kernel_add_work(&k, 1, 300), 0);
-    ASSERT_EQ(bls_kernel_add_work(&k, 0, 100), 0);
+    c.ntasks = 1;
+    bls_step sleep{};
+    sleep.kind = BLS_STEP_SLEEP;
+    sleep.until_ns = 1500; // 1.5 us: WFI's target residency fits, power-down's does not
+    f.steps = {{run_step(100, 64), run_step(50), sleep, run_step(20)}};
+    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &fake_workload, &f), 0);
     run_cpu(&k, f, 0);
-    EXPECT_EQ(only(f.calls, {"execute", "wfi"}),
-              (std::vector<std::string>{"execute cpu0 ctx0 100 ws64", "execute cpu0 ctx1 300 ws0",
-                                        "wfi cpu0"}));
-    EXPECT_DOUBLE_EQ(k.stats[0].done_ref_ns, 100);
-    EXPECT_DOUBLE_EQ(k.stats[1].done_ref_ns, 300);
-    EXPECT_DOUBLE_EQ(k.stats[1].released_ref_ns, 300);
+    // Alone on its CPU, the task runs without a timer (NOHZ); asleep, its deadline is the
+    // timer's, and cpuidle picks WFI for 1.5 us.
+    EXPECT_EQ(only(f.calls, {"execute", "wfi", "power_down", "timer"}),
+              (std::vector<std::string>{"execute cpu0 ctx0 100 ws64", "execute cpu0 ctx0 50 ws0",
+                                        "timer cpu0 1500", "wfi cpu0"}));
+    EXPECT_EQ(k.sched.task[0].state, BLS_TASK_SLEEPING);
+    EXPECT_DOUBLE_EQ(k.task_stats[0].done_ref_ns, 150);
+    EXPECT_EQ(k.task_stats[0].steps, 3u);
+    EXPECT_EQ(k.cpuidle.stats[0].entries[0], 1u);
 }
 
-TEST(kernel, a_preempted_task_goes_to_the_back)
+TEST(kernel, an_interrupted_step_goes_on_where_it_stopped)
 {
     bls_kernel k;
     fake_platform f;
     bls_kernel_config c = two_tasks_on_cpu0();
-    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
-    bls_kernel_add_work(&k, 0, 100);
-    bls_kernel_add_work(&k, 1, 300);
-    f.interrupt_after = 40; // task 0 is interrupted 40 ref ns in
+    c.ntasks = 1;
+    f.steps = {{run_step(100, 64)}};
+    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &fake_workload, &f), 0);
+    f.interrupt_after = 40; // 40 ref ns in
     run_cpu(&k, f, 0);
-    EXPECT_EQ(only(f.calls, {"execute", "wfi"}),
-              (std::vector<std::string>{"execute cpu0 ctx0 100 ws64", "execute cpu0 ctx1 300 ws0",
-                                        "execute cpu0 ctx0 60 ws64", "wfi cpu0"}));
-    EXPECT_EQ(k.stats[0].preemptions, 1u);
-    EXPECT_DOUBLE_EQ(k.stats[0].done_ref_ns, 100);
+    EXPECT_EQ(only(f.calls, {"execute"}),
+              (std::vector<std::string>{"execute cpu0 ctx0 100 ws64", "execute cpu0 ctx0 60 ws64"}));
+    EXPECT_DOUBLE_EQ(k.task_stats[0].done_ref_ns, 100);
+}
+
+TEST(kernel, a_workload_that_never_runs_nor_waits_is_a_guest_error_and_its_task_ends)
+{
+    bls_kernel k;
+    fake_platform f;
+    bls_kernel_config c = two_tasks_on_cpu0();
+    c.ntasks = 1;
+    bls_step sig{};
+    sig.kind = BLS_STEP_SIGNAL;
+    sig.event = 3;
+    f.steps = {std::deque<bls_step>(2000, sig)};
+    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &fake_workload, &f), 0);
+    c.cpuidle.nstates[0] = 1;
+    run_cpu(&k, f, 0);
+    EXPECT_EQ(k.stats.workload_errors, 1u);
+    EXPECT_EQ(k.sched.task[0].state, BLS_TASK_EXITED);
+    EXPECT_EQ(k.task_stats[0].steps, 1000u);
+    EXPECT_EQ(only(f.calls, {"trace cpu0 13"}), (std::vector<std::string>{"trace cpu0 13 2 0"}));
 }
 
 // The power-management verbs, without the shared-memory traffic of MCPM and its vlocks.
@@ -446,9 +548,9 @@ TEST(kernel, a_cpu_that_is_not_the_last_of_its_cluster_cleans_only_its_l1)
     bls_kernel k;
     fake_platform f;
     bls_kernel_config c = two_tasks_on_cpu0();
-    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
+    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &fake_workload, &f), 0);
     k.booted = 1;
-    run_cpu(&k, f, 1); // no task on cpu1; cpu0 is still up
+    run_cpu(&k, f, 1); // no task on cpu1, no deadline: power-down; cpu0 is still up
     // Its wake-up armed in the power controller (bit 1: cluster 0, core 1), its GIC
     // interface off, its L1 cleaned, down.
     EXPECT_EQ(only(f.calls, pm), (std::vector<std::string>{"W GICC_CTLR=0x1", "R SPC_WAKE_INT_MASK",
@@ -463,7 +565,7 @@ TEST(kernel, the_last_man_leaves_coherency_and_the_first_man_comes_back)
     bls_kernel k;
     fake_platform f;
     bls_kernel_config c = two_tasks_on_cpu0();
-    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, nullptr), 0);
+    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &fake_workload, &f), 0);
     k.booted = 1;
     f.idle_calls_left = 2; // power down, be woken (an interrupt), power down again
     run_cpu(&k, f, 2);     // cpu2 is alone in cluster 1

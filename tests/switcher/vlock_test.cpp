@@ -108,6 +108,8 @@ const bls_platform_ops ops = {
     .cpu_irq_mask = [](void*, unsigned, int) { unused(); },
     .mem_read_uncached = [](void*, unsigned, unsigned) { unused(); },
     .cpu_delay_cycles = [](void*, unsigned, uint64_t) { unused(); },
+    .timer_set = [](void*, unsigned, uint64_t) { unused(); },
+    .timer_get = [](void*, unsigned) -> uint64_t { unused(); },
     .bug = [](void*, unsigned, const char*, int, const char* check) {
         throw std::logic_error(std::string("check failed: ") + check);
     },

@@ -62,7 +62,9 @@ public:
     std::uint32_t mmio_read(std::uint64_t addr);
     void mmio_write(std::uint64_t addr, std::uint32_t value);
     // A strongly-ordered shared-memory access of 1, 2 or 4 bytes: issued at this core's
-    // exact time (local time waited out first) and complete when it returns.
+    // exact time (local time waited out first), its effect visible to the others from then;
+    // its latency is kept as local time, waited out before the next shared access or
+    // blocking service.
     std::uint32_t shared_read(std::uint64_t addr, unsigned bytes);
     void shared_write(std::uint64_t addr, unsigned bytes, std::uint32_t value);
     // The core is stalled (still on) for @t: a cache fill, a flush.
@@ -106,6 +108,10 @@ private:
     bool event_register_ = false;
     bool irq_masked_ = false;
     sc_core::sc_event event_;
+    // The event lists its waits use, built at their first use.
+    static const sc_core::sc_event_or_list& either(sc_core::sc_event_or_list& list, const sc_core::sc_event& a,
+                                                   const sc_core::sc_event& b);
+    sc_core::sc_event_or_list clock_or_irq_, event_or_irq_, wake_or_mask_;
     sc_core::sc_time offset_;
     // Reused for every register access: a payload allocates on construction, and a core has
     // at most one access in flight.
