@@ -172,20 +172,19 @@ std::uint32_t core::mmio_read(std::uint64_t addr) { return access(addr, false, 0
 
 void core::mmio_write(std::uint64_t addr, std::uint32_t value) { access(addr, true, value, 4); }
 
-// The access happens at the core's exact time: every shared access of the other cores before
-// it in simulated time has happened, none after. Its latency is then owed as local time, waited
-// out before the core's next shared access or blocking service, so that the order and times
-// other cores observe are those of waiting it out at once, with one context switch less.
 std::uint32_t core::shared_read(std::uint64_t addr, unsigned bytes)
 {
     sync();
-    return access(addr, false, 0, bytes);
+    const std::uint32_t v = access(addr, false, 0, bytes);
+    sync();
+    return v;
 }
 
 void core::shared_write(std::uint64_t addr, unsigned bytes, std::uint32_t value)
 {
     sync();
     access(addr, true, value, bytes);
+    sync();
 }
 
 } // namespace blsim::model

@@ -797,6 +797,11 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                             std::to_string(st[k - 1].target_residency_us));
     }
     check_governor(c, ctx, d);
+    if (c.sched.latency_us < c.sched.min_granularity_us)
+        d.error(ctx.where("sched.latency_us"), "sched.latency_us: " + std::to_string(c.sched.latency_us) +
+                                                   " us is shorter than sched.min_granularity_us (" +
+                                                   std::to_string(c.sched.min_granularity_us) +
+                                                   " us): the period holds at least one slice");
     const int big = big_cluster(c.soc);
     // The cpufreq driver's merged table, as the kernel builds it: refused here when it would be,
     // and what the switcher's timeline is checked against.

@@ -62,9 +62,7 @@ public:
     std::uint32_t mmio_read(std::uint64_t addr);
     void mmio_write(std::uint64_t addr, std::uint32_t value);
     // A strongly-ordered shared-memory access of 1, 2 or 4 bytes: issued at this core's
-    // exact time (local time waited out first), its effect visible to the others from then;
-    // its latency is kept as local time, waited out before the next shared access or
-    // blocking service.
+    // exact time (local time waited out first) and complete when it returns.
     std::uint32_t shared_read(std::uint64_t addr, unsigned bytes);
     void shared_write(std::uint64_t addr, unsigned bytes, std::uint32_t value);
     // The core is stalled (still on) for @t: a cache fill, a flush.
