@@ -277,6 +277,15 @@ schema<model::soc_params> soc_schema()
     return s;
 }
 
+schema<workloads::util_step> util_step_schema()
+{
+    schema<workloads::util_step> s;
+    s.real("at_ms", &workloads::util_step::at_ms, 0, 1e9, "ms", "From this time on (by release).", true)
+        .real("util_pct", &workloads::util_step::util_pct, 0, 100, "%",
+              "Work per period from then, as a share of the period on the reference CPU.", true);
+    return s;
+}
+
 schema<workloads::task_params> task_schema()
 {
     using p = workloads::task_params;
@@ -295,7 +304,9 @@ schema<workloads::task_params> task_schema()
                  "Data the task touches each time it runs; a cold cache fetches it "
                  "(0: no cache effects).")
         .real("write_fraction", &p::write_fraction, 0, 1, "",
-              "Share of the working set the task dirties.");
+              "Share of the working set the task dirties.")
+        .list("util_steps", &p::util_steps, util_step_schema(), 0, 10000,
+              "Later utilisations: from each step's at_ms on, its util_pct (ascending times).");
     return s;
 }
 
@@ -777,6 +788,13 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
         }
     for (std::size_t i = 0; i < c.workload.tasks.size(); i++) {
         const workloads::task_params& t = c.workload.tasks[i];
+        for (std::size_t k = 1; k < t.util_steps.size(); k++)
+            if (t.util_steps[k].at_ms < t.util_steps[k - 1].at_ms) {
+                const std::string p = "workload.tasks[" + std::to_string(i) + "].util_steps[" + std::to_string(k) + "].at_ms";
+                d.error(ctx.where(p), p + ": steps go in time order; " + cfg::format_number(t.util_steps[k].at_ms) +
+                                          " ms is before the previous " +
+                                          cfg::format_number(t.util_steps[k - 1].at_ms) + " ms");
+            }
         for (std::size_t k = 0; k < t.cpus.size(); k++) {
             const std::string p = "workload.tasks[" + std::to_string(i) + "].cpus[" + std::to_string(k) + "]";
             if (t.cpus[k] >= nlogical)

@@ -26,8 +26,12 @@ step constant_taskset::next(unsigned task, std::uint64_t)
         ran_[task] = true;
         return s;
     }
+    double util = t.util_pct;
+    for (const util_step& u : t.util_steps)
+        if (release_ns_[task] >= u.at_ms * 1e6)
+            util = u.util_pct;
     s.kind = step::run;
-    s.ref_ns = t.util_pct / 100.0 * t.period_ms * 1e6;
+    s.ref_ns = util / 100.0 * t.period_ms * 1e6;
     s.mem_fraction = t.mem_fraction;
     s.working_set_kb = t.working_set_kb;
     s.write_fraction = t.write_fraction;

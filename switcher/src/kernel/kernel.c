@@ -249,6 +249,8 @@ static void take_frequency_request(struct bls_kernel *k, unsigned cpu, unsigned 
 	}
 	if (bls_cpufreq_target(&k->cpufreq, cpu, l, mhz))
 		k->stats.freq_requests_refused++;
+	else
+		k->txn_busy[l] = 1; /* its end is the policy's POSTCHANGE (service_cpufreq) */
 }
 
 /* The caller asleep in the driver goes on; a transaction just over is the policy's
