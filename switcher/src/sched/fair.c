@@ -97,7 +97,10 @@ static void pelt_sync(struct bls_sched *s, unsigned id, uint64_t now)
 	bls_pelt_update(&t->pelt, now, t->state == BLS_TASK_RUNNABLE, running, s->rq[t->cpu].scale);
 }
 
-/* The running task's runtime and virtual runtime up to @now (Linux's update_curr). */
+static void update_min_vruntime(struct bls_sched *s, unsigned cpu);
+
+/* The running task's runtime and virtual runtime up to @now (Linux's update_curr), and the
+ * queue's minimum with it. */
 static void update_curr(struct bls_sched *s, unsigned cpu, uint64_t now)
 {
 	struct bls_rq *rq = &s->rq[cpu];
@@ -109,6 +112,12 @@ static void update_curr(struct bls_sched *s, unsigned cpu, uint64_t now)
 	t->stats.runtime_ns += delta;
 	t->vruntime += delta * BLS_NICE_0_WEIGHT / t->weight;
 	pelt_sync(s, (unsigned)rq->curr, now);
+	if (rq->nr_running == 1) {
+		if (t->vruntime > rq->min_vruntime)
+			rq->min_vruntime = t->vruntime;
+	} else {
+		update_min_vruntime(s, cpu);
+	}
 }
 
 /* min_vruntime only moves forward, following the least entitled of curr and the waiting. */
@@ -253,7 +262,9 @@ static int wake(struct bls_sched *s, unsigned id, uint64_t now, uint64_t woken_a
 	const int fresh = t->state == BLS_TASK_NEW;
 	const unsigned prev = t->cpu;
 	const unsigned cpu = select_cpu(s, t);
+	update_curr(s, cpu, now); /* the queues' minimums as of now */
 	if (cpu != prev) {
+		update_curr(s, prev, now);
 		renormalise(s, id, prev, cpu);
 		t->stats.migrations++;
 		s->stats.migrations++;

@@ -1,0 +1,252 @@
+// tests/switcher/sched_test.cpp -- the fair scheduler on a fake platform: time is whatever
+// the test says, and "running" a task is letting time pass between scheduling points.
+#include <gtest/gtest.h>
+
+#include <bls/sched.h>
+
+namespace {
+
+constexpr uint64_t ms = 1000000;
+
+// Linux's base tunables (6 ms, 0.75 ms, 1 ms), a 4 ms balance interval, @n logical CPUs.
+bls_sched make(unsigned n, uint32_t online = 0)
+{
+    bls_sched s;
+    const bls_sched_config c = {n, 6 * ms, 750000, 1 * ms, 4 * ms};
+    EXPECT_EQ(bls_sched_init(&s, &c, online ? online : (1u << n) - 1, 0), 0);
+    return s;
+}
+
+int add(bls_sched& s, int nice = 0, uint32_t affinity = 0)
+{
+    const bls_sched_task_config tc = {affinity, nice};
+    return bls_sched_add_task(&s, &tc, 0);
+}
+
+TEST(sched, weights_follow_the_nice_levels)
+{
+    // 1024 at nice 0, 1.25 times less per level (Linux's table: 1024, 820, 1277, 335, 15).
+    EXPECT_EQ(bls_sched_weight(0), 1024u);
+    EXPECT_EQ(bls_sched_weight(1), 819u);
+    EXPECT_EQ(bls_sched_weight(-1), 1280u);
+    EXPECT_EQ(bls_sched_weight(5), 336u);
+    EXPECT_EQ(bls_sched_weight(19), 15u);
+}
+
+TEST(sched, init_and_add_refuse_what_cannot_be)
+{
+    bls_sched s;
+    const bls_sched_config bad = {2, 500000, 750000, 1 * ms, 4 * ms}; // latency < granularity
+    EXPECT_EQ(bls_sched_init(&s, &bad, 3, 0), -BLS_EINVAL);
+    s = make(2);
+    EXPECT_EQ(add(s, 20), -BLS_EINVAL);
+    EXPECT_EQ(add(s, 0, 1u << 2), -BLS_EINVAL); // no cpu2
+    EXPECT_EQ(add(s), 0);
+    EXPECT_EQ(s.task[0].affinity, 3u); // every CPU
+    EXPECT_EQ(bls_sched_wake(&s, 0, 0, 0), 0);
+    EXPECT_EQ(bls_sched_wake(&s, 0, 0, 0), -BLS_EINVAL); // already runnable
+}
+
+// Run @cpu from @t to @end: at each scheduling point the picked task runs to the next
+// deadline (its slice's end, or the next balance), as the kernel's timer would cut it, and
+// the kernel's balancing runs. Returns the end.
+uint64_t run(bls_sched& s, unsigned cpu, uint64_t t, uint64_t end)
+{
+    while (t < end) {
+        bls_sched_balance(&s, cpu, t);
+        EXPECT_GE(bls_sched_pick(&s, cpu, t), 0) << t;
+        const uint64_t d = bls_sched_next_deadline(&s, cpu);
+        t = d < end ? d : end;
+    }
+    bls_sched_pick(&s, cpu, t);
+    return t;
+}
+
+TEST(sched, two_always_runnable_tasks_share_the_cpu_by_weight)
+{
+    // nice 0 (1024) and nice 5 (336) on one CPU for 1 s: 1024 / 1360 = 75.29 % and 24.71 %.
+    // Each period of 6 ms gives them slices of 4.518 and 1.482 ms.
+    bls_sched s = make(1);
+    add(s, 0);
+    add(s, 5);
+    bls_sched_wake(&s, 0, 0, 0);
+    bls_sched_wake(&s, 1, 0, 0);
+    ASSERT_EQ(bls_sched_pick(&s, 0, 0), 0);
+    EXPECT_EQ(bls_sched_slice_ns(&s, 0), 6 * ms * 1024 / 1360);
+    run(s, 0, 0, 1000 * ms);
+    const double a = static_cast<double>(s.task[0].stats.runtime_ns), b = static_cast<double>(s.task[1].stats.runtime_ns);
+    EXPECT_NEAR(a + b, 1000.0 * ms, 1);
+    EXPECT_NEAR(a / (a + b), 1024.0 / 1360, 0.005);
+    // What one did not run, it waited.
+    EXPECT_NEAR(static_cast<double>(s.task[1].stats.wait_ns), a, 6 * ms); // but its last wait, at most a period
+    EXPECT_GT(s.stats.context_switches, 300u);
+}
+
+TEST(sched, equal_tasks_share_equally_and_a_woken_sleeper_preempts)
+{
+    bls_sched s = make(1);
+    add(s);
+    add(s);
+    bls_sched_wake(&s, 0, 0, 0);
+    bls_sched_wake(&s, 1, 0, 0);
+    uint64_t t = run(s, 0, 0, 600 * ms);
+    EXPECT_NEAR(static_cast<double>(s.task[0].stats.runtime_ns), 300.0 * ms, 3 * ms);
+    // Run on to task 1's turn; it sleeps for 100 ms while task 0 runs alone (its vruntime
+    // and the queue's minimum advance by 100 ms).
+    for (int i = 0; i < 100 && s.rq[0].curr != 1; i++) {
+        const uint64_t d = bls_sched_next_deadline(&s, 0);
+        t = run(s, 0, t, d > t ? d : t + 1);
+    }
+    ASSERT_EQ(s.rq[0].curr, 1);
+    bls_sched_sleep(&s, 0, t, t + 100 * ms);
+    ASSERT_EQ(bls_sched_pick(&s, 0, t), 0);
+    EXPECT_EQ(bls_sched_next_deadline(&s, 0), t + 100 * ms); // alone: only the sleeper's timer
+    // Woken, task 1 is placed half a latency period (3 ms) behind the minimum: 3 ms more
+    // entitled than task 0, beyond the 1 ms wake-up granularity: it preempts at once.
+    EXPECT_EQ(bls_sched_expire(&s, 0, t + 100 * ms), 1u);
+    EXPECT_TRUE(s.rq[0].need_resched);
+    EXPECT_EQ(s.task[0].vruntime - s.task[1].vruntime, 3 * ms);
+    EXPECT_EQ(bls_sched_pick(&s, 0, t + 100 * ms), 1);
+    EXPECT_EQ(s.task[1].last_latency_ns, 0u);
+}
+
+TEST(sched, a_lone_task_has_no_timer_and_two_get_a_slice)
+{
+    // NOHZ: one runnable task, no sleeper: no deadline at all.
+    bls_sched s = make(1);
+    add(s);
+    add(s);
+    bls_sched_wake(&s, 0, 0, 0);
+    ASSERT_EQ(bls_sched_pick(&s, 0, 0), 0);
+    EXPECT_EQ(bls_sched_next_deadline(&s, 0), BLS_NO_DEADLINE);
+    // A second: the slice (6 ms / 2) ends the first's turn.
+    bls_sched_wake(&s, 1, 1 * ms, 1 * ms);
+    ASSERT_EQ(bls_sched_pick(&s, 0, 1 * ms), 0); // 1 ms ahead only: no preemption
+    EXPECT_EQ(bls_sched_next_deadline(&s, 0), 3 * ms);
+}
+
+TEST(sched, wake_up_placement_prefers_the_previous_cpu_then_an_idle_one_then_the_least_loaded)
+{
+    bls_sched s = make(3);
+    for (int i = 0; i < 5; i++)
+        add(s);
+    // Task 0 starts on cpu0 (its previous CPU: the first it may run on), idle: there.
+    EXPECT_EQ(bls_sched_wake(&s, 0, 0, 0), 0);
+    // Task 1's previous CPU (cpu0) is busy: the next idle one, cpu1; task 2: cpu2.
+    EXPECT_EQ(bls_sched_wake(&s, 1, 0, 0), 1);
+    EXPECT_EQ(bls_sched_wake(&s, 2, 0, 0), 2);
+    // All busy: the least loaded. Make cpu1 lighter: its task sleeps... give cpu0 and cpu2
+    // a second task first.
+    EXPECT_EQ(bls_sched_wake(&s, 3, 0, 0), 0); // all equal: the previous CPU first
+    EXPECT_EQ(bls_sched_wake(&s, 4, 0, 0), 1); // cpu0 has 2: cpu1 (1) is the least loaded
+    EXPECT_EQ(s.rq[0].nr_running, 2u);
+    EXPECT_EQ(s.rq[1].nr_running, 2u);
+    EXPECT_EQ(s.rq[2].nr_running, 1u);
+    EXPECT_EQ(s.stats.wakeups, 5u);
+}
+
+TEST(sched, five_threads_on_two_cpus_spread_three_and_two)
+{
+    // Five browser threads woken on a 2-CPU system: placement alternates and the CPUs end
+    // with 3 and 2, as Linux would spread them.
+    bls_sched s = make(2);
+    for (int i = 0; i < 5; i++) {
+        add(s);
+        bls_sched_wake(&s, static_cast<unsigned>(i), 0, 0);
+    }
+    EXPECT_EQ(s.rq[0].nr_running + s.rq[1].nr_running, 5u);
+    EXPECT_LE(s.rq[0].nr_running > s.rq[1].nr_running ? s.rq[0].nr_running - s.rq[1].nr_running
+                                                       : s.rq[1].nr_running - s.rq[0].nr_running,
+              1u);
+}
+
+TEST(sched, an_idle_cpu_pulls_and_a_busy_one_pushes)
+{
+    // Three tasks pinned nowhere, all on cpu0 (woken while cpu1 was offline).
+    bls_sched s = make(2, 1u);
+    for (int i = 0; i < 3; i++) {
+        add(s);
+        bls_sched_wake(&s, static_cast<unsigned>(i), 0, 0);
+    }
+    bls_sched_pick(&s, 0, 0);
+    EXPECT_EQ(s.rq[0].nr_running, 3u);
+    // cpu1 comes online, idle: it pulls a waiting task (the least entitled) from cpu0.
+    bls_sched_set_online(&s, 3u, 1 * ms);
+    EXPECT_EQ(bls_sched_balance(&s, 1, 1 * ms), 2u);
+    EXPECT_EQ(s.rq[0].nr_running, 2u);
+    EXPECT_EQ(s.rq[1].nr_running, 1u);
+    EXPECT_EQ(s.stats.load_balance_moves, 1u);
+    // Busy balance: cpu0 has 2 and cpu1 1 (a gap of one task's weight): nothing moves, and
+    // not before the interval anyway.
+    EXPECT_EQ(bls_sched_balance(&s, 0, 2 * ms), 0u);
+    EXPECT_EQ(bls_sched_balance(&s, 0, 4 * ms), 0u);
+    // A fourth task on cpu0: 3 against 1, a gap of two: one is pushed at the next interval.
+    add(s, 0, 1u);
+    bls_sched_wake(&s, 3, 5 * ms, 5 * ms);
+    s.task[3].affinity = 3u;
+    EXPECT_EQ(bls_sched_balance(&s, 0, 6 * ms), 0u); // 4 ms after the last: not yet
+    EXPECT_EQ(bls_sched_balance(&s, 0, 8 * ms), 2u);
+    EXPECT_EQ(s.rq[0].nr_running, 2u);
+    EXPECT_EQ(s.rq[1].nr_running, 2u);
+}
+
+TEST(sched, affinity_is_respected_by_placement_and_balancing)
+{
+    bls_sched s = make(2);
+    add(s, 0, 1u);
+    add(s, 0, 1u);
+    bls_sched_wake(&s, 0, 0, 0);
+    EXPECT_EQ(bls_sched_wake(&s, 1, 0, 0), 0); // cpu1 is idle, but not allowed
+    bls_sched_pick(&s, 0, 0);
+    EXPECT_EQ(bls_sched_balance(&s, 1, 1 * ms), 0u);
+}
+
+TEST(sched, signals_wake_the_longest_waiter_and_broadcasts_every_one)
+{
+    bls_sched s = make(1);
+    for (int i = 0; i < 3; i++) {
+        add(s);
+        bls_sched_wake(&s, static_cast<unsigned>(i), 0, 0);
+    }
+    for (int i = 0; i < 3; i++) {
+        const int t = bls_sched_pick(&s, 0, static_cast<uint64_t>(i) * ms);
+        ASSERT_GE(t, 0);
+        bls_sched_block(&s, 0, static_cast<uint64_t>(i) * ms, 7);
+    }
+    EXPECT_EQ(bls_sched_signal(&s, 8, 0, 5 * ms), 0u); // nobody waits on 8: lost
+    EXPECT_EQ(bls_sched_signal(&s, 7, 0, 5 * ms), 1u);
+    int runnable = 0;
+    for (int i = 0; i < 3; i++)
+        runnable += s.task[i].state == BLS_TASK_RUNNABLE;
+    EXPECT_EQ(runnable, 1);
+    bls_sched_signal(&s, 7, 1, 6 * ms);
+    EXPECT_EQ(s.rq[0].nr_running, 3u);
+}
+
+TEST(sched, a_cpu_going_offline_hands_its_tasks_over)
+{
+    bls_sched s = make(3);
+    add(s, 0, 1u << 2); // pinned to cpu2
+    add(s);
+    bls_sched_wake(&s, 0, 0, 0);
+    bls_sched_pick(&s, 2, 0);
+    bls_sched_sleep(&s, 2, 1 * ms, 50 * ms); // asleep on cpu2
+    EXPECT_EQ(bls_sched_set_online(&s, 3u, 2 * ms), 1u); // to cpu0, its affinity widened
+    EXPECT_EQ(s.task[0].cpu, 0u);
+    EXPECT_EQ(s.task[0].affinity, (1u << 2) | 3u);
+    EXPECT_EQ(bls_sched_next_deadline(&s, 0), 50 * ms);
+}
+
+TEST(sched, utilisation_of_a_cpu_sums_its_tasks_sleeping_ones_decaying)
+{
+    bls_sched s = make(1);
+    add(s);
+    bls_sched_wake(&s, 0, 0, 0);
+    bls_sched_pick(&s, 0, 0);
+    EXPECT_NEAR(bls_sched_cpu_util(&s, 0, 32768000), 512, 1e-6);
+    bls_sched_sleep(&s, 0, 32768000, 1000 * ms);
+    EXPECT_NEAR(bls_sched_cpu_util(&s, 0, 65536000), 256, 1e-6);
+    EXPECT_EQ(bls_sched_idle_ns(&s, 0, 65536000), 32768000u);
+}
+
+} // namespace
