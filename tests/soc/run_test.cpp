@@ -525,6 +525,92 @@ TEST_F(run_test, merged_interrupt_edges_are_no_lost_interrupts)
         EXPECT_GT(t.num(i, "t_request_s"), 0.2) << i;
 }
 
+TEST_F(run_test, the_governor_switches_both_ways_by_itself)
+{
+    // No frequency script: interactive at its defaults samples the stepping load and the
+    // cpufreq driver turns its requests into switches. Idle at first, each logical CPU drops
+    // to the A7 (the first samples: 0 % load); the 70 % step needs the A15; back at 30 %, the
+    // A7 again.
+    const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/governor-steps.yaml";
+    result r = blsim("run " + scenario + " --out " + dir.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("switches: "), std::string::npos) << r.out;
+    const csv_table t(slurp(dir / "switches.csv"));
+    int down = 0, up = 0;
+    for (std::size_t i = 0; i < t.rows.size(); i++) {
+        (t.cell(i, "direction") == "a15->a7" ? down : up)++;
+        EXPECT_GT(t.num(i, "t_cpufreq_request_s"), 0) << i; // each asked for by the governor
+    }
+    EXPECT_GE(down, 4);
+    EXPECT_GE(up, 2);
+    // The first: logical cpu0's first sample, 20 ms after boot, finds it idle and asks for the
+    // lowest speed (175 virtual MHz: the A7 at 350), whose DVFS comes first.
+    EXPECT_EQ(t.cell(0, "direction"), "a15->a7");
+    EXPECT_NEAR(t.num(0, "t_cpufreq_request_s"), 0.0807, 0.001);
+    // Up when the 70 % step begins (1.5 s for cpu0, 1.75 s for cpu1), within a sample or two.
+    bool cpu0_up = false;
+    for (std::size_t i = 0; i < t.rows.size(); i++)
+        cpu0_up |= t.cell(i, "logical_cpu") == "0" && t.cell(i, "direction") == "a7->a15" &&
+                   t.num(i, "t_request_s") > 1.5 && t.num(i, "t_request_s") < 1.56;
+    EXPECT_TRUE(cpu0_up);
+    json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_EQ(s["governor"]["name"], "interactive");
+    EXPECT_GT(s["governor"]["samples"].get<double>(), 100);
+    ASSERT_EQ(s["governor"]["policies"].size(), 2u); // a logical CPU each
+    double tis = 0;
+    for (const auto& [mhz, sec] : s["governor"]["policies"][0]["time_in_state_s"].items())
+        tis += sec.get<double>();
+    EXPECT_NEAR(tis, 5.0, 5e-6); // from the policies' start, after the boot CPU's first 2.9 us
+    // All the work done: 0.3 + 0.7 + 1 + 0.3 s of the reference CPU each.
+    EXPECT_NEAR(s["tasks"]["steps0"]["done_ref_ms"].get<double>(), 2300, 1e-6);
+    EXPECT_NEAR(s["tasks"]["steps1"]["done_ref_ms"].get<double>(), 2300, 1e-6);
+}
+
+TEST_F(run_test, under_performance_the_logical_cpus_never_leave_the_a15)
+{
+    const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/governor-steps.yaml";
+    result r = blsim("run -q " + scenario + " --out " + dir.string() + " --set governor.name=performance");
+    ASSERT_EQ(r.status, 0) << r.err;
+    json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_EQ(s["switches"]["count"], 0);
+    for (const auto& p : s["governor"]["policies"])
+        EXPECT_NEAR(p["time_in_state_s"]["1200"].get<double>(), 5.0, 5e-6);
+    // The A7 partners run only their boot, some 20 us, before going offline.
+    EXPECT_LT(s["residency_s"]["cores"]["cpu3"]["on"].get<double>(), 1e-4);
+    EXPECT_LT(s["residency_s"]["cores"]["cpu4"]["on"].get<double>(), 1e-4);
+}
+
+TEST_F(run_test, every_governor_is_selectable_by_name)
+{
+    const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/governor-steps.yaml";
+    for (const char* g : {"performance", "powersave", "userspace", "interactive", "ondemand", "conservative",
+                          "schedutil"}) {
+        const fs::path out = dir / g;
+        result r = blsim("run -q " + scenario + " --out " + out.string() + " --set duration_s=2 --set governor.name=" + g);
+        ASSERT_EQ(r.status, 0) << g << "\n" << r.err;
+        json s = json::parse(slurp(out / "summary.json"));
+        EXPECT_EQ(s["governor"]["name"], g);
+    }
+    result r = blsim("run -q " + scenario + " --out " + (dir / "x").string() + " --set governor.name=fixed");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "--set:1:15: governor.name: expected one of performance, powersave, userspace, interactive, "
+                     "ondemand, conservative, schedutil, got 'fixed'\n");
+}
+
+TEST_F(run_test, a_busy_cpu_with_one_task_sees_no_timer_interrupt)
+{
+    // NOHZ: one task that never sleeps (its jobs overrun their period: each next one is
+    // released already), nothing else with a deadline anywhere, a governor that never
+    // samples: not one timer interrupt in the run.
+    result r = blsim("run -q --out " + dir.string() + " --set duration_s=0.5 --set governor.name=userspace"
+                     " --set 'workload.tasks=[{name: hog, cpus: [0], util_pct: 100, period_ms: 10}]'");
+    ASSERT_EQ(r.status, 0) << r.err;
+    json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_EQ(s["sched"]["timer_irqs"], 0);
+    EXPECT_EQ(s["sched"]["context_switches"], 1); // at boot, from idle
+    EXPECT_GT(s["residency_s"]["cores"]["cpu0"]["on"].get<double>(), 0.499);
+}
+
 TEST_F(run_test, an_unwritable_results_directory_is_refused_before_simulating)
 {
     result r = blsim("run --set duration_s=600 --out /proc/blsim-cannot-be-here");
