@@ -68,6 +68,12 @@ void cci400::b_transport_regs(tlm::tlm_generic_payload& trans, sc_core::sc_time&
 {
     access_time_ = sc_core::sc_time_stamp() + delay;
     regs_.access(cpu_of(trans), trans);
+    // The status reads change_pending until the change completes, and nothing else changes
+    // it meanwhile but another write (which a poller's own loop does not make).
+    cpu_extension* ext = nullptr;
+    trans.get_extension(ext);
+    if (ext && trans.is_read() && trans.get_address() == status_offset && access_time_ < pending_until_)
+        ext->steady_until = pending_until_;
     delay += clock_.cycles(params_.access_cycles);
 }
 

@@ -76,6 +76,12 @@ struct platform_ops_impl {
         self(plat).core_at(cpu).mmio_write(addr, value);
     }
 
+    static uint32_t mmio_poll32(void* plat, unsigned cpu, uint64_t addr, uint32_t mask, uint64_t timeout_ns)
+    {
+        return self(plat).core_at(cpu).poll(addr, mask,
+                                            sc_core::sc_time::from_value(timeout_ns > UINT64_MAX / 1000 ? UINT64_MAX : timeout_ns * 1000));
+    }
+
     static uint32_t shm_read(void* plat, unsigned cpu, uint64_t addr, unsigned bytes)
     {
         return self(plat).core_at(cpu).shared_read(addr, bytes);
@@ -164,6 +170,7 @@ const bls_platform_ops& systemc_platform_ops()
         .cpu_power_down = platform_ops_impl::cpu_power_down,
         .mmio_read32 = platform_ops_impl::mmio_read32,
         .mmio_write32 = platform_ops_impl::mmio_write32,
+        .mmio_poll32 = platform_ops_impl::mmio_poll32,
         .shm_read = platform_ops_impl::shm_read,
         .shm_write = platform_ops_impl::shm_write,
         .cache_clean_invalidate = platform_ops_impl::cache_clean_invalidate,

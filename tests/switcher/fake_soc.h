@@ -258,6 +258,12 @@ private:
         .cpu_power_down = power_down,
         .mmio_read32 = mmio_read,
         .mmio_write32 = mmio_write,
+        .mmio_poll32 = [](void* p, unsigned cpu, uint64_t addr, uint32_t mask, uint64_t) -> uint32_t {
+            uint32_t v;
+            while ((v = mmio_read(p, cpu, addr)) & mask) {
+            }
+            return v;
+        },
         .shm_read = shm_read,
         .shm_write = shm_write,
         .cache_clean_invalidate = clean,

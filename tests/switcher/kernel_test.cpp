@@ -230,6 +230,12 @@ const bls_platform_ops fake_ops = {
     .cpu_power_down = fake_power_down,
     .mmio_read32 = fake_read,
     .mmio_write32 = fake_write,
+    .mmio_poll32 = [](void* p, unsigned cpu, uint64_t addr, uint32_t mask, uint64_t) -> uint32_t {
+        uint32_t v;
+        while ((v = fake_read(p, cpu, addr)) & mask) {
+        }
+        return v;
+    },
     .shm_read = fake_shm_read,
     .shm_write = fake_shm_write,
     .cache_clean_invalidate = fake_clean,

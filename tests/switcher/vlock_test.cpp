@@ -102,6 +102,7 @@ const bls_platform_ops ops = {
     .cpu_power_down = [](void*, unsigned) { unused(); },
     .mmio_read32 = [](void*, unsigned, uint64_t) -> uint32_t { unused(); },
     .mmio_write32 = [](void*, unsigned, uint64_t, uint32_t) { unused(); },
+    .mmio_poll32 = [](void*, unsigned, uint64_t, uint32_t, uint64_t) -> uint32_t { unused(); },
     .shm_read = shm_read,
     .shm_write = shm_write,
     .cache_clean_invalidate = [](void*, unsigned, enum bls_cache_level) { unused(); },

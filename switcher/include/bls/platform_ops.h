@@ -75,6 +75,13 @@ struct bls_platform_ops {
 	uint32_t (*mmio_read32)(void *plat, unsigned cpu, uint64_t addr);
 	void (*mmio_write32)(void *plat, unsigned cpu, uint64_t addr, uint32_t value);
 
+	/* mmio_poll32 - busy-poll the register at @addr until (value & @mask) == 0, or until
+	 * @timeout_ns of @cpu's time has passed since the first read: a loop of mmio_read32,
+	 * every read costing what it costs (the platform may count reads that a device promises
+	 * would return the same value without making them). Returns the last value read. Runs
+	 * on @cpu. Required. */
+	uint32_t (*mmio_poll32)(void *plat, unsigned cpu, uint64_t addr, uint32_t mask, uint64_t timeout_ns);
+
 	/* shm_read / shm_write - a 1-, 2- or 4-byte access to strongly-ordered shared memory
 	 * (the SRAM where MCPM and the vlocks keep their state, usable with caches off).
 	 * Runs on @cpu. Unlike register accesses the access is not decoupled: it happens at the

@@ -1,4 +1,4 @@
-/* switcher/src/cci.c -- the CCI-400 driver: taking a cluster in and out of coherency
+/* switcher/src/drivers/cci.c -- the CCI-400 driver: taking a cluster in and out of coherency
  * (bls/hw.h). */
 #include "bls/hw.h"
 
@@ -10,12 +10,11 @@ int bls_cci_port_control(const struct bls_hw *hw, unsigned cpu, unsigned cluster
 	/* Busy-poll, no WFE: the interconnect raises no event when the change completes. Linux
 	 * polls for ever; a change still pending after BLS_CCI_TIMEOUT_NS is a failing port, which
 	 * we report and leave, rather than spin a simulation away. */
-	const uint64_t start = hw->ops->now_ns(hw->plat);
-	while (hw->ops->mmio_read32(hw->plat, cpu, hw->cci_base + BLS_CCI_STATUS) & BLS_CCI_CHANGE_PENDING) {
-		if (hw->ops->now_ns(hw->plat) - start > BLS_CCI_TIMEOUT_NS) {
-			hw->ops->trace(hw->plat, cpu, BLS_TRACE_GUEST_ERROR, BLS_GUEST_CCI_TIMEOUT, port);
-			return -BLS_ETIMEDOUT;
-		}
+	const uint32_t status = hw->ops->mmio_poll32(hw->plat, cpu, hw->cci_base + BLS_CCI_STATUS,
+						     BLS_CCI_CHANGE_PENDING, BLS_CCI_TIMEOUT_NS);
+	if (status & BLS_CCI_CHANGE_PENDING) {
+		hw->ops->trace(hw->plat, cpu, BLS_TRACE_GUEST_ERROR, BLS_GUEST_CCI_TIMEOUT, port);
+		return -BLS_ETIMEDOUT;
 	}
 	return 0;
 }

@@ -60,9 +60,15 @@ public:
     // A device register access. The access latency is kept as local time (temporal
     // decoupling) and waited out at the next blocking service or after one quantum.
     std::uint32_t mmio_read(std::uint64_t addr);
+    // Busy-poll @addr until (value & @mask) == 0 or @timeout has passed in this core's time
+    // since the first read; returns the last value read. Exactly the time and the reads of
+    // the loop of mmio_read() it stands for, but the reads a target promises will return
+    // the same value are counted without being made.
+    std::uint32_t poll(std::uint64_t addr, std::uint32_t mask, const sc_core::sc_time& timeout);
     void mmio_write(std::uint64_t addr, std::uint32_t value);
     // A strongly-ordered shared-memory access of 1, 2 or 4 bytes: issued at this core's
-    // exact time (local time waited out first) and complete when it returns.
+    // exact time (local time waited out first); its latency is waited out before the core's
+    // next access or any other service that syncs (barrier, event, wait, power).
     std::uint32_t shared_read(std::uint64_t addr, unsigned bytes);
     void shared_write(std::uint64_t addr, unsigned bytes, std::uint32_t value);
     // The core is stalled (still on) for @t: a cache fill, a flush.
@@ -94,7 +100,8 @@ public:
 
 private:
     void thread();
-    std::uint32_t access(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes);
+    std::uint32_t access(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes,
+                         sc_core::sc_time* steady_until = nullptr);
 
     unsigned cpu_;
     unsigned cluster_;
@@ -116,6 +123,7 @@ private:
     tlm::tlm_generic_payload trans_;
     std::uint64_t segments_ = 0;
     std::uint64_t mmio_accesses_ = 0;
+    bool owed_ = false; // local time is a shared access's latency, to wait before the next access
 };
 
 } // namespace blsim::model

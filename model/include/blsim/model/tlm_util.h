@@ -10,6 +10,10 @@ namespace blsim::model {
 struct cpu_extension : tlm::tlm_extension<cpu_extension> {
     unsigned cpu = 0;
     unsigned cluster = 0;
+    // Out, on a read: a register whose value is a function of time may say until when (at
+    // the latest) it keeps reading the value just returned, so that a polling CPU can skip
+    // the reads that would return it again (core::poll). Zero: no promise.
+    sc_core::sc_time steady_until;
 
     tlm_extension_base* clone() const override { return new cpu_extension(*this); }
     void copy_from(const tlm_extension_base& other) override
