@@ -71,7 +71,7 @@ TEST_F(run_test, default_scenario_writes_a_consistent_summary)
     EXPECT_TRUE(r.err.empty()) << r.err;
 
     json s = json::parse(slurp(dir / "summary.json"));
-    EXPECT_EQ(s["schema_version"], 2);
+    EXPECT_EQ(s["schema_version"], 3);
     EXPECT_EQ(s["scenario"], "tc2-default");
     EXPECT_EQ(s["seed"], 1);
     EXPECT_DOUBLE_EQ(s["sim_time_s"].get<double>(), 2.0);

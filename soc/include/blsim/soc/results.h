@@ -17,7 +17,7 @@ struct host_stats {
     double peak_rss_mb = 0;
 };
 
-inline constexpr int summary_schema_version = 2;
+inline constexpr int summary_schema_version = 3;
 
 // summary.json, as text (pretty-printed, keys in schema order, trailing newline).
 std::string summary_json(platform& p, const host_stats& host);
