@@ -103,15 +103,20 @@ void core::wait_for_event()
     // simulated time pass, and the CPU it waits for could never get on.
     offset_ += clock_.cycles(wfe_cycles);
     sync();
-    if (!event_register_ && !irq.read())
+    if (!event_register_ && !irq.read()) {
+        in_wfe_ = true;
         wait(either(event_or_irq_, event_, irq.posedge_event()));
+        in_wfe_ = false;
+    }
     event_register_ = false;
 }
 
 void core::signal_event()
 {
     event_register_ = true;
-    event_.notify(sc_core::SC_ZERO_TIME);
+    // Only a core asleep in WFE needs waking; the others find the register set.
+    if (in_wfe_)
+        event_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void core::power_down()

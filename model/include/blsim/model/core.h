@@ -111,6 +111,7 @@ private:
     double reference_capacity_;
     std::function<void()> software_;
     bool event_register_ = false;
+    bool in_wfe_ = false; // asleep in WFE: an event must wake it
     bool irq_masked_ = false;
     sc_core::sc_event event_;
     // The event lists its waits use, built at their first use.
