@@ -611,7 +611,9 @@ void check_governor(const scenario_config& c, const bind_context& ctx, diagnosti
                                                  cfg::format_number(w.at_ms) + " ms is before the previous " +
                                                  cfg::format_number(last) + " ms");
         last = w.at_ms;
-        if (apply_tunable_write(g, w, ctx.where(p + ".value"), d))
+        // (Only the keys checked together: an earlier bad value is reported once.)
+        if (apply_tunable_write(g, w, ctx.where(p + ".value"), d) &&
+            (w.tunable == "target_loads" || w.tunable == "up_threshold_pct" || w.tunable == "down_threshold_pct"))
             check_governor_tunables(g, p + ": after it, governor.", ctx.where(p + ".value"), d);
     }
 }

@@ -334,6 +334,14 @@ TEST_F(run_test, switch_pingpong_records_every_phase_of_every_switch)
     EXPECT_EQ(t.cell(1, "outbound_cluster_powered_down"), "1");
     EXPECT_GT(t.num(1, "t_done_s"), t.num(1, "t_outbound_off_s"));
 
+    // The tasks' timers moved with their logical CPUs through every switch: each job was
+    // released on time and done (ui: 20 % of 16 ms, 63 jobs in 1 s; render: 15 %, 62 from
+    // 5 ms), and each woke once per job.
+    json s0 = json::parse(slurp(dir / "a" / "summary.json"));
+    EXPECT_NEAR(s0["tasks"]["ui"]["done_ref_ms"].get<double>(), 63 * 3.2, 1e-6);
+    EXPECT_NEAR(s0["tasks"]["render"]["done_ref_ms"].get<double>(), 62 * 2.4, 1e-6);
+    EXPECT_EQ(s0["tasks"]["ui"]["wakeups"], 63);
+
     // The inbound cluster was fed by the outbound's caches.
     json s = json::parse(slurp(dir / "a" / "summary.json"));
     EXPECT_EQ(s["switches"]["count"], 12);
@@ -578,6 +586,31 @@ TEST_F(run_test, under_performance_the_logical_cpus_never_leave_the_a15)
     // The A7 partners run only their boot, some 20 us, before going offline.
     EXPECT_LT(s["residency_s"]["cores"]["cpu3"]["on"].get<double>(), 1e-4);
     EXPECT_LT(s["residency_s"]["cores"]["cpu4"]["on"].get<double>(), 1e-4);
+}
+
+TEST_F(run_test, tunables_written_during_the_run_take_effect)
+{
+    // interactive at its defaults, then at 2 s hispeed_freq lowered to 600 virtual MHz (the
+    // A15's second OPP) and go_hispeed_load to 50 %: from then on the 100 % step's bursts jump
+    // to 600 first; a boostpulse at 4 s (light load) holds hispeed for 80 ms.
+    const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/governor-steps.yaml";
+    result r = blsim("run -q " + scenario + " --out " + (dir / "w").string() +
+                     " --set 'governor.writes=[{at_ms: 2000, tunable: hispeed_freq_mhz, value: 600},"
+                     " {at_ms: 2000, tunable: go_hispeed_load_pct, value: 50}, {at_ms: 4000, tunable: boostpulse, value: 1}]'");
+    ASSERT_EQ(r.status, 0) << r.err;
+    result plain = blsim("run -q " + scenario + " --out " + (dir / "p").string());
+    ASSERT_EQ(plain.status, 0) << plain.err;
+    json w = json::parse(slurp(dir / "w" / "summary.json")), p = json::parse(slurp(dir / "p" / "summary.json"));
+    // The runs are the same until 2 s and differ after: more time at 600 with the writes.
+    EXPECT_GT(w["governor"]["policies"][0]["time_in_state_s"]["600"].get<double>(),
+              p["governor"]["policies"][0]["time_in_state_s"]["600"].get<double>());
+    EXPECT_EQ(w["interrupts"]["handled"].get<int>(), p["interrupts"]["handled"].get<int>() + 2); // two doorbells
+    // A write the governor does not have is refused, located, before anything runs.
+    result bad = blsim("run -q " + scenario + " --out " + (dir / "b").string() +
+                       " --set 'governor.writes=[{at_ms: 10, tunable: up_threshold_pct, value: 90}]'");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_EQ(bad.err, "--set:1:17: unknown key 'up_threshold_pct' in governor.interactive (did you mean "
+                       "'go_hispeed_load_pct'?)\n");
 }
 
 TEST_F(run_test, every_governor_is_selectable_by_name)
