@@ -339,6 +339,58 @@ std::string human_summary(platform& p, const host_stats& host)
                       probe.blackout().max() / 1e6, probe.total().max() / 1e6, probe.dvfs_wait().max() / 1e6,
                       probe.overhead_energy_j() * 1e3);
         os << line;
+        // The first ones, one line each (all of them are in switches.csv).
+        const std::size_t shown = std::min<std::size_t>(probe.records().size(), 12);
+        for (std::size_t i = 0; i < shown; i++) {
+            const switch_record& r = probe.records()[i];
+            char asked[48] = "";
+            if (r.t_cpufreq)
+                std::snprintf(asked, sizeof asked, ", asked at %.4f s", r.t_cpufreq / 1e12);
+            std::snprintf(line, sizeof line, "  %.4f s  logical cpu%u %s->%s%s, blackout %.2f us\n",
+                          r.t_request / 1e12, r.logical, cfg.soc.clusters[r.from_cluster].name.c_str(),
+                          cfg.soc.clusters[r.to_cluster].name.c_str(), asked,
+                          (r.t_blackout_end - r.t_blackout_start) / 1e6);
+            os << line;
+        }
+        if (probe.records().size() > shown) {
+            std::snprintf(line, sizeof line, "  ... and %zu more in switches.csv\n", probe.records().size() - shown);
+            os << line;
+        }
+    }
+    // The OS: the governor's decisions per policy (time at each frequency above 1 %) and the
+    // scheduler's activity.
+    const bls_kernel& k = p.kernel();
+    std::snprintf(line, sizeof line, "governor %s: %llu samples, %llu requests; scheduler: %llu context switches, "
+                  "%llu migrations, %llu timer interrupts\n",
+                  cfg.governor.name.c_str(), static_cast<unsigned long long>(k.gov.stats.samples),
+                  static_cast<unsigned long long>(k.gov.stats.requests),
+                  static_cast<unsigned long long>(k.sched.stats.context_switches),
+                  static_cast<unsigned long long>(k.sched.stats.migrations),
+                  static_cast<unsigned long long>(k.stats.timer_irqs));
+    os << line;
+    const std::uint64_t end_ns = sc_core::sc_time_stamp().value() / 1000;
+    for (unsigned i = 0; i < k.gov.npolicies; i++) {
+        const bls_policy& pol = k.gov.policy[i];
+        std::string cpus, states;
+        for (unsigned c = 0; c < BLS_MAX_CPUS; c++)
+            if (pol.cpus >> c & 1u)
+                cpus += (cpus.empty() ? "cpu" : ",") + std::to_string(c);
+        const double span = static_cast<double>(end_ns - std::min(end_ns, pol.tis_since_ns));
+        double total = span;
+        for (unsigned f = 0; f < pol.nfreqs; f++)
+            total += static_cast<double>(pol.time_in_state_ns[f]);
+        for (unsigned f = 0; f < pol.nfreqs; f++) {
+            double ns = static_cast<double>(pol.time_in_state_ns[f]);
+            if (pol.freq_mhz[f] == pol.cur_mhz)
+                ns += span;
+            if (total > 0 && ns / total > 0.01) {
+                char st[32];
+                std::snprintf(st, sizeof st, " %u:%.0f%%", pol.freq_mhz[f], ns / total * 100);
+                states += st;
+            }
+        }
+        std::snprintf(line, sizeof line, "  policy %s, MHz:time%s\n", cpus.c_str(), states.c_str());
+        os << line;
     }
     for (unsigned c = 0; c < p.nclusters(); c++) {
         const model::cluster_params& cp = cfg.soc.clusters[c];

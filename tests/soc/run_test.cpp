@@ -542,7 +542,11 @@ TEST_F(run_test, the_governor_switches_both_ways_by_itself)
     const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/governor-steps.yaml";
     result r = blsim("run " + scenario + " --out " + dir.string());
     ASSERT_EQ(r.status, 0) << r.err;
+    // The report prints the switches, one line each, and the governor's policies.
     EXPECT_NE(r.out.find("switches: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  0.0827 s  logical cpu0 a15->a7, asked at 0.0807 s, blackout "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("governor interactive: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  policy cpu0, MHz:time 175:"), std::string::npos) << r.out;
     const csv_table t(slurp(dir / "switches.csv"));
     int down = 0, up = 0;
     for (std::size_t i = 0; i < t.rows.size(); i++) {

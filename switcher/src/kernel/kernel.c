@@ -52,6 +52,15 @@ static const struct bls_gov_env gov_env = {
 	.request = env_request,
 };
 
+/* @c's frequency as the policies start from: at boot, the boot setting being applied (the
+ * policies are set up as the boot command line's clocks are; Linux's cpufreq starts after). */
+static unsigned cluster_mhz(const struct bls_kernel *k, unsigned c)
+{
+	if (!k->booted && k->cfg.boot_mhz[c])
+		return k->cfg.boot_mhz[c];
+	return bls_cpufreq_cluster_mhz(&k->cpufreq, c);
+}
+
 /* The cpufreq policies as the driver now defines them: a logical CPU each with the switcher
  * on (the merged virtual table), a cluster each without (its OPPs). */
 static void build_policies(struct bls_kernel *k, uint64_t t)
@@ -73,7 +82,7 @@ static void build_policies(struct bls_kernel *k, uint64_t t)
 			q->capacity = 1024.0;
 			/* Where the logical CPU is now, as a virtual frequency. */
 			const unsigned cl = bls_switcher_cluster_of(&k->sw, l);
-			const unsigned real = bls_cpufreq_cluster_mhz(cf, cl);
+			const unsigned real = cluster_mhz(k, cl);
 			q->cur_mhz = q->freq_mhz[0];
 			for (unsigned i = 0; i < vt->n; i++)
 				if (vt->opp[i].cluster == cl && vt->opp[i].actual_mhz <= real)
@@ -95,7 +104,7 @@ static void build_policies(struct bls_kernel *k, uint64_t t)
 				q->freq_mhz[i] = cf->cfg.opp_mhz[c][i];
 			const unsigned top = q->freq_mhz[q->nfreqs - 1];
 			q->capacity = 1024.0 * k->cfg.capacity_dmips_mhz[c] * top / k->ref_capacity;
-			q->cur_mhz = bls_cpufreq_cluster_mhz(cf, c);
+			q->cur_mhz = cluster_mhz(k, c);
 		}
 	}
 	int rc = bls_governor_set_policies(&k->gov, p, n, t);
