@@ -2,6 +2,9 @@
 // the test says, and "running" a task is letting time pass between scheduling points.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <vector>
+
 #include <bls/sched.h>
 
 namespace {
@@ -123,6 +126,36 @@ TEST(sched, a_lone_task_has_no_timer_and_two_get_a_slice)
     bls_sched_wake(&s, 1, 1 * ms, 1 * ms);
     ASSERT_EQ(bls_sched_pick(&s, 0, 1 * ms), 0); // 1 ms ahead only: no preemption
     EXPECT_EQ(bls_sched_next_deadline(&s, 0), 3 * ms);
+}
+
+TEST(sched, a_switch_is_one_event_from_the_task_that_ran_to_the_next)
+{
+    bls_sched s = make(1);
+    add(s);
+    add(s);
+    bls_sched_wake(&s, 0, 0, 0);
+    bls_sched_wake(&s, 1, 0, 0);
+    std::vector<std::array<unsigned, 3>> ev;
+    auto take = [&] {
+        ev.clear();
+        bls_sched_take_events(
+            &s, [](void* ctx, unsigned k, unsigned a, unsigned b) {
+                static_cast<std::vector<std::array<unsigned, 3>>*>(ctx)->push_back({k, a, b});
+            },
+            &ev);
+    };
+    take();
+    ASSERT_EQ(bls_sched_pick(&s, 0, 0), 0);
+    take();
+    EXPECT_EQ(ev, (std::vector<std::array<unsigned, 3>>{{BLS_SCHED_EV_SWITCH, ~0u, 0}, {BLS_SCHED_EV_LATENCY, 0, 0}}));
+    bls_sched_sleep(&s, 0, 1 * ms, 10 * ms); // 0 stops; 1 runs next: one event, 0 -> 1
+    ASSERT_EQ(bls_sched_pick(&s, 0, 1 * ms), 1);
+    take();
+    EXPECT_EQ(ev, (std::vector<std::array<unsigned, 3>>{{BLS_SCHED_EV_SWITCH, 0, 1}, {BLS_SCHED_EV_LATENCY, 1, 1000000}}));
+    bls_sched_block(&s, 0, 2 * ms, 5); // 1 stops, nothing else: 1 -> idle
+    EXPECT_EQ(bls_sched_pick(&s, 0, 2 * ms), -1);
+    take();
+    EXPECT_EQ(ev, (std::vector<std::array<unsigned, 3>>{{BLS_SCHED_EV_SWITCH, 1, ~0u}}));
 }
 
 TEST(sched, wake_up_placement_prefers_the_previous_cpu_then_an_idle_one_then_the_least_loaded)

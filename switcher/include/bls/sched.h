@@ -82,6 +82,7 @@ struct bls_sched_task {
 
 struct bls_rq {
 	int curr;                /* the task running, -1 */
+	int last_ran;            /* the task that stopped running, until the next pick; -1 */
 	unsigned nr_running;     /* RUNNABLE tasks on it, curr included */
 	unsigned long weight;    /* their weights' sum */
 	uint64_t min_vruntime;
@@ -98,7 +99,7 @@ struct bls_rq {
 enum bls_sched_event {
 	BLS_SCHED_EV_WAKEUP = 1, /* a: task, b: the CPU it was queued on */
 	BLS_SCHED_EV_MIGRATE,    /* a: task, b: the CPU it moved to */
-	BLS_SCHED_EV_SWITCH,     /* a: the task that ran (~0: none), b: the task now running */
+	BLS_SCHED_EV_SWITCH,     /* a: the task that ran (~0: idle), b: the task now running (~0: idle) */
 	BLS_SCHED_EV_LATENCY,    /* a: task, b: ns from when it was meant to wake to running */
 };
 #define BLS_SCHED_MAX_EVENTS (4 * BLS_MAX_TASKS)

@@ -49,6 +49,7 @@ int bls_sched_init(struct bls_sched *s, const struct bls_sched_config *cfg, uint
 	s->online = online;
 	for (unsigned c = 0; c < cfg->ncpus; c++) {
 		s->rq[c].curr = NO_TASK;
+		s->rq[c].last_ran = NO_TASK;
 		s->rq[c].scale = 1.0;
 		s->rq[c].idle_since_ns = now_ns;
 		s->rq[c].next_balance_ns = now_ns + cfg->balance_interval_ns;
@@ -362,14 +363,20 @@ int bls_sched_pick(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 	rq->curr = next;
 	rq->exec_start_ns = now_ns;
 	rq->curr_accounted_ns = now_ns;
-	if (next == NO_TASK)
+	/* One switch event from the task that ran last (or idle) to the next (or idle). */
+	const int from = prev != NO_TASK ? prev : rq->last_ran;
+	rq->last_ran = NO_TASK;
+	if (next == NO_TASK) {
+		if (from != NO_TASK)
+			record(s, BLS_SCHED_EV_SWITCH, (unsigned)from, ~0u);
 		return NO_TASK;
+	}
 	struct bls_sched_task *t = &s->task[next];
 	if (next != prev) {
 		if (now_ns > t->since_ns)
 			t->stats.wait_ns += now_ns - t->since_ns;
 		s->stats.context_switches++;
-		record(s, BLS_SCHED_EV_SWITCH, prev == NO_TASK ? ~0u : (unsigned)prev, (unsigned)next);
+		record(s, BLS_SCHED_EV_SWITCH, from == NO_TASK ? ~0u : (unsigned)from, (unsigned)next);
 	}
 	if (t->latency_pending) {
 		t->latency_pending = 0;
@@ -390,8 +397,8 @@ static void stop_curr(struct bls_sched *s, unsigned cpu, uint64_t now, enum bls_
 	update_curr(s, cpu, now);
 	dequeue(s, id, now);
 	rq->curr = NO_TASK;
+	rq->last_ran = (int)id; /* its switch is traced at the next pick, to whatever comes */
 	s->task[id].state = state;
-	record(s, BLS_SCHED_EV_SWITCH, id, ~0u);
 	update_min_vruntime(s, cpu);
 }
 
