@@ -74,7 +74,7 @@ public:
     // Run @fn as CPU @cpu's software, starting at @start_ns.
     void run(unsigned cpu, double start_ns, std::function<void()> fn)
     {
-        sc_core::sc_spawn([this, cpu, start_ns, fn] {
+        sc_core::sc_spawn([cpu, start_ns, fn] {
             sc_core::wait(sc_core::sc_time(start_ns, sc_core::SC_NS));
             (void)cpu;
             fn();

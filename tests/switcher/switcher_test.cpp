@@ -14,8 +14,6 @@ namespace {
 using blsim::test::fake_soc;
 using strings = std::vector<std::string>;
 
-constexpr uint64_t sgir = 0x100000 + BLS_GICD_SGIR;
-
 bls_switcher_config config()
 {
     bls_switcher_config c{};
