@@ -122,6 +122,9 @@ TEST(switcher, handshake_order_between_outbound_and_inbound)
     });
     // cpu0 asks for logical cpu0 to move to cluster 1, and acts as its kswitcher.
     soc.run(0, 10000, [&] {
+        // Logical cpu0's next deadline is on cpu0's timer: it must move with it (tick
+        // suspend and resume).
+        soc.hw.ops->timer_set(soc.hw.plat, 0, 5000000);
         first = bls_switch_request(&sw, 0, 0, 1, &done_log::done, &dl);
         second = bls_switch_request(&sw, 0, 0, 1, &done_log::done, &dl);
         bls_switcher_service(&sw, 0); // arm: power cpu3 up, kick it
@@ -171,6 +174,9 @@ TEST(switcher, handshake_order_between_outbound_and_inbound)
     EXPECT_EQ(soc.cluster_power_offs[0], 0u);
     EXPECT_EQ(soc.cluster_power_offs[1], 1u);
     EXPECT_EQ(soc.regs[0x100000 + BLS_GICD_ITARGETSR + 32], 0x08080208u);
+    // The timer's deadline moved with the logical CPU: off on the outbound, on the inbound.
+    EXPECT_EQ(soc.hw.ops->timer_get(soc.hw.plat, 0), BLS_TIMER_OFF);
+    EXPECT_EQ(soc.hw.ops->timer_get(soc.hw.plat, 3), 5000000u);
 }
 
 } // namespace
