@@ -98,7 +98,8 @@ static void build_policies(struct bls_kernel *k, uint64_t t)
 				continue;
 			struct bls_policy *q = &p[n++];
 			q->cpus = cpus;
-			q->first_cpu = (unsigned)__builtin_ctz(cpus);
+			while (!(cpus >> q->first_cpu & 1u))
+				q->first_cpu++;
 			q->nfreqs = cf->cfg.nopps[c];
 			for (unsigned i = 0; i < q->nfreqs; i++)
 				q->freq_mhz[i] = cf->cfg.opp_mhz[c][i];
