@@ -638,6 +638,25 @@ TEST_F(run_test, every_governor_is_selectable_by_name)
                      "ondemand, conservative, schedutil, got 'fixed'\n");
 }
 
+TEST_F(run_test, two_busy_tasks_share_a_cpu_by_their_nice_levels)
+{
+    // Two tasks that never sleep on cpu0, nice 0 and nice 5: the slice timer shares the CPU
+    // 1024 : 336, 75.3 % and 24.7 % (the scheduler's figures; docs/os.md). With 5 CPUs online
+    // the times scale by 1 + log2(5) -> 3: an 18 ms period, slices of 13.55 and 4.45 ms, about
+    // 111 switches in 1 s. (The running task's last stretch is accounted at its next
+    // scheduling point: the sum is a slice short of 1 s at most.)
+    result r = blsim("run -q --out " + dir.string() + " --set duration_s=1 --set governor.name=userspace"
+                     " --set 'workload.tasks=[{name: a, cpus: [0], util_pct: 100, period_ms: 10},"
+                     " {name: b, cpus: [0], nice: 5, util_pct: 100, period_ms: 10}]'");
+    ASSERT_EQ(r.status, 0) << r.err;
+    json s = json::parse(slurp(dir / "summary.json"));
+    const double a = s["tasks"]["a"]["runtime_s"].get<double>(), b = s["tasks"]["b"]["runtime_s"].get<double>();
+    EXPECT_NEAR(a + b, 1.0, 0.014);
+    EXPECT_NEAR(a / (a + b), 1024.0 / 1360, 0.01);
+    EXPECT_NEAR(s["tasks"]["b"]["wait_s"].get<double>(), a, 0.014);
+    EXPECT_NEAR(s["sched"]["context_switches"].get<double>(), 111, 3);
+}
+
 TEST_F(run_test, a_busy_cpu_with_one_task_sees_no_timer_interrupt)
 {
     // NOHZ: one task that never sleeps (its jobs overrun their period: each next one is
