@@ -142,6 +142,7 @@ struct platform_ops_impl {
         // interval), so the CPU catches the kernel up first. An interrupt's acknowledgement
         // only needs its time: it is stamped with the CPU's own, without a context switch
         // (one per interrupt would cost the hot path).
+        // The operating system's events need their time only (and come by the thousand).
         if (event >= BLS_TRACE_SCHED_WAKEUP) {
             p.os_probe_->tracepoint(c.local_time().value(), cpu, event, a, b);
             return;
@@ -150,9 +151,7 @@ struct platform_ops_impl {
             p.guest_error(cpu, a, b);
             return;
         }
-        // The operating system's events carry no energy reading either (and come by the
-        // thousand).
-        if (event != BLS_TRACE_IRQ_HANDLED && event < BLS_TRACE_SCHED_WAKEUP)
+        if (event != BLS_TRACE_IRQ_HANDLED)
             c.sync();
         p.probe_->tracepoint(c.local_time().value(), cpu, event, a, b, p.power().cluster_of(cpu));
     }

@@ -150,12 +150,8 @@ std::string summary_json(platform& p, const host_stats& host)
             if (pol.cpus >> c & 1u)
                 cpus.push_back(c);
         json tis = json::object();
-        for (unsigned f = 0; f < pol.nfreqs; f++) {
-            std::uint64_t ns = pol.time_in_state_ns[f];
-            if (pol.freq_mhz[f] == pol.cur_mhz)
-                ns += end_ns - std::min(end_ns, pol.tis_since_ns);
-            tis[std::to_string(pol.freq_mhz[f])] = static_cast<double>(ns) * 1e-9;
-        }
+        for (unsigned f = 0; f < pol.nfreqs; f++)
+            tis[std::to_string(pol.freq_mhz[f])] = static_cast<double>(bls_policy_time_in_state_ns(&pol, f, end_ns)) * 1e-9;
         policies.push_back({{"cpus", cpus}, {"cur_mhz", pol.cur_mhz}, {"freq_changes", pol.freq_changes},
                             {"time_in_state_s", tis}});
     }
@@ -375,14 +371,11 @@ std::string human_summary(platform& p, const host_stats& host)
         for (unsigned c = 0; c < BLS_MAX_CPUS; c++)
             if (pol.cpus >> c & 1u)
                 cpus += (cpus.empty() ? "cpu" : ",") + std::to_string(c);
-        const double span = static_cast<double>(end_ns - std::min(end_ns, pol.tis_since_ns));
-        double total = span;
+        double total = 0;
         for (unsigned f = 0; f < pol.nfreqs; f++)
-            total += static_cast<double>(pol.time_in_state_ns[f]);
+            total += static_cast<double>(bls_policy_time_in_state_ns(&pol, f, end_ns));
         for (unsigned f = 0; f < pol.nfreqs; f++) {
-            double ns = static_cast<double>(pol.time_in_state_ns[f]);
-            if (pol.freq_mhz[f] == pol.cur_mhz)
-                ns += span;
+            const double ns = static_cast<double>(bls_policy_time_in_state_ns(&pol, f, end_ns));
             if (total > 0 && ns / total > 0.01) {
                 char st[32];
                 std::snprintf(st, sizeof st, " %u:%.0f%%", pol.freq_mhz[f], ns / total * 100);

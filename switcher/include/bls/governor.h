@@ -212,12 +212,22 @@ unsigned bls_policy_freq_l(const struct bls_policy *p, double mhz);
 unsigned bls_policy_freq_h(const struct bls_policy *p, double mhz);
 unsigned bls_policy_freq_c(const struct bls_policy *p, double mhz);
 
+/* bls_policy_time_in_state_ns - @p's time at its frequency @i up to @now_ns (the current
+ * frequency's open stretch included). */
+uint64_t bls_policy_time_in_state_ns(const struct bls_policy *p, unsigned i, uint64_t now_ns);
+
 /* --- for the governors ----------------------------------------------------------------- */
 
 /* Ask for @mhz for @p from @cpu (no-op when it is the policy's target already). */
 void bls_gov_request(struct bls_governor *g, struct bls_policy *p, unsigned cpu, unsigned mhz);
+/* Busy time of @cpu (ns) since its last window, and start a new window. */
+uint64_t bls_gov_busy_ns(struct bls_governor *g, unsigned cpu, uint64_t now_ns);
 /* Load of @cpu in % since its last window, and start a new window (busy time / wall). */
 unsigned bls_gov_cpu_load(struct bls_governor *g, unsigned cpu, uint64_t now_ns);
+/* Set the sampling deadline of every CPU of @p to @at (a per-policy timer). */
+void bls_gov_arm(struct bls_governor *g, const struct bls_policy *p, uint64_t at);
+/* Run @p's sample on @cpu now, its deadlines spent (counted as a sample). */
+void bls_gov_sample_now(struct bls_governor *g, struct bls_policy *p, unsigned cpu, uint64_t now_ns);
 
 #ifdef __cplusplus
 }

@@ -19,13 +19,6 @@ static unsigned policy_load(struct bls_governor *g, struct bls_policy *p, uint64
 	return load;
 }
 
-static void arm(struct bls_governor *g, struct bls_policy *p, uint64_t at)
-{
-	for (unsigned cpu = 0; cpu < BLS_MAX_CPUS; cpu++)
-		if (p->cpus >> cpu & 1u)
-			g->cpu[cpu].next_ns = at;
-}
-
 /* The policy's rate multiplier lives with its first CPU (ondemand's rate_mult). */
 static unsigned *rate_mult(struct bls_governor *g, struct bls_policy *p)
 {
@@ -37,7 +30,7 @@ static unsigned *rate_mult(struct bls_governor *g, struct bls_policy *p)
 static void ondemand_start(struct bls_governor *g, struct bls_policy *p, uint64_t now)
 {
 	*rate_mult(g, p) = 1;
-	arm(g, p, now + g->tun.ondemand.sampling_rate_us * US);
+	bls_gov_arm(g, p, now + g->tun.ondemand.sampling_rate_us * US);
 }
 
 static void ondemand_sample(struct bls_governor *g, struct bls_policy *p, unsigned cpu, uint64_t now)
@@ -61,7 +54,7 @@ static void ondemand_sample(struct bls_governor *g, struct bls_policy *p, unsign
 		else
 			bls_gov_request(g, p, cpu, bls_policy_freq_c(p, next));
 	}
-	arm(g, p, now + (uint64_t)t->sampling_rate_us * US * *mult);
+	bls_gov_arm(g, p, now + (uint64_t)t->sampling_rate_us * US * *mult);
 }
 
 const struct bls_governor_ops bls_gov_ondemand = {
@@ -76,14 +69,14 @@ static void conservative_start(struct bls_governor *g, struct bls_policy *p, uin
 {
 	g->cpu[p->first_cpu].down_skip = 0;
 	g->cpu[p->first_cpu].requested_mhz = p->cur_mhz;
-	arm(g, p, now + g->tun.conservative.sampling_rate_us * US);
+	bls_gov_arm(g, p, now + g->tun.conservative.sampling_rate_us * US);
 }
 
 static void conservative_sample(struct bls_governor *g, struct bls_policy *p, unsigned cpu, uint64_t now)
 {
 	const struct bls_conservative_tunables *t = &g->tun.conservative;
 	const unsigned load = policy_load(g, p, now);
-	arm(g, p, now + t->sampling_rate_us * US);
+	bls_gov_arm(g, p, now + t->sampling_rate_us * US);
 	unsigned *req = &g->cpu[p->first_cpu].requested_mhz;
 	unsigned requested = *req;
 	if (requested > p->max_mhz || requested < p->min_mhz)

@@ -117,6 +117,14 @@ struct bls_policy *bls_governor_policy_of(struct bls_governor *g, unsigned cpu)
 	return cpu < BLS_MAX_CPUS && g->policy_of[cpu] >= 0 ? &g->policy[g->policy_of[cpu]] : NULL;
 }
 
+uint64_t bls_policy_time_in_state_ns(const struct bls_policy *p, unsigned i, uint64_t now_ns)
+{
+	uint64_t ns = p->time_in_state_ns[i];
+	if (p->freq_mhz[i] == p->cur_mhz && now_ns > p->tis_since_ns)
+		ns += now_ns - p->tis_since_ns;
+	return ns;
+}
+
 static void account_state(struct bls_policy *p, uint64_t now)
 {
 	for (unsigned i = 0; i < p->nfreqs; i++)
@@ -188,13 +196,24 @@ void bls_governor_run(struct bls_governor *g, unsigned cpu, uint64_t now_ns)
 	struct bls_policy *p = bls_governor_policy_of(g, cpu);
 	if (!p || !g->ops->sample)
 		return;
-	struct bls_gov_cpu *c = &g->cpu[cpu];
-	if (now_ns < c->next_ns && now_ns < c->slack_ns)
-		return;
+	const struct bls_gov_cpu *c = &g->cpu[cpu];
+	if (now_ns >= c->next_ns || now_ns >= c->slack_ns)
+		bls_gov_sample_now(g, p, cpu, now_ns);
+}
+
+void bls_gov_sample_now(struct bls_governor *g, struct bls_policy *p, unsigned cpu, uint64_t now_ns)
+{
 	/* Both timers are spent; the governor re-arms what it wants. */
-	c->next_ns = c->slack_ns = BLS_GOV_NO_DEADLINE;
+	g->cpu[cpu].next_ns = g->cpu[cpu].slack_ns = BLS_GOV_NO_DEADLINE;
 	g->stats.samples++;
 	g->ops->sample(g, p, cpu, now_ns);
+}
+
+void bls_gov_arm(struct bls_governor *g, const struct bls_policy *p, uint64_t at)
+{
+	for (unsigned c = 0; c < BLS_MAX_CPUS; c++)
+		if (p->cpus >> c & 1u)
+			g->cpu[c].next_ns = at;
 }
 
 void bls_governor_idle(struct bls_governor *g, unsigned cpu, int idle, uint64_t now_ns)
@@ -240,16 +259,21 @@ void bls_gov_request(struct bls_governor *g, struct bls_policy *p, unsigned cpu,
 	g->env->request(g->ctx, cpu, mhz);
 }
 
-unsigned bls_gov_cpu_load(struct bls_governor *g, unsigned cpu, uint64_t now_ns)
+uint64_t bls_gov_busy_ns(struct bls_governor *g, unsigned cpu, uint64_t now_ns)
 {
 	struct bls_gov_cpu *c = &g->cpu[cpu];
 	const uint64_t idle = g->env->idle_ns(g->ctx, cpu, now_ns);
 	const uint64_t wall = now_ns - c->prev_wall_ns, didle = idle - c->prev_idle_ns;
 	c->prev_wall_ns = now_ns;
 	c->prev_idle_ns = idle;
-	if (wall == 0 || didle >= wall)
-		return 0;
-	return (unsigned)(100 * (wall - didle) / wall);
+	return wall > didle ? wall - didle : 0;
+}
+
+unsigned bls_gov_cpu_load(struct bls_governor *g, unsigned cpu, uint64_t now_ns)
+{
+	const uint64_t wall = now_ns - g->cpu[cpu].prev_wall_ns;
+	const uint64_t busy = bls_gov_busy_ns(g, cpu, now_ns);
+	return wall ? (unsigned)(100 * busy / wall) : 0;
 }
 
 /* --- governors that never sample --------------------------------------------------------- */

@@ -62,13 +62,7 @@ static unsigned choose_freq(const struct bls_governor *g, const struct bls_polic
 /* Busy time since the last update, weighted by the policy's current frequency. */
 static void update_load(struct bls_governor *g, struct bls_policy *p, unsigned cpu, uint64_t now)
 {
-	struct bls_gov_cpu *c = &g->cpu[cpu];
-	const uint64_t idle = g->env->idle_ns(g->ctx, cpu, now);
-	const uint64_t dt = now - c->prev_wall_ns, didle = idle - c->prev_idle_ns;
-	const uint64_t active = dt > didle ? dt - didle : 0;
-	c->speedadj += (double)active / 1000.0 * p->cur_mhz;
-	c->prev_wall_ns = now;
-	c->prev_idle_ns = idle;
+	g->cpu[cpu].speedadj += (double)bls_gov_busy_ns(g, cpu, now) / 1000.0 * p->cur_mhz;
 }
 
 /* cpufreq_interactive_timer_resched: a new window and both timers armed. */
@@ -196,10 +190,7 @@ static void interactive_idle_exit(struct bls_governor *g, struct bls_policy *p, 
 	if (c->next_ns == BLS_GOV_NO_DEADLINE) {
 		resched(g, p, cpu, now);
 	} else if (now >= c->next_ns) {
-		/* Overdue (deferred while idle): run it now. */
-		c->next_ns = c->slack_ns = BLS_GOV_NO_DEADLINE;
-		g->stats.samples++;
-		interactive_sample(g, p, cpu, now);
+		bls_gov_sample_now(g, p, cpu, now); /* overdue (deferred while idle): now */
 	}
 }
 

@@ -23,22 +23,15 @@ static void schedutil_update(struct bls_governor *g, struct bls_policy *p, unsig
 	bls_gov_request(g, p, cpu, bls_policy_freq_l(p, next));
 }
 
-static void arm(struct bls_governor *g, struct bls_policy *p, uint64_t at)
-{
-	for (unsigned c = 0; c < BLS_MAX_CPUS; c++)
-		if (p->cpus >> c & 1u)
-			g->cpu[c].next_ns = at;
-}
-
 static void schedutil_start(struct bls_governor *g, struct bls_policy *p, uint64_t now)
 {
-	arm(g, p, now + g->tun.schedutil.rate_limit_us * US);
+	bls_gov_arm(g, p, now + g->tun.schedutil.rate_limit_us * US);
 }
 
 static void schedutil_sample(struct bls_governor *g, struct bls_policy *p, unsigned cpu, uint64_t now)
 {
 	schedutil_update(g, p, cpu, now);
-	arm(g, p, now + g->tun.schedutil.rate_limit_us * US);
+	bls_gov_arm(g, p, now + g->tun.schedutil.rate_limit_us * US);
 }
 
 /* A CPU going idle or coming back changes utilisation at once: re-evaluate if the rate limit
@@ -46,10 +39,8 @@ static void schedutil_sample(struct bls_governor *g, struct bls_policy *p, unsig
 static void schedutil_idle(struct bls_governor *g, struct bls_policy *p, unsigned cpu, uint64_t now)
 {
 	const uint64_t due = g->cpu[cpu].next_ns;
-	if (due == BLS_GOV_NO_DEADLINE || now >= due) {
-		g->stats.samples++;
-		schedutil_sample(g, p, cpu, now);
-	}
+	if (due == BLS_GOV_NO_DEADLINE || now >= due)
+		bls_gov_sample_now(g, p, cpu, now);
 }
 
 const struct bls_governor_ops bls_gov_schedutil = {

@@ -356,7 +356,7 @@ static void take_activity_request(struct bls_kernel *k, unsigned cpu)
 }
 
 /* Userspace's sysfs writes to the governor, taken on logical CPU 0. */
-static void take_tunables(struct bls_kernel *k, unsigned cpu)
+static void take_tunables(struct bls_kernel *k)
 {
 	if (k->tunables_posted) {
 		k->tunables_posted = 0;
@@ -366,7 +366,6 @@ static void take_tunables(struct bls_kernel *k, unsigned cpu)
 		k->boostpulse_posted = 0;
 		bls_governor_boostpulse(&k->gov, now(k));
 	}
-	(void)cpu;
 }
 
 /* --- interrupts ----------------------------------------------------------------------------- */
@@ -499,6 +498,12 @@ static void next_step(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t
 			workload_failed(k, cpu, l, t);
 			return;
 		}
+		const int evented = st->kind == BLS_STEP_BLOCK || st->kind == BLS_STEP_SIGNAL ||
+				    st->kind == BLS_STEP_BROADCAST;
+		if (evented && st->event >= BLS_MAX_EVENTS) {
+			workload_failed(k, cpu, l, t);
+			return;
+		}
 		switch (st->kind) {
 		case BLS_STEP_RUN:
 			if (!(st->ref_ns >= 0.0) || !(st->mem_fraction >= 0.0 && st->mem_fraction <= 1.0) ||
@@ -517,18 +522,10 @@ static void next_step(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t
 			bls_sched_sleep(&k->sched, l, tnow, st->until_ns);
 			return;
 		case BLS_STEP_BLOCK:
-			if (st->event >= BLS_MAX_EVENTS) {
-				workload_failed(k, cpu, l, t);
-				return;
-			}
 			bls_sched_block(&k->sched, l, tnow, st->event);
 			return;
 		case BLS_STEP_SIGNAL:
 		case BLS_STEP_BROADCAST:
-			if (st->event >= BLS_MAX_EVENTS) {
-				workload_failed(k, cpu, l, t);
-				return;
-			}
 			k->kick |= bls_sched_signal(&k->sched, st->event, st->kind == BLS_STEP_BROADCAST, tnow);
 			continue;
 		case BLS_STEP_EXIT:
@@ -674,7 +671,7 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 		 * governor's next request. A clock already at its rate answers at once. */
 		service_cpufreq(k, cpu, lc);
 		if (lc == 0)
-			take_tunables(k, cpu);
+			take_tunables(k);
 		take_frequency_request(k, cpu, lc);
 		service_cpufreq(k, cpu, lc);
 		take_activity_request(k, cpu);

@@ -266,10 +266,7 @@ static int wake(struct bls_sched *s, unsigned id, uint64_t now, uint64_t woken_a
 	update_curr(s, cpu, now); /* the queues' minimums as of now */
 	if (cpu != prev) {
 		update_curr(s, prev, now);
-		renormalise(s, id, prev, cpu);
-		t->stats.migrations++;
-		s->stats.migrations++;
-		record(s, BLS_SCHED_EV_MIGRATE, id, cpu);
+		migrate(s, id, cpu, now); /* not queued: its lag moves, and the count */
 	}
 	/* Placement (place_entity): a new task starts at the queue's min_vruntime; a sleeper
 	 * gets at most half a latency period of credit. */

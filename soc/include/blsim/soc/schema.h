@@ -65,17 +65,9 @@ public:
                     const char* doc, bool required = false)
     {
         auto bind = [=](const node& n, T& out, bind_context& ctx, const std::string& path) {
-            long long v = 0;
-            if (!parse_integer(n, v)) {
-                ctx.diag.error(n.at, path + ": expected an integer, got " + describe(n));
-                return;
-            }
-            if (v < lo || v > hi) {
-                ctx.diag.error(n.at, path + ": " + n.value + " is out of range " +
-                                         std::to_string(lo) + ".." + std::to_string(hi));
-                return;
-            }
-            out.*m = static_cast<int>(v);
+            int v = 0;
+            if (bind_integer(n, lo, hi, path, ctx, v))
+                out.*m = v;
         };
         auto emit = [=](const T& v) { return node::scalar(std::to_string(v.*m), {}); };
         add(key, "integer", unit, std::to_string(lo) + ".." + std::to_string(hi), doc, required,
@@ -252,17 +244,9 @@ public:
                 const node& v = n.items[i];
                 const std::string p = path + "[" + std::to_string(i) + "]";
                 ctx.record(p, v.at);
-                long long x = 0;
-                if (!parse_integer(v, x)) {
-                    ctx.diag.error(v.at, p + ": expected an integer, got " + describe(v));
-                    continue;
-                }
-                if (x < lo || x > hi) {
-                    ctx.diag.error(v.at, p + ": " + v.value + " is out of range " +
-                                             std::to_string(lo) + ".." + std::to_string(hi));
-                    continue;
-                }
-                items.push_back(static_cast<int>(x));
+                int x = 0;
+                if (bind_integer(v, lo, hi, p, ctx, x))
+                    items.push_back(x);
             }
             out.*m = std::move(items);
         };
@@ -292,17 +276,9 @@ public:
                 const node& v = n.items[i];
                 const std::string p = path + "." + n.keys[i];
                 ctx.record(p, v.at);
-                long long x = 0;
-                if (!parse_integer(v, x)) {
-                    ctx.diag.error(v.at, p + ": expected an integer, got " + describe(v));
-                    continue;
-                }
-                if (x < lo || x > hi) {
-                    ctx.diag.error(v.at, p + ": " + v.value + " is out of range " +
-                                             std::to_string(lo) + ".." + std::to_string(hi));
-                    continue;
-                }
-                items.emplace_back(n.keys[i], static_cast<int>(x));
+                int x = 0;
+                if (bind_integer(v, lo, hi, p, ctx, x))
+                    items.emplace_back(n.keys[i], x);
             }
             out.*m = std::move(items);
         };
@@ -381,6 +357,24 @@ public:
     }
 
 private:
+    // An integer scalar within [@lo, @hi] into @out; otherwise a located error and false.
+    static bool bind_integer(const node& n, long long lo, long long hi, const std::string& path,
+                             bind_context& ctx, int& out)
+    {
+        long long v = 0;
+        if (!parse_integer(n, v)) {
+            ctx.diag.error(n.at, path + ": expected an integer, got " + describe(n));
+            return false;
+        }
+        if (v < lo || v > hi) {
+            ctx.diag.error(n.at, path + ": " + n.value + " is out of range " + std::to_string(lo) + ".." +
+                                     std::to_string(hi));
+            return false;
+        }
+        out = static_cast<int>(v);
+        return true;
+    }
+
     struct field {
         std::string key, type, unit, range, doc;
         bool required = false;
