@@ -111,12 +111,12 @@ void core::wait_for_event()
     event_register_ = false;
 }
 
-void core::signal_event()
+void core::signal_event(const sc_core::sc_time& delay)
 {
     event_register_ = true;
     // Only a core asleep in WFE needs waking; the others find the register set.
     if (in_wfe_)
-        event_.notify(sc_core::SC_ZERO_TIME);
+        event_.notify(delay);
 }
 
 void core::power_down()
@@ -134,7 +134,8 @@ void core::power_down()
 void core::stall(const sc_core::sc_time& t)
 {
     offset_ += t;
-    sync();
+    owed_ = true;
+    settle();
 }
 
 void core::sync()
@@ -147,11 +148,33 @@ void core::sync()
     }
 }
 
+// Lookahead. Waiting out the local time only lets the other processes catch up; if none of
+// them has anything to do before it (no runnable process, no notification due earlier), no
+// one can observe the difference, and the wait (a context switch) is skipped. The time stays
+// owed: a device access or a blocking service still waits it out first, since devices act at
+// the kernel's time. Shared memory has no such side effects, so a sequence of uncontended
+// shared accesses -- MCPM's states and locks while the other cores sleep or compute -- runs
+// without a single context switch, and a contended one still interleaves access by access.
+void core::settle()
+{
+    if (offset_ > sc_core::SC_ZERO_TIME && !(offset_ < sc_core::sc_time_to_pending_activity()))
+        sync();
+}
+
 std::uint32_t core::access(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes,
                            sc_core::sc_time* steady_until)
 {
     if (owed_)
-        sync(); // a shared access's latency first
+        sync(); // devices act at the kernel's time: what is owed is waited out first
+    value = transport(addr, write, value, bytes, steady_until);
+    if (offset_ > sc_core::sc_time(quantum_ns, sc_core::SC_NS))
+        sync();
+    return value;
+}
+
+std::uint32_t core::transport(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes,
+                              sc_core::sc_time* steady_until)
+{
     tlm::tlm_generic_payload& trans = trans_;
     cpu_extension ext;
     ext.cpu = cpu_;
@@ -176,8 +199,6 @@ std::uint32_t core::access(std::uint64_t addr, bool write, std::uint32_t value, 
     mmio_accesses_++;
     if (!trans.is_response_ok())
         value = 0; // a decode error reads as zero (the router has warned)
-    if (offset_ > sc_core::sc_time(quantum_ns, sc_core::SC_NS))
-        sync();
     return value;
 }
 
@@ -220,16 +241,16 @@ void core::mmio_write(std::uint64_t addr, std::uint32_t value) { access(addr, tr
 // waited at once, with one context switch less per access.
 std::uint32_t core::shared_read(std::uint64_t addr, unsigned bytes)
 {
-    sync();
-    const std::uint32_t v = access(addr, false, 0, bytes);
+    settle();
+    const std::uint32_t v = transport(addr, false, 0, bytes, nullptr);
     owed_ = true;
     return v;
 }
 
 void core::shared_write(std::uint64_t addr, unsigned bytes, std::uint32_t value)
 {
-    sync();
-    access(addr, true, value, bytes);
+    settle();
+    transport(addr, true, value, bytes, nullptr);
     owed_ = true;
 }
 

@@ -25,9 +25,9 @@ static_assert(BLS_SPC_STAT_COMPLETE(1) == spc::stat_complete(1) && BLS_SPC_STAT_
 struct platform_ops_impl {
     static platform& self(void* plat) { return *static_cast<platform*>(plat); }
 
-    static std::uint64_t now_ns(void*)
+    static std::uint64_t now_ns(void* plat, unsigned cpu)
     {
-        return sc_core::sc_time_stamp().value() / 1000; // resolution is 1 ps
+        return self(plat).core_at(cpu).local_time().value() / 1000; // resolution is 1 ps
     }
 
     static int cpu_execute(void* plat, unsigned cpu, const bls_work* work, double* done_ref_ns)
@@ -54,14 +54,15 @@ struct platform_ops_impl {
 
     static void cpu_wait_for_event(void* plat, unsigned cpu) { self(plat).core_at(cpu).wait_for_event(); }
 
-    static void cpu_dsb(void* plat, unsigned cpu) { self(plat).core_at(cpu).sync(); }
+    static void cpu_dsb(void* plat, unsigned cpu) { self(plat).core_at(cpu).settle(); }
 
     static void cpu_send_event(void* plat, unsigned cpu)
     {
         platform& p = self(plat);
-        p.core_at(cpu).sync(); // the event leaves at the sender's local time
+        model::core& me = p.core_at(cpu);
+        me.settle(); // the event leaves at the sender's local time
         for (unsigned c = 0; c < p.ncpus(); c++)
-            p.core_at(c).signal_event();
+            p.core_at(c).signal_event(me.local_offset());
     }
 
     static void cpu_power_down(void* plat, unsigned cpu) { self(plat).core_at(cpu).power_down(); }

@@ -143,11 +143,12 @@ TEST_F(run_test, default_scenario_writes_a_consistent_summary)
     EXPECT_EQ(s["tasks"]["ui"]["wakeups"], 125); // at boot (its first job at once), then before each later one
     // Wake-up latency: ui's timer finds the a15 cluster off (render's CPU is down as well):
     // the cluster's 660 us exit and the core's 30 us, then MCPM's first-man path and the
-    // handler. render's finds the cluster up (ui runs): the core's 30 us and the path.
+    // handler. render's finds the cluster up (ui runs): the core's 30 us and the path (about
+    // 2 us of MCPM's and the handler's register and shared-memory accesses, on cpu1's clock).
     EXPECT_GT(s["tasks"]["ui"]["wakeup_latency_us"]["p50"].get<double>(), 690);
     EXPECT_LT(s["tasks"]["ui"]["wakeup_latency_us"]["p50"].get<double>(), 695);
     EXPECT_GT(s["tasks"]["render"]["wakeup_latency_us"]["p50"].get<double>(), 30);
-    EXPECT_LT(s["tasks"]["render"]["wakeup_latency_us"]["p50"].get<double>(), 32);
+    EXPECT_LT(s["tasks"]["render"]["wakeup_latency_us"]["p50"].get<double>(), 33);
     // Each task alone on its CPU, pinned: no waiting, no migrations.
     EXPECT_EQ(s["sched"]["migrations"], 0);
     EXPECT_LT(s["tasks"]["ui"]["wait_s"].get<double>(), 1e-6);

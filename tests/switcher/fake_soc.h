@@ -249,7 +249,7 @@ private:
     }
 
     const bls_platform_ops ops_ = {
-        .now_ns = [](void*) -> uint64_t { return sc_core::sc_time_stamp().value() / 1000; },
+        .now_ns = [](void*, unsigned) -> uint64_t { return sc_core::sc_time_stamp().value() / 1000; },
         .cpu_execute = [](void*, unsigned, const bls_work*, double*) -> int { return 0; },
         .cpu_wait_for_interrupt = [](void*, unsigned) {},
         .cpu_wait_for_event = wfe,

@@ -84,7 +84,7 @@ std::string reg_name(uint64_t a)
     return buf;
 }
 
-uint64_t fake_now_ns(void*) { return 0; }
+uint64_t fake_now_ns(void*, unsigned) { return 0; }
 
 int fake_execute(void* p, unsigned cpu, const bls_work* w, double* done)
 {

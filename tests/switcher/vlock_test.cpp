@@ -90,7 +90,7 @@ void sev(void* p, unsigned)
 void dsb(void*, unsigned) {}
 
 [[noreturn]] void unused() { std::abort(); }
-uint64_t now_ns(void*) { return sc_core::sc_time_stamp().value() / 1000; }
+uint64_t now_ns(void*, unsigned) { return sc_core::sc_time_stamp().value() / 1000; }
 
 const bls_platform_ops ops = {
     .now_ns = now_ns,

@@ -25,9 +25,10 @@ extern "C" {
 #define BLS_TIMER_OFF UINT64_MAX
 
 struct bls_platform_ops {
-	/* now_ns - current simulated time in nanoseconds.
-	 * Any context. Required. */
-	uint64_t (*now_ns)(void *plat);
+	/* now_ns - current simulated time in nanoseconds, as @cpu's counter reads it (a CPU
+	 * may run ahead of the other CPUs between synchronisations; its own clock runs with it).
+	 * Runs on @cpu. Required. */
+	uint64_t (*now_ns)(void *plat, unsigned cpu);
 
 	/* cpu_execute - run ordinary work on @cpu until it is done or an interrupt is pending.
 	 * Runs on @cpu, which is powered and running. Consumes simulated time at the rate the

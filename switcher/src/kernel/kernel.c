@@ -14,9 +14,9 @@
  * (a workload that only ever signals would hang its CPU). */
 #define BLS_MAX_INSTANT_STEPS 1000
 
-static uint64_t now(const struct bls_kernel *k)
+static uint64_t now(const struct bls_kernel *k, unsigned cpu)
 {
-	return k->ops->now_ns(k->plat);
+	return k->ops->now_ns(k->plat, cpu);
 }
 
 static uint32_t online_mask(const struct bls_kernel *k)
@@ -271,7 +271,7 @@ static void service_cpufreq(struct bls_kernel *k, unsigned cpu, unsigned l)
 	const int busy = bls_cpufreq_phase(&k->cpufreq, l) != BLS_CPUFREQ_IDLE;
 	if (k->txn_busy[l] && !busy) {
 		const unsigned mhz = k->cpufreq.request_mhz[l];
-		bls_governor_freq_changed(&k->gov, l, mhz, now(k));
+		bls_governor_freq_changed(&k->gov, l, mhz, now(k, cpu));
 		k->ops->trace(k->plat, cpu, BLS_TRACE_CPU_FREQUENCY, l, mhz);
 	}
 	k->txn_busy[l] = busy;
@@ -287,7 +287,7 @@ static void route_logical(struct bls_kernel *k, unsigned cpu, unsigned l)
 /* The logical CPUs changed: the scheduler's online set and the cpufreq policies follow. */
 static void logical_cpus_changed(struct bls_kernel *k, unsigned cpu)
 {
-	const uint64_t t = now(k);
+	const uint64_t t = now(k, cpu);
 	k->kick |= bls_sched_set_online(&k->sched, online_mask(k), t);
 	build_policies(k, t);
 	flush_sched_events(k, cpu);
@@ -356,7 +356,7 @@ static void take_activity_request(struct bls_kernel *k, unsigned cpu)
 }
 
 /* Userspace's sysfs writes to the governor, taken on logical CPU 0. */
-static void take_tunables(struct bls_kernel *k)
+static void take_tunables(struct bls_kernel *k, unsigned cpu)
 {
 	if (k->tunables_posted) {
 		k->tunables_posted = 0;
@@ -364,7 +364,7 @@ static void take_tunables(struct bls_kernel *k)
 	}
 	if (k->boostpulse_posted) {
 		k->boostpulse_posted = 0;
-		bls_governor_boostpulse(&k->gov, now(k));
+		bls_governor_boostpulse(&k->gov, now(k, cpu));
 	}
 }
 
@@ -468,7 +468,7 @@ static double capacity_scale(const struct bls_kernel *k, unsigned cpu)
  * sample, periodic balancing. */
 static void run_timers(struct bls_kernel *k, unsigned cpu, unsigned l)
 {
-	const uint64_t t = now(k);
+	const uint64_t t = now(k, cpu);
 	bls_sched_set_scale(&k->sched, l, t, capacity_scale(k, cpu));
 	k->kick |= bls_sched_expire(&k->sched, l, t);
 	bls_governor_run(&k->gov, l, t);
@@ -482,7 +482,7 @@ static void workload_failed(struct bls_kernel *k, unsigned cpu, unsigned l, unsi
 {
 	k->stats.workload_errors++;
 	k->ops->trace(k->plat, cpu, BLS_TRACE_GUEST_ERROR, BLS_GUEST_WORKLOAD, t);
-	bls_sched_exit(&k->sched, l, now(k));
+	bls_sched_exit(&k->sched, l, now(k, cpu));
 }
 
 /* Task @t, running on @l, finished its step: ask its workload what it does next until it has
@@ -490,7 +490,7 @@ static void workload_failed(struct bls_kernel *k, unsigned cpu, unsigned l, unsi
 static void next_step(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t)
 {
 	for (unsigned i = 0; i < BLS_MAX_INSTANT_STEPS; i++) {
-		const uint64_t tnow = now(k);
+		const uint64_t tnow = now(k, cpu);
 		struct bls_step *st = &k->step[t];
 		memset(st, 0, sizeof(*st));
 		k->task_stats[t].steps++;
@@ -573,7 +573,7 @@ static int run_task(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t)
 /* Nothing runnable on @l: choose an idle state from the next deadline and enter it. */
 static void do_idle(struct bls_kernel *k, unsigned cpu, unsigned l)
 {
-	uint64_t t = now(k);
+	uint64_t t = now(k, cpu);
 	bls_governor_idle(&k->gov, l, 1, t);
 	const uint64_t deadline = next_deadline(k, l, 1);
 	program_timer(k, cpu, deadline);
@@ -590,7 +590,7 @@ static void do_idle(struct bls_kernel *k, unsigned cpu, unsigned l)
 		cpu_power_cycle(k, cpu);
 	else
 		k->ops->cpu_wait_for_interrupt(k->plat, cpu);
-	t = now(k);
+	t = now(k, cpu);
 	bls_cpuidle_exit(&k->cpuidle, cpu, t);
 	k->ops->trace(k->plat, cpu, BLS_TRACE_CPU_IDLE, ~0u, l);
 }
@@ -620,7 +620,7 @@ static void boot(struct bls_kernel *k, unsigned cpu)
 				int rc = bls_cpufreq_set_cluster(&k->cpufreq, cpu, c, k->cfg.boot_mhz[c]);
 				BLS_CHECK(hw, cpu, rc == 0); /* validated before boot */
 			}
-		const uint64_t t = now(k);
+		const uint64_t t = now(k, cpu);
 		build_policies(k, t);
 		for (unsigned i = 0; i < k->sched.ntasks; i++)
 			k->kick |= 1u << bls_sched_wake(&k->sched, i, t, t);
@@ -671,7 +671,7 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 		 * governor's next request. A clock already at its rate answers at once. */
 		service_cpufreq(k, cpu, lc);
 		if (lc == 0)
-			take_tunables(k);
+			take_tunables(k, cpu);
 		take_frequency_request(k, cpu, lc);
 		service_cpufreq(k, cpu, lc);
 		take_activity_request(k, cpu);
@@ -703,17 +703,17 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 		}
 		send_kicks(k, cpu, l);
 
-		const int t = bls_sched_pick(&k->sched, lc, now(k));
+		const int t = bls_sched_pick(&k->sched, lc, now(k, cpu));
 		flush_sched_events(k, cpu);
 		if (t < 0) {
 			/* Nothing runnable: pull from a busier CPU, or idle until a deadline or an
 			 * interrupt. */
-			k->kick |= bls_sched_balance(&k->sched, lc, now(k));
+			k->kick |= bls_sched_balance(&k->sched, lc, now(k, cpu));
 			flush_sched_events(k, cpu);
 			if (k->sched.rq[lc].nr_running > 0)
 				continue;
 			do_idle(k, cpu, lc);
-			bls_governor_idle(&k->gov, lc, 0, now(k));
+			bls_governor_idle(&k->gov, lc, 0, now(k, cpu));
 			interrupted = 1;
 			continue;
 		}

@@ -75,14 +75,17 @@ public:
     void stall(const sc_core::sc_time& t);
     // Wait out the local time.
     void sync();
+    // Wait out the local time unless no other process can run before it (see core.cpp).
+    void settle();
     // Simulated time as this core sees it (the kernel's time plus its local offset).
     sc_core::sc_time local_time() const { return sc_core::sc_time_stamp() + offset_; }
     const sc_core::sc_time& local_offset() const { return offset_; }
 
     // --- hardware side ---
 
-    // SEV from any core: set the event register and wake WFE. Any context.
-    void signal_event();
+    // SEV from any core, sent @delay after the kernel's time: set the event register and
+    // wake WFE then. Any context; a non-zero @delay only from a sender that has settle()d.
+    void signal_event(const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
     bool irq_pending() const { return irq.read(); }
 
     // Work progress per nanosecond at the current frequency.
@@ -100,8 +103,12 @@ public:
 
 private:
     void thread();
+    // A device access: what is owed first, a sync after a quantum.
     std::uint32_t access(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes,
                          sc_core::sc_time* steady_until = nullptr);
+    // The transaction itself, its latency added to the local time.
+    std::uint32_t transport(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes,
+                            sc_core::sc_time* steady_until);
 
     unsigned cpu_;
     unsigned cluster_;
