@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <cmath>
+#include <cstring>
 
 #include "blsim/model/invariant.h"
 #include "blsim/model/tlm_util.h"
@@ -24,6 +25,7 @@ core::core(sc_core::sc_module_name name, unsigned cpu, unsigned cluster,
     // devices, SystemC reports) runs on this coroutine's stack: SystemC's 64 KiB default is
     // too small, and overflowing it silently corrupts the heap.
     set_stack_size(software_stack_bytes);
+    bus.register_invalidate_direct_mem_ptr(this, &core::invalidate_dmi);
 }
 
 void core::thread()
@@ -126,7 +128,7 @@ void core::power_down()
     // The power controller wakes it when an interrupt targets it (the GIC's wake output)
     // and software has armed its wake-up (WAKE_INT_MASK).
     while (!(wake.read() && pc_.wakeup_enabled(cpu_)))
-        wait(either(wake_or_mask_, wake.posedge_event(), pc_.wakeup_mask_event()));
+        wait(either(wake_or_mask_, wake.posedge_event(), pc_.wakeup_mask_event(cpu_)));
     pc_.core_exit(cpu_);
     event_register_ = false; // a reset clears it
 }
@@ -134,7 +136,6 @@ void core::power_down()
 void core::stall(const sc_core::sc_time& t)
 {
     offset_ += t;
-    owed_ = true;
     settle();
 }
 
@@ -157,7 +158,11 @@ void core::sync()
 // without a single context switch, and a contended one still interleaves access by access.
 void core::settle()
 {
-    if (offset_ > sc_core::SC_ZERO_TIME && !(offset_ < sc_core::sc_time_to_pending_activity()))
+    if (offset_ == sc_core::SC_ZERO_TIME)
+        return;
+    if (offset_ < sc_core::sc_time_to_pending_activity())
+        owed_ = true; // skipped, not forgiven: the next device access waits it out
+    else
         sync();
 }
 
@@ -186,6 +191,7 @@ std::uint32_t core::transport(std::uint64_t addr, bool write, std::uint32_t valu
     trans.set_data_length(bytes);
     trans.set_streaming_width(bytes);
     trans.set_byte_enable_ptr(nullptr);
+    trans.set_dmi_allowed(false);
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     const sc_core::sc_time before = offset_;
     bus->b_transport(trans, offset_);
@@ -242,7 +248,7 @@ void core::mmio_write(std::uint64_t addr, std::uint32_t value) { access(addr, tr
 std::uint32_t core::shared_read(std::uint64_t addr, unsigned bytes)
 {
     settle();
-    const std::uint32_t v = transport(addr, false, 0, bytes, nullptr);
+    const std::uint32_t v = shared_access(addr, false, 0, bytes);
     owed_ = true;
     return v;
 }
@@ -250,8 +256,40 @@ std::uint32_t core::shared_read(std::uint64_t addr, unsigned bytes)
 void core::shared_write(std::uint64_t addr, unsigned bytes, std::uint32_t value)
 {
     settle();
-    transport(addr, true, value, bytes, nullptr);
+    shared_access(addr, true, value, bytes);
     owed_ = true;
+}
+
+// Shared memory is plain memory: after the first transaction to it the core holds a direct
+// pointer (TLM-2.0 DMI) and its later accesses are a copy and the granted latency, the same
+// bytes and the same time as the transaction, without the bus.
+std::uint32_t core::shared_access(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes)
+{
+    if (dmi_valid_ && addr >= dmi_.get_start_address() && addr + bytes - 1 <= dmi_.get_end_address()) {
+        unsigned char* p = dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address());
+        if (write) {
+            std::memcpy(p, &value, bytes);
+            offset_ += dmi_.get_write_latency();
+        } else {
+            value = 0;
+            std::memcpy(&value, p, bytes);
+            offset_ += dmi_.get_read_latency();
+        }
+        mmio_accesses_++;
+        return value;
+    }
+    value = transport(addr, write, value, bytes, nullptr);
+    if (trans_.is_dmi_allowed()) {
+        trans_.set_address(addr);
+        dmi_valid_ = bus->get_direct_mem_ptr(trans_, dmi_) && dmi_.is_read_write_allowed();
+    }
+    return value;
+}
+
+void core::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end)
+{
+    if (dmi_valid_ && start <= dmi_.get_end_address() && end >= dmi_.get_start_address())
+        dmi_valid_ = false;
 }
 
 } // namespace blsim::model

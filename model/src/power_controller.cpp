@@ -35,6 +35,7 @@ power_controller::power_controller(sc_core::sc_module_name name, const soc_param
             cpu_cluster_.push_back(static_cast<unsigned>(clusters_.size()));
             cpu_index_.push_back(static_cast<unsigned>(i));
             cores_.push_back(core_power::on);
+            mask_set_.push_back(std::make_unique<sc_core::sc_event>());
         }
         clusters_.push_back(std::move(slot));
     }
@@ -89,8 +90,14 @@ void power_controller::declare_registers()
     regs_.add({"WAKE_INT_MASK", WAKE_INT_MASK, 1, reg_access::rw,
                [this](unsigned, unsigned) { return wake_mask_; },
                [this](unsigned, unsigned, std::uint32_t v, std::uint32_t m) {
+                   const std::uint32_t old = wake_mask_;
                    wake_mask_ = (wake_mask_ & ~m) | v;
-                   mask_changed_.notify(sc_core::SC_ZERO_TIME);
+                   // Only a CPU whose bit was just set may now wake: notify it alone (a
+                   // sleeping core rechecks on each notification, and every CPU's own
+                   // read-modify-write would wake every other).
+                   for (unsigned cpu = 0; cpu < mask_set_.size(); cpu++)
+                       if ((wake_mask_ & ~old) >> wake_bit(cpu) & 1u)
+                           mask_set_[cpu]->notify(sc_core::SC_ZERO_TIME);
                }});
 }
 

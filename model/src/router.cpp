@@ -1,11 +1,23 @@
 // model/src/router.cpp
 #include "blsim/model/router.h"
 
+#include <algorithm>
+
 namespace blsim::model {
 
 router::router(sc_core::sc_module_name name) : sc_module(name), in("in"), out("out")
 {
     in.register_b_transport(this, &router::b_transport);
+    in.register_get_direct_mem_ptr(this, &router::get_direct_mem_ptr);
+    out.register_invalidate_direct_mem_ptr(this, &router::invalidate_direct_mem_ptr);
+}
+
+const router::range* router::decode(std::uint64_t addr) const
+{
+    for (const range& r : map_)
+        if (addr >= r.base && addr - r.base < r.size)
+            return &r;
+    return nullptr;
 }
 
 void router::map(std::uint64_t base, std::uint64_t size, unsigned target)
@@ -16,13 +28,11 @@ void router::map(std::uint64_t base, std::uint64_t size, unsigned target)
 void router::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
 {
     const std::uint64_t addr = trans.get_address();
-    for (const range& r : map_) {
-        if (addr >= r.base && addr - r.base < r.size) {
-            trans.set_address(addr - r.base);
-            out[r.target]->b_transport(trans, delay);
-            trans.set_address(addr);
-            return;
-        }
+    if (const range* r = decode(addr)) {
+        trans.set_address(addr - r->base);
+        out[r->target]->b_transport(trans, delay);
+        trans.set_address(addr);
+        return;
     }
     decode_errors_++;
     char msg[80];
@@ -30,6 +40,28 @@ void router::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time&
                   static_cast<unsigned long long>(addr));
     SC_REPORT_WARNING("blsim/router", msg);
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+bool router::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi)
+{
+    const std::uint64_t addr = trans.get_address();
+    const range* r = decode(addr);
+    if (!r)
+        return false;
+    trans.set_address(addr - r->base);
+    const bool granted = out[r->target]->get_direct_mem_ptr(trans, dmi);
+    trans.set_address(addr);
+    // The target's range in bus addresses, clipped to what the map gives it.
+    dmi.set_start_address(dmi.get_start_address() + r->base);
+    dmi.set_end_address(std::min<std::uint64_t>(dmi.get_end_address(), r->size - 1) + r->base);
+    return granted;
+}
+
+void router::invalidate_direct_mem_ptr(int target, sc_dt::uint64 start, sc_dt::uint64 end)
+{
+    for (const range& r : map_)
+        if (r.target == static_cast<unsigned>(target) && start < r.size)
+            in->invalidate_direct_mem_ptr(start + r.base, std::min<std::uint64_t>(end, r.size - 1) + r.base);
 }
 
 } // namespace blsim::model

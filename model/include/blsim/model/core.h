@@ -106,6 +106,9 @@ private:
     // A device access: what is owed first, a sync after a quantum.
     std::uint32_t access(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes,
                          sc_core::sc_time* steady_until = nullptr);
+    // A shared-memory access, through the direct pointer once the target has granted one.
+    std::uint32_t shared_access(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes);
+    void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
     // The transaction itself, its latency added to the local time.
     std::uint32_t transport(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes,
                             sc_core::sc_time* steady_until);
@@ -131,6 +134,8 @@ private:
     tlm::tlm_generic_payload trans_;
     std::uint64_t segments_ = 0;
     std::uint64_t mmio_accesses_ = 0;
+    tlm::tlm_dmi dmi_;       // shared memory's direct pointer, when dmi_valid_
+    bool dmi_valid_ = false;
     bool owed_ = false; // local time is a shared access's latency, to wait before the next access
 };
 

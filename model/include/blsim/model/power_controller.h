@@ -87,9 +87,9 @@ public:
     // it; another arriving meanwhile waits for it), then the core.
     void core_exit(unsigned cpu);
     // Whether an interrupt may wake @cpu from power-down (its WAKE_INT_MASK bit), and the
-    // event notified when the mask changes.
+    // event notified when that bit is set (clearing it wakes no one).
     bool wakeup_enabled(unsigned cpu) const;
-    const sc_core::sc_event& wakeup_mask_event() const { return mask_changed_; }
+    const sc_core::sc_event& wakeup_mask_event(unsigned cpu) const { return *mask_set_.at(cpu); }
 
     // Untimed register access, for tests and debuggers.
     std::uint32_t reg_read(std::uint32_t offset) { return regs_.read(0, offset); }
@@ -145,7 +145,7 @@ private:
     std::uint32_t status_ = 0;
     bool irq_level_ = false;
     std::function<void(bool)> irq_line_;
-    sc_core::sc_event mask_changed_;
+    std::vector<std::unique_ptr<sc_core::sc_event>> mask_set_; // per CPU
     // The DVFS engine: one request at a time.
     bool dvfs_busy_ = false;
     unsigned dvfs_cluster_ = 0;

@@ -1,6 +1,7 @@
 // model/include/blsim/model/router.h -- the system bus: routes CPU register accesses to the
 // peripheral that owns the address (GIC frames, CCI registers). Offsets reach the target
-// relative to its base. No latency of its own: targets charge theirs.
+// relative to its base. No latency of its own: targets charge theirs. Direct memory access
+// (TLM-2.0 DMI) requests and invalidations pass through, their ranges translated.
 #pragma once
 
 #include <cstdint>
@@ -26,11 +27,15 @@ public:
 
 private:
     void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
+    void invalidate_direct_mem_ptr(int target, sc_dt::uint64 start, sc_dt::uint64 end);
 
     struct range {
         std::uint64_t base, size;
         unsigned target;
     };
+    const range* decode(std::uint64_t addr) const;
+
     std::vector<range> map_;
     std::uint64_t decode_errors_ = 0;
 };
