@@ -34,7 +34,7 @@ void core::thread()
         software_();
     // Software that returns leaves nothing to run: the core goes off and stays off.
     if (pc_.core_state(cpu_) == core_power::on)
-        pc_.core_enter_off(cpu_);
+        pc_.core_enter_off(cpu_, take_lead());
 }
 
 double core::progress_rate(double mem_fraction) const
@@ -61,7 +61,15 @@ const sc_core::sc_event_or_list& core::either(sc_core::sc_event_or_list& list, c
 int core::execute(double ref_ns, double mem_fraction, double* done_ref_ns)
 {
     BLSIM_CHECK(pc_.core_state(cpu_) == core_power::on);
-    sync();
+    // The work starts at the core's local time. The time ahead of the kernel is waited with
+    // the first segment (one context switch, not two); an interrupt or a clock change before
+    // the work starts cuts that wait, with no progress made. An interrupt already signalled
+    // is looked at on the core's clock, as it would be after a sync.
+    sc_core::sc_time lead = take_lead();
+    if (lead > sc_core::SC_ZERO_TIME && irq.read() && !irq_masked_) {
+        wait(lead);
+        lead = sc_core::SC_ZERO_TIME;
+    }
     double remaining = ref_ns;
     while (remaining > 0 && !(irq.read() && !irq_masked_)) {
         const double rate = progress_rate(mem_fraction);
@@ -72,17 +80,24 @@ int core::execute(double ref_ns, double mem_fraction, double* done_ref_ns)
             break;
         }
         const sc_core::sc_time need = sc_core::sc_time::from_value(static_cast<std::uint64_t>(need_ps));
-        const sc_core::sc_time start = sc_core::sc_time_stamp();
+        const sc_core::sc_time start = sc_core::sc_time_stamp() + lead;
         if (irq_masked_)
-            wait(need, clock_.changed_event());
+            wait(lead + need, clock_.changed_event());
         else
-            wait(need, either(clock_or_irq_, clock_.changed_event(), irq.posedge_event()));
-        const sc_core::sc_time elapsed = sc_core::sc_time_stamp() - start;
+            wait(lead + need, either(clock_or_irq_, clock_.changed_event(), irq.posedge_event()));
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        if (now < start) {
+            lead = start - now; // cut before the work began
+            continue;
+        }
+        lead = sc_core::SC_ZERO_TIME;
+        const sc_core::sc_time elapsed = now - start;
         if (elapsed >= need)
             remaining = 0;
         else
             remaining = std::max(0.0, remaining - elapsed.to_seconds() * 1e9 * rate);
     }
+    owe(lead); // still ahead, if an interrupt came first
     *done_ref_ns = ref_ns - remaining;
     return remaining > 0 ? 1 : 0;
 }
@@ -95,7 +110,7 @@ void core::wait_for_interrupt()
     pc_.core_enter_wfi(cpu_);
     while (!irq.read())
         wait(irq.posedge_event());
-    pc_.core_exit(cpu_);
+    owe(pc_.core_exit(cpu_));
 }
 
 void core::wait_for_event()
@@ -123,13 +138,13 @@ void core::signal_event(const sc_core::sc_time& delay)
 
 void core::power_down()
 {
-    sync();
-    pc_.core_enter_off(cpu_);
+    // The local time ahead is waited with the entry latency (one context switch, not two).
+    pc_.core_enter_off(cpu_, take_lead());
     // The power controller wakes it when an interrupt targets it (the GIC's wake output)
     // and software has armed its wake-up (WAKE_INT_MASK).
     while (!(wake.read() && pc_.wakeup_enabled(cpu_)))
         wait(either(wake_or_mask_, wake.posedge_event(), pc_.wakeup_mask_event(cpu_)));
-    pc_.core_exit(cpu_);
+    owe(pc_.core_exit(cpu_)); // the software runs once the core is out of reset
     event_register_ = false; // a reset clears it
 }
 
@@ -137,6 +152,22 @@ void core::stall(const sc_core::sc_time& t)
 {
     offset_ += t;
     settle();
+}
+
+sc_core::sc_time core::take_lead()
+{
+    const sc_core::sc_time lead = offset_;
+    offset_ = sc_core::SC_ZERO_TIME;
+    owed_ = false;
+    return lead;
+}
+
+void core::owe(const sc_core::sc_time& t)
+{
+    if (t == sc_core::SC_ZERO_TIME)
+        return;
+    offset_ += t;
+    owed_ = true;
 }
 
 void core::sync()
@@ -172,7 +203,7 @@ std::uint32_t core::access(std::uint64_t addr, bool write, std::uint32_t value, 
     if (owed_)
         sync(); // devices act at the kernel's time: what is owed is waited out first
     value = transport(addr, write, value, bytes, steady_until);
-    if (offset_ > sc_core::sc_time(quantum_ns, sc_core::SC_NS))
+    if (offset_ > quantum_)
         sync();
     return value;
 }
@@ -231,7 +262,7 @@ std::uint32_t core::poll(std::uint64_t addr, std::uint32_t mask, const sc_core::
             if (skip > 0) {
                 offset_ += sc_core::sc_time::from_value(skip * e);
                 mmio_accesses_ += skip;
-                if (offset_ > sc_core::sc_time(quantum_ns, sc_core::SC_NS))
+                if (offset_ > quantum_)
                     sync();
             }
         }

@@ -262,6 +262,7 @@ void gic400::set_pending(unsigned cpu, unsigned id, bool pending)
     if (id >= nprivate && s.pending != pending) {
         const unsigned i = id - nprivate;
         spi_pending_bits_[i / 32] ^= 1u << (i % 32);
+        spis_pending_ += pending ? 1 : -1;
     }
     s.pending = pending;
     if (id < nprivate)
@@ -299,6 +300,8 @@ std::uint32_t gic400::best_pending(unsigned cpu, bool for_wake) const
     const cpu_state& c = cpus_[cpu];
     if (!for_wake && !c.enabled)
         return spurious;
+    if (c.pending_mask == 0 && spis_pending_ == 0)
+        return spurious; // nothing pending anywhere: the common case of update()
     // Signalled only when of strictly higher priority than the mask and the running priority.
     const unsigned threshold = for_wake ? 0x100u : std::min<unsigned>(c.pmr, running_priority(cpu));
     std::uint32_t best = spurious;

@@ -185,7 +185,10 @@ void power_controller::set_cluster(unsigned cluster, cluster_phase p)
     cluster_slot& c = clusters_.at(cluster);
     cluster_power old = cluster_state(cluster);
     c.phase = p;
-    c.changed_event->notify(sc_core::SC_ZERO_TIME);
+    // Only a core waiting for the cluster's phase needs the news: a notification no one waits
+    // for would still be pending activity, and stop other cores from running ahead.
+    if (c.phase_waiters > 0)
+        c.changed_event->notify(sc_core::SC_ZERO_TIME);
     cluster_power now = cluster_state(cluster);
     if (old != now) {
         transitions_++;
@@ -200,11 +203,11 @@ void power_controller::core_enter_wfi(unsigned cpu)
     set_core(cpu, core_power::wfi);
 }
 
-void power_controller::core_enter_off(unsigned cpu)
+void power_controller::core_enter_off(unsigned cpu, const sc_core::sc_time& lead)
 {
     BLSIM_CHECK(cores_.at(cpu) == core_power::on);
     cluster_slot& c = clusters_[cpu_cluster_[cpu]];
-    wait(c.off_entry);
+    wait(lead + c.off_entry);
     set_core(cpu, core_power::off);
     const bool last_man = std::all_of(c.cpus.begin(), c.cpus.end(),
                                       [&](unsigned o) { return cores_[o] == core_power::off; });
@@ -246,11 +249,11 @@ void power_controller::cluster_power_up(unsigned cluster)
         case cluster_phase::going_down:
             if (c.params.cluster_entry_wakeup == entry_wakeup::abort)
                 c.abort_request->notify(sc_core::SC_ZERO_TIME);
-            wait(*c.changed_event);
+            wait_phase_change(c);
             break;
         case cluster_phase::coming_up:
             // Another core of this cluster is bringing it up: let it finish.
-            wait(*c.changed_event);
+            wait_phase_change(c);
             break;
         case cluster_phase::off:
             set_cluster(cluster, cluster_phase::coming_up);
@@ -261,19 +264,25 @@ void power_controller::cluster_power_up(unsigned cluster)
     }
 }
 
-void power_controller::core_exit(unsigned cpu)
+void power_controller::wait_phase_change(cluster_slot& c)
+{
+    c.phase_waiters++;
+    wait(*c.changed_event);
+    c.phase_waiters--;
+}
+
+sc_core::sc_time power_controller::core_exit(unsigned cpu)
 {
     core_power from = cores_.at(cpu);
     BLSIM_CHECK(from != core_power::on);
     const cluster_slot& slot = clusters_[cpu_cluster_[cpu]];
     if (from == core_power::wfi) {
         set_core(cpu, core_power::on);
-        wait(slot.wfi_exit);
-        return;
+        return slot.wfi_exit;
     }
     cluster_power_up(cpu_cluster_[cpu]);
     set_core(cpu, core_power::on);
-    wait(slot.off_exit);
+    return slot.off_exit;
 }
 
 } // namespace blsim::model

@@ -301,7 +301,6 @@ void platform::guest_error(unsigned cpu, unsigned code, unsigned detail)
 
 platform::~platform() = default;
 
-model::core& platform::core_at(unsigned cpu) { return *cores_.at(cpu); }
 
 void platform::run()
 {

@@ -37,7 +37,9 @@ struct cpu_thread : sc_core::sc_module {
         wait(sc_time(down_at_us, SC_US));
         pc.core_enter_off(cpu);
         wait(sc_time(wake_at_us, SC_US) - sc_core::sc_time_stamp());
-        pc.core_exit(cpu); // woken (the core's own loop waits for the wake-up; not needed here)
+        // Woken (the core's own loop waits for the wake-up; not needed here); the exit
+        // latency passes before the software runs.
+        wait(pc.core_exit(cpu));
         resumed_us = now_us();
     }
 };

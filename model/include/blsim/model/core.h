@@ -103,6 +103,10 @@ public:
 
 private:
     void thread();
+    // The local time ahead, handed to a service that waits it out with its own latency.
+    sc_core::sc_time take_lead();
+    // Time the core must let pass before it next touches the system.
+    void owe(const sc_core::sc_time& t);
     // A device access: what is owed first, a sync after a quantum.
     std::uint32_t access(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes,
                          sc_core::sc_time* steady_until = nullptr);
@@ -129,6 +133,7 @@ private:
                                                    const sc_core::sc_event& b);
     sc_core::sc_event_or_list clock_or_irq_, event_or_irq_, wake_or_mask_;
     sc_core::sc_time offset_;
+    const sc_core::sc_time quantum_{quantum_ns, sc_core::SC_NS};
     // Reused for every register access: a payload allocates on construction, and a core has
     // at most one access in flight.
     tlm::tlm_generic_payload trans_;

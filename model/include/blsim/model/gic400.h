@@ -134,9 +134,10 @@ private:
     std::vector<cpu_state> cpus_;
     std::vector<irq_state> spis_; // index id - 32
     std::vector<std::uint32_t> spi_pending_bits_; // bit per pending SPI, to skip the others
+    int spis_pending_ = 0;                        // bits set in spi_pending_bits_
     reg_table dist_regs_;
     reg_table cpu_regs_;
-    std::vector<bool> irq_level_, wake_level_;
+    std::vector<std::uint8_t> irq_level_, wake_level_; // not vector<bool>: read on every update
     std::uint64_t irqs_raised_ = 0, irqs_delivered_ = 0, spurious_ = 0, guest_errors_ = 0;
 };
 

@@ -79,13 +79,16 @@ public:
 
     // WFI entry: @cpu is on. Waits the entry latency, then clock-gates it.
     void core_enter_wfi(unsigned cpu);
-    // Power-down: @cpu is on. Waits the entry latency and turns it off; if it was the last
-    // core of its cluster and PWRDN_EN is set, the cluster starts powering down (in the
-    // background: this returns at once).
-    void core_enter_off(unsigned cpu);
+    // Power-down: @cpu is on. Waits @lead (the core's local time ahead of the kernel's: the
+    // entry starts then) and the entry latency, and turns it off; if it was the last core of
+    // its cluster and PWRDN_EN is set, the cluster starts powering down (in the background:
+    // this returns at once).
+    void core_enter_off(unsigned cpu, const sc_core::sc_time& lead = sc_core::SC_ZERO_TIME);
     // Wake-up: @cpu is in WFI or off. Powers its cluster up first when needed (one core does
-    // it; another arriving meanwhile waits for it), then the core.
-    void core_exit(unsigned cpu);
+    // it; another arriving meanwhile waits for it), then turns the core on. Returns the time
+    // the core still takes to come out of reset or clock gating, for its thread to owe (the
+    // core is on from now; its software runs that much later).
+    sc_core::sc_time core_exit(unsigned cpu);
     // Whether an interrupt may wake @cpu from power-down (its WAKE_INT_MASK bit), and the
     // event notified when that bit is set (clearing it wakes no one).
     bool wakeup_enabled(unsigned cpu) const;
@@ -131,7 +134,9 @@ private:
         std::vector<std::uint32_t> bx_addr;
         std::uint64_t entries_aborted = 0;
         std::unique_ptr<sc_core::sc_event> changed_event, down_request, abort_request;
+        unsigned phase_waiters = 0; // cores waiting on changed_event
     };
+    void wait_phase_change(cluster_slot& c);
 
     std::vector<cluster_slot> clusters_;
     std::vector<unsigned> cpu_cluster_;

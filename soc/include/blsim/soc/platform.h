@@ -59,7 +59,7 @@ public:
     unsigned ncpus() const { return pc_->ncpus(); }
     unsigned nclusters() const { return static_cast<unsigned>(clusters_.size()); }
     model::cluster& cluster_at(unsigned i) { return *clusters_.at(i); }
-    model::core& core_at(unsigned cpu);
+    model::core& core_at(unsigned cpu) { return *cores_.at(cpu); }
     model::power_controller& power() { return *pc_; }
     model::gic400& gic() { return *gic_; }
     model::cci400& cci() { return *cci_; }
