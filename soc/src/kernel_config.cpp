@@ -122,14 +122,14 @@ bls_kernel_config platform::kernel_config(unsigned ncpus) const
         cfg_.cpuidle.latency_limit_us < 0 ? UINT32_MAX : static_cast<uint32_t>(cfg_.cpuidle.latency_limit_us);
 
     // The tasks.
-    kc.ntasks = static_cast<unsigned>(cfg_.workload.tasks.size());
-    for (std::size_t t = 0; t < cfg_.workload.tasks.size(); t++) {
-        const workloads::task_params& tp = cfg_.workload.tasks[t];
+    kc.ntasks = workload_->ntasks();
+    for (unsigned t = 0; t < kc.ntasks; t++) {
+        const workloads::task_info ti = workload_->info(t);
         uint32_t mask = 0;
-        for (int c : tp.cpus)
+        for (int c : ti.cpus)
             mask |= 1u << c;
         kc.tasks[t].affinity = mask;
-        kc.tasks[t].nice = tp.nice;
+        kc.tasks[t].nice = ti.nice;
     }
     return kc;
 }

@@ -156,6 +156,7 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
             case workloads::step::signal: out->kind = BLS_STEP_SIGNAL; break;
             case workloads::step::broadcast: out->kind = BLS_STEP_BROADCAST; break;
             case workloads::step::exit: out->kind = BLS_STEP_EXIT; break;
+            case workloads::step::spin_until: out->kind = BLS_STEP_SPIN; break;
             }
             out->ref_ns = st.ref_ns;
             out->mem_fraction = st.mem_fraction;
@@ -291,8 +292,7 @@ void platform::guest_error(unsigned cpu, unsigned code, unsigned detail)
                                 " us: the driver gave up on it (a guest error)";
         SC_REPORT_WARNING("blsim/guest", msg.c_str());
     } else if (code == BLS_GUEST_WORKLOAD) {
-        const std::string name = detail < cfg_.workload.tasks.size() ? cfg_.workload.tasks[detail].name
-                                                                      : std::to_string(detail);
+        const std::string name = detail < workload_->ntasks() ? workload_->info(detail).name : std::to_string(detail);
         const std::string msg = "cpu" + std::to_string(cpu) + ": task '" + name +
                                 "' got no usable step from its workload: the kernel ended it (a guest error)";
         SC_REPORT_WARNING("blsim/guest", msg.c_str());

@@ -118,7 +118,7 @@ std::string summary_json(platform& p, const host_stats& host)
     };
     json tasks = json::object();
     const bls_kernel& k = p.kernel();
-    for (std::size_t t = 0; t < cfg.workload.tasks.size(); t++) {
+    for (unsigned t = 0; t < p.workload().ntasks(); t++) {
         const bls_sched_task& st = k.sched.task[t];
         json r;
         r["done_ref_ms"] = k.task_stats[t].done_ref_ns * 1e-6;
@@ -126,10 +126,10 @@ std::string summary_json(platform& p, const host_stats& host)
         r["wait_s"] = static_cast<double>(st.stats.wait_ns) * 1e-9;
         r["wakeups"] = st.stats.wakeups;
         r["migrations"] = st.stats.migrations;
-        r["wakeup_latency_us"] = distribution(p.os().wakeup_latency(static_cast<unsigned>(t)));
+        r["wakeup_latency_us"] = distribution(p.os().wakeup_latency(t));
         r["util_avg"] = st.pelt.util_avg;
         r["cpu"] = st.cpu;
-        tasks[cfg.workload.tasks[t].name] = r;
+        tasks[p.workload().info(t).name] = r;
     }
     j["tasks"] = tasks;
 

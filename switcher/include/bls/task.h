@@ -25,9 +25,12 @@ enum bls_step_kind {
 	BLS_STEP_SIGNAL,    /* wake the longest waiter on @event (none: the signal is lost) */
 	BLS_STEP_BROADCAST, /* wake every waiter on @event */
 	BLS_STEP_EXIT,      /* the task is over */
+	BLS_STEP_SPIN,      /* busy on the CPU until @until_ns, whatever work that does (rt-app's
+			     * runtime); preempted meanwhile, it still ends then */
 };
 
-/* A step. RUN uses ref_ns and the memory behaviour; SLEEP until_ns; the others event. */
+/* A step. RUN uses ref_ns and the memory behaviour; SPIN until_ns and the memory behaviour;
+ * SLEEP until_ns; the others event. */
 struct bls_step {
 	enum bls_step_kind kind;
 	double ref_ns;

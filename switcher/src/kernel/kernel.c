@@ -516,6 +516,16 @@ static void next_step(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t
 			k->left_ref_ns[t] = st->ref_ns;
 			k->has_step[t] = 1;
 			return;
+		case BLS_STEP_SPIN:
+			if (!(st->mem_fraction >= 0.0 && st->mem_fraction <= 1.0) ||
+			    !(st->write_fraction >= 0.0 && st->write_fraction <= 1.0)) {
+				workload_failed(k, cpu, l, t);
+				return;
+			}
+			if (st->until_ns <= tnow)
+				continue;
+			k->has_step[t] = 1;
+			return;
 		case BLS_STEP_SLEEP:
 			if (st->until_ns <= tnow)
 				continue; /* already past: nanosleep returns at once */
@@ -548,8 +558,20 @@ static int run_task(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t)
 		return 0;
 	}
 	const struct bls_step *st = &k->step[t];
+	double ref_ns = k->left_ref_ns[t];
+	if (st->kind == BLS_STEP_SPIN) {
+		/* Busy until a time: the CPU's timer (armed for it) ends the work; as much as
+		 * would take that long on the reference CPU is more than enough anywhere. */
+		const uint64_t tnow = now(k, cpu);
+		if (tnow >= st->until_ns) {
+			k->has_step[t] = 0;
+			next_step(k, cpu, l, t);
+			return 0;
+		}
+		ref_ns = (double)(st->until_ns - tnow);
+	}
 	struct bls_work w = {
-		.ref_ns = k->left_ref_ns[t],
+		.ref_ns = ref_ns,
 		.mem_fraction = st->mem_fraction,
 		.ctx = t,
 		.working_set_kb = st->working_set_kb,
@@ -560,10 +582,12 @@ static int run_task(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t)
 	BLS_CHECK(&k->cfg.hw, cpu, done >= 0.0 && done <= w.ref_ns * (1.0 + 1e-12));
 	if (done > w.ref_ns)
 		done = w.ref_ns;
-	k->left_ref_ns[t] -= done;
 	k->task_stats[t].done_ref_ns += done;
-	if (k->left_ref_ns[t] <= BLS_WORK_EPSILON_NS)
-		k->has_step[t] = 0;
+	if (st->kind == BLS_STEP_RUN) {
+		k->left_ref_ns[t] -= done;
+		if (k->left_ref_ns[t] <= BLS_WORK_EPSILON_NS)
+			k->has_step[t] = 0;
+	}
 	if (rc == -BLS_EINTR)
 		return 1;
 	BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
@@ -717,7 +741,10 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 			interrupted = 1;
 			continue;
 		}
-		program_timer(k, cpu, next_deadline(k, lc, 0));
+		uint64_t deadline = next_deadline(k, lc, 0);
+		if (k->has_step[t] && k->step[t].kind == BLS_STEP_SPIN && k->step[t].until_ns < deadline)
+			deadline = k->step[t].until_ns; /* a spin ends on the clock */
+		program_timer(k, cpu, deadline);
 		interrupted = run_task(k, cpu, lc, (unsigned)t);
 		send_kicks(k, cpu, l);
 		flush_sched_events(k, cpu);

@@ -40,6 +40,7 @@ public:
     explicit constant_taskset(std::vector<task_params> tasks);
 
     unsigned ntasks() const override { return static_cast<unsigned>(tasks_.size()); }
+    task_info info(unsigned task) const override;
     step next(unsigned task, std::uint64_t now_ns) override;
 
     // Jobs released so far (every job's release has been asked for).

@@ -6,17 +6,33 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace blsim::workloads {
 
 struct step {
-    enum kind_t { run, sleep_until, block, signal, broadcast, exit } kind = exit;
+    // run: an amount of work (takes longer on a slower CPU or OPP); spin_until: busy on the
+    // CPU until an absolute time, whatever it gets done (rt-app's runtime: a loop on the
+    // clock); sleep_until: off the CPU until an absolute time; block: until @event is
+    // signalled; signal: wake the longest waiter on @event (none: lost); broadcast: wake all.
+    enum kind_t { run, sleep_until, block, signal, broadcast, exit, spin_until } kind = exit;
     double ref_ns = 0;          // run: work on the reference CPU
-    double mem_fraction = 0;    // run: share of it that is memory stall
-    int working_set_kb = 0;     // run: data touched (0: caches not modelled)
-    double write_fraction = 0;  // run: share of that data dirtied
-    std::uint64_t until_ns = 0; // sleep_until: absolute time
-    unsigned event = 0;         // block, signal, broadcast
+    double mem_fraction = 0;    // run, spin_until: share of it that is memory stall
+    int working_set_kb = 0;     // run, spin_until: data touched (0: caches not modelled)
+    double write_fraction = 0;  // run, spin_until: share of that data dirtied
+    std::uint64_t until_ns = 0; // sleep_until, spin_until: absolute time
+    unsigned event = 0;         // block, signal, broadcast (< max_events)
+};
+
+// Events a workload may use (the kernel's BLS_MAX_EVENTS).
+constexpr unsigned max_events = 64;
+
+// A task as the scheduler sees it.
+struct task_info {
+    std::string name;
+    std::vector<int> cpus; // logical CPUs it may run on (empty: every one)
+    int nice = 0;
 };
 
 // A workload: a set of tasks and their behaviour.
@@ -24,6 +40,7 @@ class workload {
 public:
     virtual ~workload() = default;
     virtual unsigned ntasks() const = 0;
+    virtual task_info info(unsigned task) const = 0;
     // The step task @task takes at @now_ns, its previous one finished (or it starts).
     virtual step next(unsigned task, std::uint64_t now_ns) = 0;
 };
