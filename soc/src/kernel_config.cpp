@@ -61,7 +61,16 @@ bls_kernel_config platform::kernel_config(unsigned ncpus) const
     kc.hw.spc_irq = static_cast<unsigned>(soc.spc.irq);
     kc.hw.timer_ppi = timer_ppi;
     kc.hw.gic_nirqs = 32 + static_cast<unsigned>(soc.gic.spis);
+    // Hotplug at boot: the listed CPUs come up, the first of them boots the kernel.
     kc.boot_cpu = 0;
+    if (!cfg_.online_cpus.empty()) {
+        uint32_t online = 0;
+        for (int c : cfg_.online_cpus)
+            online |= 1u << c;
+        kc.offline = ((ncpus >= 32 ? ~0u : (1u << ncpus) - 1u)) & ~online;
+        while (!(online >> kc.boot_cpu & 1u))
+            kc.boot_cpu++;
+    }
 
     // The switcher.
     kc.switcher.enabled = cfg_.switcher.enabled;

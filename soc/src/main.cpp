@@ -11,6 +11,7 @@
 #include <systemc>
 #include <vector>
 
+#include "blsim/soc/compare.h"
 #include "blsim/soc/platform.h"
 #include "blsim/soc/reports.h"
 #include "blsim/soc/results.h"
@@ -31,10 +32,12 @@ const char* const main_help =
     "commands:\n"
     "  run [SCENARIO] [--out DIR] [--set KEY=VALUE]... [--quiet]\n"
     "                      simulate a scenario (default: the built-in TC2 scenario)\n"
+    "  compare [-j N] [--json] [--keep DIR] [--set KEY=VALUE]... SCENARIO_OR_RUN_DIR...\n"
+    "                      run or read several scenarios and tabulate them against the first\n"
     "  config-reference    print the configuration reference (docs/config.md)\n"
     "\n"
     "options:\n"
-    "  -h, --help          this text; 'blsim run --help' describes run\n"
+    "  -h, --help          this text; 'blsim run --help' describes run, and so on\n"
     "  --version           print the version\n"
     "\n"
     "exit status: 0 success, 2 bad input, 1 internal error\n";
@@ -43,7 +46,7 @@ const char* const run_help =
     "usage: blsim run [SCENARIO] [--out DIR] [--set KEY=VALUE]... [--quiet]\n"
     "\n"
     "Simulate SCENARIO (a YAML file; see docs/config.md) and write its results.\n"
-    "Without SCENARIO, runs the built-in default, configs/scenarios/default.yaml.\n"
+    "Without SCENARIO, runs the built-in default, configs/scenarios/bbench-iks-tuned.yaml.\n"
     "\n"
     "  --out DIR           results directory (default: out); created if missing, checked\n"
     "                      before the simulation. Writes DIR/effective-config.yaml (every\n"
@@ -61,6 +64,28 @@ const char* const run_help =
     "\n"
     "Configuration errors are printed as file:line:col: message (an override's location is\n"
     "--set:N:col), all at once; the exit status is then 2 and nothing is written.\n";
+
+const char* const compare_help =
+    "usage: blsim compare [-j N] [--json] [--keep DIR] [--set KEY=VALUE]... SCENARIO_OR_RUN_DIR...\n"
+    "\n"
+    "Compare two or more runs, each relative to the first (docs/compare.md). An argument is a\n"
+    "scenario (a YAML file, run now as 'blsim run -q') or a run directory holding summary.json\n"
+    "(read as it is). Prints one table, a row per argument in the order given: scenario, score,\n"
+    "page-load total (s), audio deadline misses, energy (J), average power (mW) and switches,\n"
+    "each as value (ratio to the first row); '-' where a run does not report it.\n"
+    "\n"
+    "  -j, --jobs N        at most N runs at once (default: the number of online CPUs)\n"
+    "  --json              print a JSON document instead of the table\n"
+    "  --keep DIR          keep each run's results in DIR/<k>-<scenario stem>/ (k: the\n"
+    "                      argument's position, from 1); by default they go to a temporary\n"
+    "                      directory removed at the end\n"
+    "  --set KEY=VALUE     override a configuration key in every scenario run (as 'blsim run\n"
+    "                      --set'); repeatable; run directories are read unchanged\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "Every argument is checked, and every scenario loaded, before anything runs: a bad one\n"
+    "exits 2 with nothing run. A run that fails shows its last stderr lines and the comparison\n"
+    "exits with its class: 2 if it exited 2 (bad input), 1 otherwise.\n";
 
 int usage_error(const std::string& message)
 {
@@ -189,6 +214,18 @@ int main(int argc, char** argv)
             const int rc = cmd_run(argc - 2, argv + 2);
             blsim::soc::summarise_reports(std::cerr);
             return rc;
+        }
+        if (cmd == "compare") {
+            blsim::soc::compare_options opt;
+            bool help = false;
+            std::string error;
+            if (!blsim::soc::parse_compare_args(std::vector<std::string>(argv + 2, argv + argc), opt, help, error))
+                return usage_error(error);
+            if (help) {
+                std::cout << compare_help;
+                return exit_ok;
+            }
+            return blsim::soc::run_compare(opt, std::cout, std::cerr);
         }
         if (cmd == "config-reference") {
             std::cout << blsim::soc::config_reference_markdown();

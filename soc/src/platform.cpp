@@ -3,12 +3,33 @@
 #include "blsim/soc/platform.h"
 
 #include "blsim/model/invariant.h"
+#include "blsim/workloads/audio.h"
+#include "blsim/workloads/bbench.h"
+#include "blsim/workloads/composite.h"
 
 #include <cassert>
 #include <algorithm>
 #include <stdexcept>
 
 namespace blsim::soc {
+
+// The scenario's workload: its kind, and the music beside it. Each part gets its own range
+// of kernel events.
+std::unique_ptr<workloads::workload> make_workload(const scenario_config& c)
+{
+    auto all = std::make_unique<workloads::composite>();
+    const workload_config& w = c.workload;
+    unsigned event_base = 0;
+    if (w.kind == "constant" || w.kind == "replay") {
+        all->add(std::make_unique<workloads::constant_taskset>(w.kind == "replay" ? w.replay_tasks : w.tasks));
+    } else if (w.kind == "bbench") {
+        all->add(std::make_unique<workloads::bbench>(w.bbench, static_cast<std::uint64_t>(c.seed), event_base));
+        event_base += workloads::bbench::nevents;
+    }
+    if (w.kind == "audio" || w.audio.enabled)
+        all->add(std::make_unique<workloads::audio>(w.audio));
+    return all;
+}
 
 namespace {
 
@@ -141,7 +162,7 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
         "timer", ncpus, [this](unsigned cpu, bool level) { gic_->set_ppi_level(cpu, timer_ppi, level); });
 
     // The software: one C kernel shared by every core; its tasks' behaviour is the workload's.
-    workload_ = std::make_unique<workloads::constant_taskset>(cfg_.workload.tasks);
+    workload_ = make_workload(cfg_);
     live_governor_ = cfg_.governor;
     os_probe_ = std::make_unique<os_probe>(workload_->ntasks());
     bls_kernel_config kc = kernel_config(ncpus);
@@ -240,7 +261,7 @@ void platform::timeline_step()
     while (timeline_next_ < script_.size() &&
            sc_core::sc_time(script_[timeline_next_].at_ms, sc_core::SC_MS) <= now) {
         const script_entry& e = script_[timeline_next_++];
-        unsigned l = 0;
+        unsigned l = kernel_.lead; // sysfs writes land on the first online CPU
         if (e.cpu >= 0) {
             l = static_cast<unsigned>(e.cpu);
             bls_kernel_post_frequency(&kernel_, l, e.mhz);

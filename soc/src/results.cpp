@@ -1,6 +1,10 @@
 // soc/src/results.cpp
 #include "blsim/soc/results.h"
 
+#include "blsim/workloads/audio.h"
+#include "blsim/workloads/bbench.h"
+#include "blsim/workloads/composite.h"
+
 #include <sys/resource.h>
 
 #include <cerrno>
@@ -15,7 +19,49 @@
 
 namespace blsim::soc {
 
+
+
 using json = nlohmann::ordered_json;
+
+// The workloads' own measures of performance (docs/results.md, "perf").
+json perf_json(const workloads::workload& w)
+{
+    json perf = json::object();
+    if (const auto* b = workloads::find_part<workloads::bbench>(w)) {
+        std::vector<double> t;
+        double total = 0;
+        for (const auto& l : b->loads()) {
+            t.push_back(l.load_s);
+            total += l.load_s;
+        }
+        std::sort(t.begin(), t.end());
+        // Nearest-rank percentiles of the pages loaded.
+        auto pct = [&](double q) -> json {
+            if (t.empty())
+                return nullptr;
+            const std::size_t rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(t.size())));
+            return t[std::max<std::size_t>(rank, 1) - 1];
+        };
+        json loads = json::array();
+        for (const auto& l : b->loads())
+            loads.push_back({{"page", l.name}, {"load_s", l.load_s}});
+        perf["bbench"] = {
+            {"pages", t.size()},
+            {"page_load_s",
+             {{"total", total},
+              {"mean", t.empty() ? json(nullptr) : json(total / static_cast<double>(t.size()))},
+              {"p50", pct(0.5)},
+              {"p95", pct(0.95)},
+              {"max", t.empty() ? json(nullptr) : json(t.back())}}},
+            {"score", total > 0 ? json(static_cast<double>(t.size()) / total) : json(nullptr)},
+            {"loads", loads}};
+    }
+    if (const auto* a = workloads::find_part<workloads::audio>(w))
+        perf["audio"] = {{"frames", a->frames()},
+                         {"deadline_misses", a->deadline_misses()},
+                         {"max_lateness_ms", a->max_lateness_ms()}};
+    return perf;
+}
 
 namespace {
 
@@ -132,6 +178,7 @@ std::string summary_json(platform& p, const host_stats& host)
         tasks[p.workload().info(t).name] = r;
     }
     j["tasks"] = tasks;
+    j["perf"] = perf_json(p.workload());
 
     const bls_sched_stats& ss = k.sched.stats;
     j["sched"] = {{"context_switches", ss.context_switches},
@@ -317,6 +364,21 @@ std::string human_summary(platform& p, const host_stats& host)
                   m.total_energy_j(), sim_s > 0 ? m.total_energy_j() / sim_s * 1e3 : 0.0,
                   cfg.soc.energy.model == model::power_model_kind::eas ? "eas" : "cv2f");
     os << line;
+    if (const auto* b = workloads::find_part<workloads::bbench>(p.workload())) {
+        double total = 0;
+        for (const auto& l : b->loads())
+            total += l.load_s;
+        const std::size_t n = b->loads().size();
+        std::snprintf(line, sizeof line, "pages: %zu loaded in %.3f s (mean %.3f s), score %.3f pages/s\n", n, total,
+                      n ? total / static_cast<double>(n) : 0.0, total > 0 ? static_cast<double>(n) / total : 0.0);
+        os << line;
+    }
+    if (const auto* a = workloads::find_part<workloads::audio>(p.workload())) {
+        std::snprintf(line, sizeof line, "audio: %llu frames, %llu deadline misses, worst lateness %.3f ms\n",
+                      static_cast<unsigned long long>(a->frames()),
+                      static_cast<unsigned long long>(a->deadline_misses()), a->max_lateness_ms());
+        os << line;
+    }
     os << "  cpu   cluster  energy J    on %   wfi %   off %\n";
     for (unsigned cpu = 0; cpu < p.ncpus(); cpu++) {
         auto pct = [&](model::core_power s) { return sim_s > 0 ? m.core_residency_s(cpu, s) / sim_s * 100 : 0.0; };

@@ -310,13 +310,91 @@ schema<workloads::task_params> task_schema()
     return s;
 }
 
+schema<workloads::bbench_page> bbench_page_schema()
+{
+    using p = workloads::bbench_page;
+    schema<p> s;
+    s.text("name", &p::name, "Page name.", true)
+        .integer("bursts", &p::bursts, 1, 1000, "", "Resources that arrive one after another.")
+        .real("net_ms", &p::net_ms, 0, 1e5, "ms", "Wait for each resource (network, disk).")
+        .real("script_ms", &p::script_ms, 0, 1e5, "ms",
+              "Main thread's work per burst (parsing, script), on the reference CPU.")
+        .real("render_ms", &p::render_ms, 0, 1e5, "ms", "Render thread's work per burst (style, layout, paint).")
+        .real("composite_ms", &p::composite_ms, 0, 1e5, "ms", "Compositor's work per burst.")
+        .real("mem_fraction", &p::mem_fraction, 0, 1, "", "Share of the work that is memory stall.");
+    return s;
+}
+
+schema<workloads::bbench_params> bbench_schema()
+{
+    using p = workloads::bbench_params;
+    schema<p> s;
+    s.list("pages", &p::pages, bbench_page_schema(), 0, 1000,
+           "The pages; empty: BBench's eleven sites (docs/workloads.md).")
+        .integer("iterations", &p::iterations, 0, 1000000, "", "Passes over the pages; 0: until the run ends.")
+        .real("start_ms", &p::start_ms, 0, 1e9, "ms", "The first request.")
+        .real("think_ms", &p::think_ms, 0, 1e6, "ms", "Pause between a page's load and the next request.")
+        .real("jitter_pct", &p::jitter_pct, 0, 100, "%",
+              "Each burst's amounts drawn uniformly within +- this share (from the seed).")
+        .boolean("shuffle", &p::shuffle, "Each pass visits the pages in an order drawn from the seed.")
+        .integer("main_working_set_kb", &p::main_working_set_kb, 0, 1048576, "KiB", "Main thread's data per burst.")
+        .integer("render_working_set_kb", &p::render_working_set_kb, 0, 1048576, "KiB", "Render thread's data per burst.")
+        .integer("composite_working_set_kb", &p::composite_working_set_kb, 0, 1048576, "KiB",
+                 "Compositor's data per burst.")
+        .integers("cpus", &p::cpus, 0, BLS_MAX_CPUS - 1, BLS_MAX_CPUS, "",
+                  "The browser threads' affinity; empty: every CPU.");
+    return s;
+}
+
+schema<audio_config> audio_schema()
+{
+    using p = audio_config;
+    schema<p> s;
+    s.boolean("enabled", &p::enabled, "Music plays beside the workload (with kind: audio, alone).")
+        .real("period_ms", &p::period_ms, 0.1, 1000, "ms", "One buffer: the decoder wakes every period.")
+        .real("frame_work_us", &p::frame_work_us, 0, 1e6, "us", "Decoding one buffer, on the reference CPU.")
+        .real("deadline_ms", &p::deadline_ms, 0.01, 1e4, "ms", "A frame must be decoded this long after its wake-up.")
+        .real("mem_fraction", &p::mem_fraction, 0, 1, "", "Share of the work that is memory stall.")
+        .integer("working_set_kb", &p::working_set_kb, 0, 1048576, "KiB", "Data touched per frame.")
+        .real("start_ms", &p::start_ms, 0, 1e9, "ms", "The first frame's wake-up.")
+        .integer("nice", &p::nice, -20, 19, "", "Nice value (Android's audio priority: -16).")
+        .integers("cpus", &p::cpus, 0, BLS_MAX_CPUS - 1, BLS_MAX_CPUS, "", "Affinity; empty: every CPU.");
+    return s;
+}
+
+schema<replay_config> replay_schema()
+{
+    using p = replay_config;
+    schema<p> s;
+    s.text("csv", &p::csv, "CSV of time_ms,task,util_pct[,cpu] rows (a header line first), relative to the scenario.")
+        .real("period_ms", &p::period_ms, 0.1, 1e5, "ms", "Each task runs its utilisation of every period.")
+        .boolean("pin_cpus", &p::pin_cpus, "Pin each task to the cpu of its first row (the cpu column).")
+        .real("mem_fraction", &p::mem_fraction, 0, 1, "", "Share of the work that is memory stall.")
+        .integer("working_set_kb", &p::working_set_kb, 0, 1048576, "KiB", "Data each job touches.");
+    return s;
+}
+
 schema<workload_config> workload_schema()
 {
     schema<workload_config> s;
-    s.choice("kind", &workload_config::kind, {{"constant", std::string("constant")}},
-             "Workload. constant: periodic tasks of constant utilisation.")
+    s.choice("kind", &workload_config::kind,
+             {{"constant", std::string("constant")},
+              {"bbench", std::string("bbench")},
+              {"audio", std::string("audio")},
+              {"rtapp", std::string("rtapp")},
+              {"replay", std::string("replay")}},
+             "Workload. constant: periodic tasks of constant utilisation; bbench: a browser loading "
+             "pages; audio: the music decoder alone; rtapp: rt-app threads; replay: utilisation "
+             "over time from a CSV (docs/workloads.md).")
         .list("tasks", &workload_config::tasks, task_schema(), 0, BLS_MAX_TASKS,
-              "The task set.");
+              "constant: the task set.")
+        .object("bbench", &workload_config::bbench, bbench_schema(), "bbench: the browser and its pages.")
+        .object("audio", &workload_config::audio, audio_schema(), "Background audio (any kind).")
+        .tree("rtapp", &workload_config::rtapp,
+              "rtapp: an rt-app document ({global, tasks}) written here, as its JSON would be.")
+        .text("rtapp_json", &workload_config::rtapp_json,
+              "rtapp: an rt-app JSON file, relative to the scenario (instead of rtapp).")
+        .object("replay", &workload_config::replay, replay_schema(), "replay: the trace and how to replay it.");
     return s;
 }
 
@@ -534,7 +612,10 @@ schema<scenario_config> scenario_schema(bool soc_required = true)
         .object("sched", &scenario_config::sched, sched_schema(), "The scheduler.")
         .object("cpuidle", &scenario_config::cpuidle, cpuidle_schema(), "cpuidle.")
         .object("workload", &scenario_config::workload, workload_schema(), "What runs.")
-        .object("switcher", &scenario_config::switcher, switcher_schema(), "The In-Kernel Switcher.");
+        .object("switcher", &scenario_config::switcher, switcher_schema(), "The In-Kernel Switcher.")
+        .integers("online_cpus", &scenario_config::online_cpus, 0, BLS_MAX_CPUS - 1, BLS_MAX_CPUS, "",
+                  "CPU hotplug at boot: the CPUs that come up, the others stay powered down "
+                  "(empty: every CPU). Only with the switcher off.");
     return s;
 }
 
@@ -616,6 +697,162 @@ void check_governor(const scenario_config& c, const bind_context& ctx, diagnosti
             (w.tunable == "target_loads" || w.tunable == "up_threshold_pct" || w.tunable == "down_threshold_pct"))
             check_governor_tunables(g, p + ": after it, governor.", ctx.where(p + ".value"), d);
     }
+}
+
+// A replay trace: "time_ms,task,util_pct[,cpu]" rows after a header line. Each task becomes a
+// periodic task whose utilisation steps at each of its rows.
+void load_replay_csv(const std::string& file, workload_config& w, const mark& at, diagnostics& d)
+{
+    std::string text, error;
+    if (!read_source(file, text, error)) {
+        d.error(at, "workload.replay.csv: cannot read '" + w.replay.csv + "': " + error);
+        return;
+    }
+    const std::string shown = file.rfind(builtin_prefix, 0) == 0 ? file.substr(std::strlen(builtin_prefix)) : file;
+    std::istringstream in(text);
+    std::string line;
+    int lineno = 0;
+    bool header = false, with_cpu = false;
+    std::map<std::string, std::size_t> index;
+    std::vector<workloads::task_params>& tasks = w.replay_tasks;
+    tasks.clear();
+    while (std::getline(in, line)) {
+        lineno++;
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::vector<std::pair<std::string, int>> cells; // text, column (1-based)
+        std::size_t start = 0;
+        for (;;) {
+            const std::size_t comma = line.find(',', start);
+            cells.push_back({line.substr(start, comma == std::string::npos ? std::string::npos : comma - start),
+                             static_cast<int>(start) + 1});
+            if (comma == std::string::npos)
+                break;
+            start = comma + 1;
+        }
+        const mark here{shown, lineno, 1};
+        if (!header) {
+            header = true;
+            const std::string h = line;
+            if (h == "time_ms,task,util_pct,cpu")
+                with_cpu = true;
+            else if (h != "time_ms,task,util_pct") {
+                d.error(here, "replay header must be 'time_ms,task,util_pct' or 'time_ms,task,util_pct,cpu', got '" + h + "'");
+                return;
+            }
+            continue;
+        }
+        if (cells.size() != (with_cpu ? 4u : 3u)) {
+            d.error(here, "expected " + std::to_string(with_cpu ? 4 : 3) + " comma-separated values, got " +
+                              std::to_string(cells.size()));
+            continue;
+        }
+        auto number = [&](std::size_t k, double lo, double hi, double& v) {
+            node n = node::scalar(cells[k].first, {shown, lineno, cells[k].second});
+            if (!cfg::parse_real(n, v) || v < lo || v > hi) {
+                d.error(n.at, "'" + cells[k].first + "' is not a number in " + cfg::format_number(lo) + ".." +
+                                  cfg::format_number(hi));
+                return false;
+            }
+            return true;
+        };
+        double t = 0, u = 0, cpu = -1;
+        if (!number(0, 0, 1e9, t) || !number(2, 0, 100, u) || (with_cpu && !number(3, 0, BLS_MAX_CPUS - 1, cpu)))
+            continue;
+        const std::string& name = cells[1].first;
+        if (name.empty()) {
+            d.error({shown, lineno, cells[1].second}, "the task name is empty");
+            continue;
+        }
+        auto it = index.find(name);
+        if (it == index.end()) {
+            if (tasks.size() == BLS_MAX_TASKS) {
+                d.error({shown, lineno, cells[1].second}, "more than " + std::to_string(BLS_MAX_TASKS) + " tasks");
+                return;
+            }
+            workloads::task_params tp;
+            tp.name = name;
+            tp.period_ms = w.replay.period_ms;
+            tp.mem_fraction = w.replay.mem_fraction;
+            tp.working_set_kb = w.replay.working_set_kb;
+            if (with_cpu && w.replay.pin_cpus)
+                tp.cpus = {static_cast<int>(cpu)};
+            it = index.emplace(name, tasks.size()).first;
+            tasks.push_back(tp);
+        }
+        workloads::task_params& tp = tasks[it->second];
+        if (!tp.util_steps.empty() && t < tp.util_steps.back().at_ms) {
+            d.error(here, "task '" + name + "': rows go in time order; " + cells[0].first + " ms is before its previous " +
+                              cfg::format_number(tp.util_steps.back().at_ms) + " ms");
+            continue;
+        }
+        tp.util_steps.push_back({t, u});
+    }
+    if (!header)
+        d.error(mark{shown, 1, 1}, "the replay file is empty (a header line 'time_ms,task,util_pct' first)");
+}
+
+// The workload's own rules, and CPU hotplug.
+void check_workload(scenario_config& c, const std::string& path, const bind_context& ctx, diagnostics& d)
+{
+    workload_config& w = c.workload;
+    if (w.kind != "constant" && !w.tasks.empty())
+        d.error(ctx.where("workload.tasks"), "workload.tasks: only with kind: constant (this workload is " + w.kind + ")");
+    if (w.kind != "rtapp" && (!w.rtapp.is_null() || !w.rtapp_json.empty()))
+        d.error(ctx.where(w.rtapp_json.empty() ? "workload.rtapp" : "workload.rtapp_json"),
+                std::string(w.rtapp_json.empty() ? "workload.rtapp" : "workload.rtapp_json") +
+                    ": only with kind: rtapp (this workload is " + w.kind + ")");
+    if (w.kind == "replay") {
+        if (w.replay.csv.empty())
+            d.error(ctx.where("workload.replay"), "workload.replay.csv: kind replay needs the trace's CSV file");
+        else
+            load_replay_csv(resolve_relative(path, w.replay.csv), w, ctx.where("workload.replay.csv"), d);
+    }
+    if (w.kind == "audio" && w.audio.enabled)
+        d.error(ctx.where("workload.audio.enabled"),
+                "workload.audio.enabled: kind audio is the music alone; 'enabled' adds it beside another kind");
+
+    // Hotplug.
+    int ncpus = 0;
+    for (const model::cluster_params& cl : c.soc.clusters)
+        ncpus += cl.cores;
+    if (c.online_cpus.empty())
+        return;
+    uint32_t online = 0;
+    for (std::size_t k = 0; k < c.online_cpus.size(); k++) {
+        const std::string p = "online_cpus[" + std::to_string(k) + "]";
+        const int cpu = c.online_cpus[k];
+        if (cpu >= ncpus)
+            d.error(ctx.where(p), p + ": cpu" + std::to_string(cpu) + " does not exist (the SoC has " +
+                                      std::to_string(ncpus) + " CPUs)");
+        else if (online >> cpu & 1u)
+            d.error(ctx.where(p), p + ": cpu" + std::to_string(cpu) + " is listed twice");
+        online |= 1u << cpu;
+    }
+    if (c.switcher.enabled || !c.switcher.activity.empty())
+        d.error(ctx.where("online_cpus"), "online_cpus: CPU hotplug is for runs with the switcher off "
+                                          "(switcher.enabled: false and no switcher.activity)");
+    for (std::size_t k = 0; k < c.governor.setspeed.size(); k++) {
+        const int cpu = c.governor.setspeed[k].cpu;
+        if (cpu >= 0 && cpu < 32 && !(online >> cpu & 1u)) {
+            const std::string p = "governor.setspeed[" + std::to_string(k) + "].cpu";
+            d.error(ctx.where(p), p + ": cpu" + std::to_string(cpu) + " is offline (online_cpus)");
+        }
+    }
+    auto check_affinity = [&](const std::vector<int>& cpus, const std::string& p, const std::string& who) {
+        if (cpus.empty())
+            return;
+        for (int cpu : cpus)
+            if (cpu < 32 && (online >> cpu & 1u))
+                return;
+        d.error(ctx.where(p), p + ": " + who + " may run only on offline CPUs (online_cpus)");
+    };
+    for (std::size_t i = 0; i < w.tasks.size(); i++)
+        check_affinity(w.tasks[i].cpus, "workload.tasks[" + std::to_string(i) + "].cpus", "task '" + w.tasks[i].name + "'");
+    check_affinity(w.bbench.cpus, "workload.bbench.cpus", "the browser");
+    check_affinity(w.audio.cpus, "workload.audio.cpus", "the audio decoder");
 }
 
 void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
@@ -1004,6 +1241,7 @@ bool load_scenario_text(const std::string& text, const std::string& path, const 
     }
     if (!diag.ok())
         return false;
+    check_workload(c, path, ctx, diag);
     check(c, ctx, diag);
     if (!diag.ok())
         return false;

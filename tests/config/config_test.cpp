@@ -109,12 +109,12 @@ TEST(GoodFiles, DefaultScenarioLoadsWithTc2)
 
 TEST(GoodFiles, BuiltinDefaultIsTheSameConfiguration)
 {
-    loaded file = load(default_path);
-    loaded builtin = load("builtin:configs/scenarios/default.yaml");
+    loaded file = load(BLSIM_SOURCE_DIR "/configs/scenarios/bbench-iks-tuned.yaml");
+    loaded builtin = load(blsim::soc::default_scenario);
     ASSERT_TRUE(file.ok) << ::testing::PrintToString(file.errors);
     ASSERT_TRUE(builtin.ok) << ::testing::PrintToString(builtin.errors);
     EXPECT_EQ(effective_yaml(builtin.cfg), effective_yaml(file.cfg));
-    EXPECT_STREQ(blsim::soc::default_scenario, "builtin:configs/scenarios/default.yaml");
+    EXPECT_STREQ(blsim::soc::default_scenario, "builtin:configs/scenarios/bbench-iks-tuned.yaml");
 }
 
 TEST(GoodFiles, InlineSocLoads)

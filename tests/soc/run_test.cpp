@@ -32,6 +32,8 @@ std::string slurp(const fs::path& p)
 }
 
 // Runs blsim with @args (already shell-quoted where needed).
+std::string scenario(const std::string& file) { return std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/" + file; }
+
 result blsim(const std::string& args)
 {
     const fs::path err = fs::temp_directory_path() / ("blsim-test-err-" + std::to_string(::getpid()));
@@ -62,9 +64,9 @@ protected:
     fs::path dir;
 };
 
-TEST_F(run_test, default_scenario_writes_a_consistent_summary)
+TEST_F(run_test, tc2_default_writes_a_consistent_summary)
 {
-    result r = blsim("run --out " + dir.string() + " --set duration_s=2");
+    result r = blsim("run --out " + dir.string() + " " + scenario("default.yaml") + " --set duration_s=2");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("blsim: 'tc2-default' (seed 1): 2.000 s simulated"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("results: " + dir.string() + "/summary.json"), std::string::npos);
@@ -180,7 +182,7 @@ TEST_F(run_test, an_idle_cluster_powers_down_through_mcpm)
     // One A7 core, alone, with nothing to run: it boots the system and takes itself and its
     // cluster down as MCPM's last man.
     const std::string soc = std::string(BLSIM_TEST_DATA) + "/../../soc/data/a7x1.yaml";
-    result r = blsim("run -q --out " + dir.string() + " --set duration_s=1 --set 'workload.tasks=[]'" +
+    result r = blsim("run -q --out " + dir.string() + " " + scenario("default.yaml") + " --set duration_s=1 --set 'workload.tasks=[]'" +
                      " --set soc=" + soc + " --set governor.freq_mhz={}");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "") << "a run without tasks must not make SystemC warn";
@@ -455,7 +457,7 @@ TEST_F(run_test, latency_distributions_keep_constant_memory_over_simulated_time)
     // one recorded in its latency distribution), the same bytes. (ui alone and WFI only: the
     // property depends on neither the other tasks nor the idle states, and the long run stays
     // well inside the time limit under the sanitizers.)
-    const std::string common = " --set cpuidle.enabled=false"
+    const std::string common = " " + scenario("default.yaml") + " --set cpuidle.enabled=false"
                                " --set 'workload.tasks=[{name: ui, cpus: [0], util_pct: 30, period_ms: 16}]'"
                                " --set duration_s=";
     ASSERT_EQ(blsim("run -q --out " + (dir / "short").string() + common + "60").status, 0);
@@ -500,7 +502,7 @@ TEST_F(run_test, devices_that_answer_at_once_do_not_stop_time)
     // Documented minimum latencies: each hung a busy poll (the CCI's status at boot, the
     // interrupt handler) that let no simulated time pass. A register access costs a core
     // cycle at least.
-    result r = blsim("run -q --out " + dir.string() +
+    result r = blsim("run -q --out " + dir.string() + " " + scenario("default.yaml") +
                      " --set duration_s=0.2 --set soc.cci.access_cycles=0 --set soc.gic.access_cycles=0"
                      " --set soc.sram.access_cycles=0 --set soc.spc.access_cycles=0");
     EXPECT_EQ(r.status, 0) << r.err;
@@ -512,7 +514,7 @@ TEST_F(run_test, a_port_that_never_settles_is_the_guests_failure_reported_once_a
     // change_pending for 20 ms: the driver gives up after its 1 ms bound, on both ports at
     // boot; warned on stderr, counted, the run goes on; nothing on stdout under -q. (With
     // cpuidle's cluster power-downs every idle period would try again: WFI only, here.)
-    result r = blsim("run -q --out " + dir.string() + " --set duration_s=0.1 --set soc.cci.change_pending_cycles=10000000"
+    result r = blsim("run -q --out " + dir.string() + " " + scenario("default.yaml") + " --set duration_s=0.1 --set soc.cci.change_pending_cycles=10000000"
                      " --set cpuidle.enabled=false");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, "");
@@ -649,7 +651,7 @@ TEST_F(run_test, two_busy_tasks_share_a_cpu_by_their_nice_levels)
     // the times scale by 1 + log2(5) -> 3: an 18 ms period, slices of 13.55 and 4.45 ms, about
     // 111 switches in 1 s. (The running task's last stretch is accounted at its next
     // scheduling point: the sum is a slice short of 1 s at most.)
-    result r = blsim("run -q --out " + dir.string() + " --set duration_s=1 --set governor.name=userspace"
+    result r = blsim("run -q --out " + dir.string() + " " + scenario("default.yaml") + " --set duration_s=1 --set governor.name=userspace"
                      " --set 'workload.tasks=[{name: a, cpus: [0], util_pct: 100, period_ms: 10},"
                      " {name: b, cpus: [0], nice: 5, util_pct: 100, period_ms: 10}]'");
     ASSERT_EQ(r.status, 0) << r.err;
@@ -666,7 +668,7 @@ TEST_F(run_test, a_busy_cpu_with_one_task_sees_no_timer_interrupt)
     // NOHZ: one task that never sleeps (its jobs overrun their period: each next one is
     // released already), nothing else with a deadline anywhere, a governor that never
     // samples: not one timer interrupt in the run.
-    result r = blsim("run -q --out " + dir.string() + " --set duration_s=0.5 --set governor.name=userspace"
+    result r = blsim("run -q --out " + dir.string() + " " + scenario("default.yaml") + " --set duration_s=0.5 --set governor.name=userspace"
                      " --set 'workload.tasks=[{name: hog, cpus: [0], util_pct: 100, period_ms: 10}]'");
     ASSERT_EQ(r.status, 0) << r.err;
     json s = json::parse(slurp(dir / "summary.json"));

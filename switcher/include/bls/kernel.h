@@ -22,7 +22,7 @@
  *
  * Doorbells (one SPI per logical CPU, routed to its host) carry userspace's requests: a
  * scaling_setspeed write, new governor tunables, a boostpulse, the switcher on or off. The
- * power controller's completion interrupt goes to logical CPU 0's host.
+ * power controller's completion interrupt goes to the first online logical CPU's host.
  *
  * The whole state is the struct bls_kernel the caller owns: several kernels can live in one
  * process (tests, sweeps), and nothing is allocated.
@@ -71,6 +71,10 @@ struct bls_kernel_config {
 	const struct bls_governor_ops *governor;
 	struct bls_governor_tunables tunables;
 	unsigned boot_cpu;
+	/* Logical CPUs hotplugged out from boot (bit per CPU): their hosts power down and stay
+	 * down, the scheduler and the cpufreq policies leave them out. Only with the switcher
+	 * off, where a logical CPU is the physical CPU of the same number; the boot CPU stays. */
+	uint32_t offline;
 	unsigned ntasks;
 	struct bls_sched_task_config tasks[BLS_MAX_TASKS];
 };
@@ -108,6 +112,7 @@ struct bls_kernel {
 	int activity_mailbox;  /* a posted switcher on (1) / off (0) request, or -1 */
 	int disabling;         /* turning off: waiting for every pair to be home */
 	double ref_capacity;   /* capacity x max frequency of the fastest cluster */
+	unsigned lead;         /* the first online logical CPU: the power controller's answers, sysfs */
 	/* public, read-only */
 	struct bls_switcher sw;
 	struct bls_cpufreq cpufreq;

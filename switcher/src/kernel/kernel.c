@@ -22,7 +22,12 @@ static uint64_t now(const struct bls_kernel *k, unsigned cpu)
 static uint32_t online_mask(const struct bls_kernel *k)
 {
 	const unsigned n = bls_switcher_nlogical(&k->sw);
-	return n >= 32 ? ~0u : (1u << n) - 1u;
+	return (n >= 32 ? ~0u : (1u << n) - 1u) & ~k->cfg.offline;
+}
+
+static int hotplugged_out(const struct bls_kernel *k, int l)
+{
+	return l >= 0 && l < 32 && (k->cfg.offline >> l & 1u);
 }
 
 /* --- the governor's view of the kernel ---------------------------------------------------- */
@@ -73,6 +78,8 @@ static void build_policies(struct bls_kernel *k, uint64_t t)
 	if (cf->switching) {
 		const struct bls_vtable *vt = &cf->vtable;
 		for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++) {
+			if (hotplugged_out(k, (int)l))
+				continue;
 			struct bls_policy *q = &p[n++];
 			q->cpus = 1u << l;
 			q->first_cpu = l;
@@ -92,7 +99,7 @@ static void build_policies(struct bls_kernel *k, uint64_t t)
 		for (unsigned c = 0; c < hw->nclusters; c++) {
 			uint32_t cpus = 0;
 			for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++)
-				if (bls_switcher_cluster_of(&k->sw, l) == c)
+				if (bls_switcher_cluster_of(&k->sw, l) == c && !hotplugged_out(k, (int)l))
 					cpus |= 1u << l;
 			if (!cpus)
 				continue;
@@ -144,7 +151,9 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 	if (rc)
 		return rc;
 	struct bls_switcher_config swc = cfg->switcher;
-	swc.boot_cluster = hw->cpu_cluster[cfg->boot_cpu];
+	/* The pairs' home is the boot cluster; with CPUs hotplugged out (the switcher never on)
+	 * the boot CPU may be any online one, and the pairs are only bookkeeping. */
+	swc.boot_cluster = hw->cpu_cluster[cfg->offline ? 0 : cfg->boot_cpu];
 	if (bls_switcher_init(&k->sw, &k->cfg.hw, &k->mcpm, &swc))
 		return -BLS_EINVAL;
 	if (hw->ncpus > 16) /* the doorbell SPIs 48..63 */
@@ -163,6 +172,11 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 	}
 	if (bls_cpuidle_init(&k->cpuidle, &cfg->cpuidle, hw->nclusters))
 		return -BLS_EINVAL;
+	/* Hotplug at boot: with the switcher off only, never the boot CPU. */
+	if (cfg->offline && (bls_switcher_active(&k->sw) || (cfg->offline >> cfg->boot_cpu & 1u)))
+		return -BLS_EINVAL;
+	while (k->lead < hw->ncpus && hotplugged_out(k, (int)k->lead))
+		k->lead++;
 
 	/* The scheduler knows every CPU that may ever be a logical CPU of its own. */
 	struct bls_sched_config sc = cfg->sched;
@@ -636,7 +650,7 @@ static void boot(struct bls_kernel *k, unsigned cpu)
 		for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++)
 			route_logical(k, cpu, l);
 		bls_gic_set_level_triggered(hw, cpu, hw->spc_irq);
-		bls_gic_route_spi(hw, cpu, hw->spc_irq, bls_switcher_host_of(&k->sw, 0));
+		bls_gic_route_spi(hw, cpu, hw->spc_irq, bls_switcher_host_of(&k->sw, k->lead));
 		/* Clock settings of the boot command line, then the governor on every policy,
 		 * then init starts the tasks. */
 		for (unsigned c = 0; c < hw->nclusters; c++)
@@ -670,8 +684,9 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 	int interrupted = 1; /* look once at boot */
 	for (;;) {
 		int l = bls_switcher_logical_of(&k->sw, cpu);
-		if (l < 0) {
-			/* Offline: the partner of a logical CPU's host, or unpaired. Our timer
+		if (l < 0 || hotplugged_out(k, l)) {
+			/* Offline: the partner of a logical CPU's host, or unpaired, or hotplugged
+			 * out (then no vector ever comes: it stays down). Our timer
 			 * stops; whatever woke us is acknowledged first (a pending interrupt would
 			 * wake us again at once); then wait, powered down, to be the inbound of a
 			 * switch, or to be brought online. */
@@ -694,7 +709,7 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 		 * switch request, the old cluster's clock); then userspace's writes and the
 		 * governor's next request. A clock already at its rate answers at once. */
 		service_cpufreq(k, cpu, lc);
-		if (lc == 0)
+		if (lc == k->lead)
 			take_tunables(k, cpu);
 		take_frequency_request(k, cpu, lc);
 		service_cpufreq(k, cpu, lc);

@@ -9,6 +9,8 @@
 #include "blsim/model/params.h"
 #include "blsim/soc/config_node.h"
 #include "blsim/soc/schema.h"
+#include "blsim/workloads/audio.h"
+#include "blsim/workloads/bbench.h"
 #include "blsim/workloads/constant_taskset.h"
 
 namespace blsim::soc {
@@ -90,9 +92,30 @@ struct cpuidle_config {
     int latency_limit_us = -1;    // PM QoS: deeper states with a longer exit latency are not used; -1: none
 };
 
+// Background audio, beside any workload.
+struct audio_config : workloads::audio_params {
+    bool enabled = false;
+};
+
+// Per-task utilisation over time from a CSV (time_ms,task,util_pct[,cpu]), as periodic tasks.
+struct replay_config {
+    std::string csv;          // path, relative to the scenario
+    double period_ms = 10;    // each task's jobs: its utilisation of every period
+    bool pin_cpus = false;    // pin each task to the cpu of its first row
+    double mem_fraction = 0.2;
+    int working_set_kb = 0;
+};
+
 struct workload_config {
-    std::string kind = "constant";
+    std::string kind = "constant"; // constant, bbench, audio, rtapp, replay
     std::vector<workloads::task_params> tasks;
+    workloads::bbench_params bbench;
+    audio_config audio;
+    cfg::node rtapp;          // an rt-app document written in the scenario
+    std::string rtapp_json;   // or an rt-app JSON file (relative to the scenario)
+    replay_config replay;
+    // Read from the files when the scenario is loaded (not configuration keys themselves).
+    std::vector<workloads::task_params> replay_tasks;
 };
 
 // Cycles of the switch's steps the model does not detail (docs/switcher.md; docs/calibration.md
@@ -132,6 +155,7 @@ struct scenario_config {
     cpuidle_config cpuidle;
     workload_config workload;
     switcher_config switcher;
+    std::vector<int> online_cpus; // hotplug at boot: the CPUs that come up (empty: all)
 };
 
 // The logical CPUs a configuration has: its CPUs, or with the switcher on the pairs.
@@ -143,8 +167,9 @@ bool apply_tunable_write(governor_config& g, const tunable_write& w, const cfg::
 // The big cluster (highest capacity at its top OPP) and the little one; -1 without two.
 int big_cluster(const model::soc_params& soc);
 
-// The scenario blsim runs when none is named: configs/scenarios/default.yaml, built in.
-inline constexpr const char* default_scenario = "builtin:configs/scenarios/default.yaml";
+// The scenario blsim runs when none is named: the headline study, BBench with music on IKS with
+// the tuned interactive governor (configs/scenarios/bbench-iks-tuned.yaml), built in.
+inline constexpr const char* default_scenario = "builtin:configs/scenarios/bbench-iks-tuned.yaml";
 
 // Load @path (a file, or "builtin:<path in the source tree>"), resolve its SoC reference,
 // apply @overrides ("dotted.key=value", in order) and validate. On failure every problem

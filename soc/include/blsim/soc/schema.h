@@ -145,6 +145,16 @@ public:
         return *this;
     }
 
+    // A subtree kept as it is (located), for a part another parser reads: rt-app's
+    // documents. Emitted back unchanged.
+    schema& tree(const char* key, node T::*m, const char* doc)
+    {
+        auto bind = [=](const node& n, T& out, bind_context&, const std::string&) { out.*m = n; };
+        auto emit = [=](const T& v) { return v.*m; };
+        add(key, "mapping", "", "", doc, false, bind, emit);
+        return *this;
+    }
+
     template <class E>
     schema& choice(const char* key, E T::*m, std::vector<std::pair<std::string, E>> options,
                    const char* doc)

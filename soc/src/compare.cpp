@@ -1,0 +1,580 @@
+// soc/src/compare.cpp -- `blsim compare` (docs/compare.md).
+#include "blsim/soc/compare.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+#include <thread>
+
+#include "blsim/soc/scenario.h"
+
+extern char** environ;
+
+namespace blsim::soc {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+const compare_metric_info compare_metric_table[compare_metrics] = {
+    {"score", "perf.bbench.score", "score", "", false},
+    {"page_load_s", "perf.bbench.page_load_s.total", "page load", "total (s)", false},
+    {"audio_misses", "perf.audio.deadline_misses", "audio", "misses", true},
+    {"energy_j", "energy_j.total", "energy", "(J)", false},
+    {"avg_power_mw", "avg_power_mw", "avg power", "(mW)", false},
+    {"switches", "switches.count", "switches", "", true},
+};
+
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_internal = 1;
+constexpr int exit_usage = 2;
+
+// How many lines of a failed run's stderr are shown.
+constexpr std::size_t stderr_tail_lines = 10;
+
+bool read_text(const std::string& path, std::string& text, std::string& error)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = std::strerror(errno);
+        return false;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+    return true;
+}
+
+std::vector<std::string> split(const std::string& s, char sep)
+{
+    std::vector<std::string> parts;
+    std::size_t from = 0;
+    for (std::size_t at; (at = s.find(sep, from)) != std::string::npos; from = at + 1)
+        parts.push_back(s.substr(from, at - from));
+    parts.push_back(s.substr(from));
+    return parts;
+}
+
+bool parse_jobs(const std::string& v, unsigned& jobs, std::string& error)
+{
+    const bool digits = !v.empty() && v.size() <= 4 &&
+                        std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits || std::stoul(v) == 0) {
+        error = "-j needs a positive whole number of runs (got '" + v + "')";
+        return false;
+    }
+    jobs = static_cast<unsigned>(std::stoul(v));
+    return true;
+}
+
+// @v with @decimals digits after the point; never "-0".
+std::string fixed(double v, int decimals)
+{
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    std::string s = buf;
+    if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos)
+        s.erase(0, 1);
+    return s;
+}
+
+// A column's decimals: none for a count whose values are all whole; otherwise four
+// significant digits for its largest value (at most 6 decimals).
+int column_decimals(const std::vector<compare_row>& rows, int m)
+{
+    bool whole = true;
+    double largest = 0;
+    for (const compare_row& r : rows) {
+        const compare_value& v = r.values[m];
+        if (!v.present)
+            continue;
+        largest = std::max(largest, std::fabs(v.value));
+        whole = whole && v.value == std::floor(v.value);
+    }
+    if (compare_metric_table[m].count && whole)
+        return 0;
+    const int magnitude = largest > 0 ? static_cast<int>(std::floor(std::log10(largest))) : 0;
+    return std::clamp(3 - magnitude, 0, 6);
+}
+
+std::optional<double> ratio(const compare_value& v, const compare_value& base)
+{
+    if (!v.present || !base.present || base.value == 0)
+        return std::nullopt;
+    return v.value / base.value;
+}
+
+std::string pad_left(const std::string& s, std::size_t w) { return std::string(w - std::min(w, s.size()), ' ') + s; }
+std::string pad_right(const std::string& s, std::size_t w) { return s + std::string(w - std::min(w, s.size()), ' '); }
+
+std::string rstrip(std::string s)
+{
+    s.erase(s.find_last_not_of(' ') + 1);
+    return s;
+}
+
+// The scenario column: the summary's name, followed by the argument when two rows would
+// otherwise read the same.
+std::vector<std::string> row_labels(const std::vector<compare_row>& rows)
+{
+    std::vector<std::string> labels;
+    for (const compare_row& r : rows)
+        labels.push_back(r.scenario ? *r.scenario : "-");
+    std::vector<std::string> out = labels;
+    for (std::size_t i = 0; i < rows.size(); i++)
+        if (std::count(labels.begin(), labels.end(), labels[i]) > 1)
+            out[i] += " (" + rows[i].input + ")";
+    return out;
+}
+
+// Removes a directory tree when it goes out of scope.
+struct temp_dir {
+    std::string path;
+    ~temp_dir()
+    {
+        if (!path.empty()) {
+            std::error_code ec;
+            fs::remove_all(path, ec);
+        }
+    }
+};
+
+std::string describe_status(int st)
+{
+    if (WIFEXITED(st)) {
+        const int code = WEXITSTATUS(st);
+        return "exit status " + std::to_string(code) + (code == exit_usage ? ": bad input" : ": internal error");
+    }
+    if (WIFSIGNALED(st))
+        return "killed by signal " + std::to_string(WTERMSIG(st)) + " (" + strsignal(WTERMSIG(st)) +
+               "): internal error";
+    return "status " + std::to_string(st) + ": internal error";
+}
+
+std::vector<std::string> lines_of(const std::string& text)
+{
+    std::vector<std::string> lines = split(text, '\n');
+    if (!lines.empty() && lines.back().empty())
+        lines.pop_back();
+    return lines;
+}
+
+// One scenario to run.
+struct job {
+    std::size_t row = 0;
+    std::string out_dir, err_file;
+    pid_t pid = -1;
+    int status = 0;
+    std::string spawn_error; // set when it could not be started
+};
+
+bool spawn(const compare_options& opt, job& j)
+{
+    std::string scenario = opt.inputs[j.row];
+    if (!scenario.empty() && scenario[0] == '-')
+        scenario = "./" + scenario; // not to be taken for an option
+    std::vector<std::string> args = {"blsim", "run", "-q", "--out", j.out_dir};
+    for (const std::string& o : opt.overrides) {
+        args.push_back("--set");
+        args.push_back(o);
+    }
+    args.push_back(scenario);
+    std::vector<char*> argv;
+    for (std::string& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, j.err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int rc = posix_spawn(&j.pid, opt.exe.c_str(), &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        j.spawn_error = std::strerror(rc);
+        j.pid = -1;
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool parse_compare_args(const std::vector<std::string>& args, compare_options& opt, bool& help, std::string& error)
+{
+    help = std::find(args.begin(), args.end(), "-h") != args.end() ||
+           std::find(args.begin(), args.end(), "--help") != args.end();
+    if (help)
+        return true;
+    bool options_done = false;
+    for (std::size_t i = 0; i < args.size(); i++) {
+        const std::string& a = args[i];
+        auto value = [&]() -> const std::string* { return i + 1 < args.size() ? &args[++i] : nullptr; };
+        if (options_done || a.empty() || a[0] != '-' || a == "-") {
+            opt.inputs.push_back(a);
+        } else if (a == "--") {
+            options_done = true;
+        } else if (a == "--json") {
+            opt.json = true;
+        } else if (a == "-j" || a == "--jobs") {
+            const std::string* v = value();
+            if (!v) {
+                error = "-j needs a number of runs";
+                return false;
+            }
+            if (!parse_jobs(*v, opt.jobs, error))
+                return false;
+        } else if (a.rfind("--jobs=", 0) == 0 || (a.rfind("-j", 0) == 0 && a.rfind("--", 0) != 0)) {
+            if (!parse_jobs(a.substr(a[1] == 'j' ? 2 : 7), opt.jobs, error))
+                return false;
+        } else if (a == "--keep" || a.rfind("--keep=", 0) == 0) {
+            const std::string* v = a == "--keep" ? value() : nullptr;
+            opt.keep_dir = a == "--keep" ? (v ? *v : "") : a.substr(7);
+            if (opt.keep_dir.empty()) {
+                error = "--keep needs a directory";
+                return false;
+            }
+        } else if (a == "--set" || a.rfind("--set=", 0) == 0) {
+            const std::string* v = a == "--set" ? value() : nullptr;
+            const std::string kv = a == "--set" ? (v ? *v : "") : a.substr(6);
+            if (kv.empty()) {
+                error = "--set needs KEY=VALUE";
+                return false;
+            }
+            opt.overrides.push_back(kv);
+        } else {
+            error = "compare: unknown option '" + a + "'";
+            return false;
+        }
+    }
+    if (opt.inputs.size() < 2) {
+        error = "compare: needs at least two scenarios or run directories (got " + std::to_string(opt.inputs.size()) +
+                ")";
+        return false;
+    }
+    return true;
+}
+
+bool read_compare_summary(const std::string& path, compare_row& row, std::string& error)
+{
+    std::string text, why;
+    if (!read_text(path, text, why)) {
+        error = path + ": cannot read: " + why;
+        return false;
+    }
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        error = path + ": not JSON (syntax error at byte " + std::to_string(e.byte) + ")";
+        return false;
+    }
+    if (!j.is_object()) {
+        error = path + ": not a summary (a JSON " + std::string(j.type_name()) + ", not an object)";
+        return false;
+    }
+    row.scenario.reset();
+    if (auto it = j.find("scenario"); it != j.end() && !it->is_null()) {
+        if (!it->is_string()) {
+            error = path + ": scenario is not a string";
+            return false;
+        }
+        row.scenario = it->get<std::string>();
+    }
+    for (int m = 0; m < compare_metrics; m++) {
+        compare_value& v = row.values[m];
+        v = compare_value{};
+        const std::vector<std::string> keys = split(compare_metric_table[m].path, '.');
+        const json* at = &j;
+        std::string walked;
+        for (std::size_t k = 0; k < keys.size() && at; k++) {
+            if (!at->is_object()) {
+                error = path + ": " + walked + " is not an object";
+                return false;
+            }
+            auto it = at->find(keys[k]);
+            at = it == at->end() || it->is_null() ? nullptr : &*it;
+            walked += (k ? "." : "") + keys[k];
+        }
+        if (!at)
+            continue;
+        if (!at->is_number()) {
+            error = path + ": " + walked + " is not a number";
+            return false;
+        }
+        v.present = true;
+        v.value = at->get<double>();
+        v.integer = at->is_number_integer();
+    }
+    return true;
+}
+
+std::string compare_table(const std::vector<compare_row>& rows)
+{
+    if (rows.empty())
+        return "";
+    const compare_row& base = rows[0];
+    const std::string sep = "  ";
+
+    // Each numeric cell is the value and the ratio, each right-aligned in its own width.
+    struct column {
+        std::vector<std::string> values, ratios;
+        std::size_t value_w = 0, ratio_w = 0, width = 0;
+    };
+    std::vector<column> cols(compare_metrics);
+    for (int m = 0; m < compare_metrics; m++) {
+        column& c = cols[m];
+        const int decimals = column_decimals(rows, m);
+        for (const compare_row& r : rows) {
+            const compare_value& v = r.values[m];
+            const std::optional<double> q = ratio(v, base.values[m]);
+            c.values.push_back(v.present ? fixed(v.value, decimals) : "-");
+            c.ratios.push_back(!v.present ? "" : q ? "(" + fixed(*q, 2) + "x)" : "(-)");
+            c.value_w = std::max(c.value_w, c.values.back().size());
+            c.ratio_w = std::max(c.ratio_w, c.ratios.back().size());
+        }
+        c.width = std::max({c.value_w + 1 + c.ratio_w, std::strlen(compare_metric_table[m].heading1),
+                            std::strlen(compare_metric_table[m].heading2)});
+    }
+    const std::vector<std::string> labels = row_labels(rows);
+    std::size_t label_w = std::strlen("scenario");
+    for (const std::string& l : labels)
+        label_w = std::max(label_w, l.size());
+
+    std::string h1 = pad_right("scenario", label_w), h2 = pad_right("", label_w), rule(label_w, '-');
+    for (int m = 0; m < compare_metrics; m++) {
+        h1 += sep + pad_left(compare_metric_table[m].heading1, cols[m].width);
+        h2 += sep + pad_left(compare_metric_table[m].heading2, cols[m].width);
+        rule += sep + std::string(cols[m].width, '-');
+    }
+    std::string out = rstrip(h1) + "\n" + rstrip(h2) + "\n" + rule + "\n";
+    for (std::size_t i = 0; i < rows.size(); i++) {
+        std::string line = pad_right(labels[i], label_w);
+        for (int m = 0; m < compare_metrics; m++) {
+            const column& c = cols[m];
+            const std::string cell = pad_left(c.values[i], c.value_w) + " " + pad_right(c.ratios[i], c.ratio_w);
+            line += sep + pad_left(cell, c.width);
+        }
+        out += rstrip(line) + "\n";
+    }
+    out += "ratios in parentheses are relative to the first row; -: missing or no ratio; higher score is better\n";
+    return out;
+}
+
+std::string compare_json(const std::vector<compare_row>& rows)
+{
+    json doc;
+    doc["base"] = rows.empty() || !rows[0].scenario ? json(nullptr) : json(*rows[0].scenario);
+    json list = json::array();
+    for (const compare_row& r : rows) {
+        json o;
+        o["scenario"] = r.scenario ? json(*r.scenario) : json(nullptr);
+        o["input"] = r.input;
+        if (!r.dir.empty())
+            o["dir"] = r.dir;
+        for (int m = 0; m < compare_metrics; m++) {
+            const compare_value& v = r.values[m];
+            const std::string key = compare_metric_table[m].key;
+            if (!v.present)
+                o[key] = nullptr;
+            else if (v.integer)
+                o[key] = static_cast<std::int64_t>(v.value);
+            else
+                o[key] = v.value;
+            const std::optional<double> q = ratio(v, rows[0].values[m]);
+            o[key + "_ratio"] = q ? json(*q) : json(nullptr);
+        }
+        list.push_back(o);
+    }
+    doc["rows"] = list;
+    return doc.dump(2) + "\n";
+}
+
+int run_compare(const compare_options& opt, std::ostream& out, std::ostream& err)
+{
+    const std::size_t n = opt.inputs.size();
+    std::vector<compare_row> rows(n);
+    std::vector<job> jobs;
+    bool bad = false;
+    auto refuse = [&](const std::string& message) {
+        err << "blsim: compare: " << message << "\n";
+        bad = true;
+    };
+
+    // Every argument is checked (each scenario loaded, with the overrides) before anything runs.
+    for (std::size_t k = 0; k < n; k++) {
+        const std::string& in = opt.inputs[k];
+        rows[k].input = in;
+        const bool builtin = in.rfind("builtin:", 0) == 0;
+        std::error_code ec;
+        const fs::file_status st = builtin ? fs::file_status(fs::file_type::regular) : fs::status(in, ec);
+        std::string error;
+        if (fs::is_directory(st)) {
+            const fs::path summary = fs::path(in) / "summary.json";
+            if (!fs::exists(summary, ec))
+                refuse("'" + in + "' is a directory without summary.json (not a complete run)");
+            else if (!read_compare_summary(summary.string(), rows[k], error))
+                refuse(error);
+            else
+                rows[k].dir = in;
+        } else if (!builtin && fs::exists(st) && fs::path(in).filename() == "summary.json") {
+            // A run directory's summary named itself.
+            if (!read_compare_summary(in, rows[k], error))
+                refuse(error);
+            else
+                rows[k].dir = fs::path(in).has_parent_path() ? fs::path(in).parent_path().string() : ".";
+        } else if (fs::exists(st)) {
+            cfg::diagnostics diag;
+            scenario_config cfg;
+            if (!load_scenario(in, opt.overrides, cfg, diag)) {
+                diag.print(err);
+                bad = true;
+            } else {
+                job j;
+                j.row = k;
+                jobs.push_back(j);
+            }
+        } else if (st.type() == fs::file_type::not_found) {
+            refuse("'" + in + "': no such file or directory (neither a scenario nor a run directory)");
+        } else {
+            refuse("'" + in + "': cannot access: " + ec.message());
+        }
+    }
+    if (!opt.overrides.empty() && jobs.empty() && !bad)
+        refuse("--set changes the scenarios that compare runs, and no argument is a scenario");
+    if (bad)
+        return exit_usage;
+
+    if (!jobs.empty()) {
+        temp_dir work;
+        std::string tmpl = (fs::temp_directory_path() / "blsim-compare-XXXXXX").string();
+        if (!::mkdtemp(tmpl.data())) {
+            err << "blsim: compare: cannot create a temporary directory: " << std::strerror(errno) << "\n";
+            return exit_internal;
+        }
+        work.path = tmpl;
+        if (!opt.keep_dir.empty()) {
+            std::error_code ec;
+            fs::create_directories(opt.keep_dir, ec);
+            if (ec || !fs::is_directory(opt.keep_dir)) {
+                err << "blsim: compare: cannot create the --keep directory '" << opt.keep_dir
+                    << "': " << (ec ? ec.message() : std::string(std::strerror(ENOTDIR))) << "\n";
+                return exit_usage;
+            }
+        }
+        for (job& j : jobs) {
+            const std::string num = std::to_string(j.row + 1);
+            std::string stem = fs::path(opt.inputs[j.row]).stem().string();
+            if (stem.empty())
+                stem = "scenario";
+            j.out_dir = opt.keep_dir.empty() ? (fs::path(work.path) / num).string()
+                                             : (fs::path(opt.keep_dir) / (num + "-" + stem)).string();
+            j.err_file = (fs::path(work.path) / (num + ".stderr")).string();
+            std::error_code ec;
+            if (fs::exists(j.out_dir, ec) && !fs::is_directory(j.out_dir, ec)) {
+                err << "blsim: compare: cannot keep the results of '" << opt.inputs[j.row] << "' in '"
+                    << j.out_dir << "': it exists and is not a directory\n";
+                return exit_usage;
+            }
+        }
+
+        // At most `limit` runs at once; every scenario runs, even after one fails, so that
+        // the report does not depend on timing.
+        unsigned limit = opt.jobs ? opt.jobs : std::thread::hardware_concurrency();
+        limit = std::max(limit, 1u);
+        std::map<pid_t, job*> running;
+        std::size_t next = 0;
+        while (next < jobs.size() || !running.empty()) {
+            while (running.size() < limit && next < jobs.size()) {
+                job& j = jobs[next++];
+                if (spawn(opt, j))
+                    running[j.pid] = &j;
+            }
+            if (running.empty())
+                continue;
+            int st = 0;
+            const pid_t pid = ::waitpid(-1, &st, 0);
+            if (pid < 0) {
+                if (errno == EINTR)
+                    continue;
+                err << "blsim: compare: waiting for the runs: " << std::strerror(errno) << "\n";
+                return exit_internal;
+            }
+            if (auto it = running.find(pid); it != running.end()) {
+                it->second->status = st;
+                running.erase(it);
+            }
+        }
+
+        // The runs' stderr, in argument order: a failed run's last lines, a successful run's
+        // warnings in full.
+        int rc = exit_ok;
+        for (const job& j : jobs) {
+            const std::string& in = opt.inputs[j.row];
+            if (!j.spawn_error.empty()) {
+                err << "blsim: compare: cannot start '" << opt.exe << "' to run '" << in << "': " << j.spawn_error
+                    << "\n";
+                rc = rc ? rc : exit_internal;
+                continue;
+            }
+            std::string text, why;
+            read_text(j.err_file, text, why);
+            const std::vector<std::string> lines = lines_of(text);
+            const bool ok = WIFEXITED(j.status) && WEXITSTATUS(j.status) == 0;
+            if (ok) {
+                if (!lines.empty()) {
+                    err << "blsim: compare: the run of '" << in << "' printed:\n";
+                    for (const std::string& l : lines)
+                        err << "  " << l << "\n";
+                }
+                continue;
+            }
+            const int cls = WIFEXITED(j.status) && WEXITSTATUS(j.status) == exit_usage ? exit_usage : exit_internal;
+            rc = rc ? rc : cls;
+            err << "blsim: compare: the run of '" << in << "' failed (" << describe_status(j.status) << ")";
+            if (lines.empty()) {
+                err << "; it printed nothing\n";
+                continue;
+            }
+            const std::size_t from = lines.size() > stderr_tail_lines ? lines.size() - stderr_tail_lines : 0;
+            err << "; " << (from ? "the last lines of " : "") << "its stderr:\n";
+            for (std::size_t l = from; l < lines.size(); l++)
+                err << "  " << lines[l] << "\n";
+        }
+        if (rc != exit_ok)
+            return rc;
+
+        for (const job& j : jobs) {
+            std::string error;
+            if (!read_compare_summary((fs::path(j.out_dir) / "summary.json").string(), rows[j.row], error)) {
+                err << "blsim: compare: the run of '" << opt.inputs[j.row] << "' left no readable results: " << error
+                    << "\n";
+                return exit_internal;
+            }
+            if (!opt.keep_dir.empty())
+                rows[j.row].dir = j.out_dir;
+        }
+    }
+
+    out << (opt.json ? compare_json(rows) : compare_table(rows));
+    out.flush();
+    return exit_ok;
+}
+
+} // namespace blsim::soc

@@ -1,0 +1,754 @@
+// soc/src/rtapp_config.cpp -- rt-app's grammar (doc/tutorial.txt, src/rt-app_parse_config.c)
+// read into workloads::rtapp_params, every unsupported construct refused by name.
+//
+// Global keys accepted and without effect in simulation, as they only set up rt-app's own
+// logging, tracing, calibration or memory (checked for rt-app's types, then ignored):
+//   logdir, log_basename, log_size, ftrace, gnuplot, lock_pages, calibration (run's unit is
+//   the reference CPU's work here, whatever CPU rt-app would calibrate on), io_device and
+//   mem_buffer_size (for the mem and iorun events, which are refused), cumulative_slack (only
+//   changes what rt-app logs as slack; blsim keeps every timer's sample), default_policy
+//   SCHED_OTHER and pi_enabled false (their defaults). Other values of the last two would
+//   change behaviour blsim does not model: refused. The top-level "resources" object, kept by
+//   rt-app for backward compatibility (resources are created from their uses), is accepted
+//   and has no effect either.
+#include "blsim/soc/rtapp_config.h"
+
+#include <bls/types.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "blsim/soc/schema.h"
+
+namespace blsim::soc {
+
+using cfg::diagnostics;
+using cfg::mark;
+using cfg::node;
+using workloads::rtapp_event;
+
+namespace {
+
+// rt-app's event names. A key is an event when it begins with one of them (rt-app's
+// obj_is_event); which one, in the order its parse_task_event_data tries them ("runtime5" is a
+// runtime, "run5" a run).
+enum class ev { none, sleep, runtime, run, mem, iorun, lock, unlock, signal, broad, wait, sync,
+                barrier, timer, resume, suspend, yield, fork };
+
+ev classify(const std::string& key)
+{
+    static const std::pair<const char*, ev> order[] = {
+        {"sleep", ev::sleep},   {"runtime", ev::runtime}, {"run", ev::run},
+        {"mem", ev::mem},       {"iorun", ev::iorun},     {"unlock", ev::unlock},
+        {"lock", ev::lock},     {"signal", ev::signal},   {"broad", ev::broad},
+        {"wait", ev::wait},     {"sync", ev::sync},       {"barrier", ev::barrier},
+        {"timer", ev::timer},   {"resume", ev::resume},   {"suspend", ev::suspend},
+        {"yield", ev::yield},   {"fork", ev::fork}};
+    for (const auto& [prefix, kind] : order)
+        if (key.compare(0, std::strlen(prefix), prefix) == 0)
+            return kind;
+    return ev::none;
+}
+
+const std::vector<std::string> event_names = {"run",   "runtime", "sleep", "timer",   "lock",
+                                              "unlock", "wait",   "signal", "broad",  "sync",
+                                              "barrier", "suspend", "resume"};
+
+std::vector<std::string> with_events(std::vector<std::string> keys)
+{
+    keys.insert(keys.end(), event_names.begin(), event_names.end());
+    return keys;
+}
+
+// The keys blsim reads in a thread and in a phase (for "did you mean").
+const std::vector<std::string> thread_known =
+    with_events({"instance", "loop", "delay", "cpus", "priority", "policy", "phases"});
+const std::vector<std::string> phase_known = with_events({"loop", "cpus", "priority", "policy"});
+
+// Keys of rt-app's thread and phase objects blsim does not model, and why.
+const char* unsupported_key(const std::string& k)
+{
+    if (k == "util_min" || k == "util_max")
+        return "utilization clamping is not modelled";
+    if (k == "nodes_membind" || k == "membind_nodes")
+        return "NUMA memory binding is not modelled";
+    if (k == "dl-runtime" || k == "dl-period" || k == "dl-deadline")
+        return "a SCHED_DEADLINE parameter; blsim's scheduler is CFS-like and runs SCHED_OTHER only";
+    return nullptr;
+}
+
+const char* unsupported_event(ev k)
+{
+    switch (k) {
+    case ev::mem:
+    case ev::iorun: return "blsim does not model rt-app's memory and I/O writes";
+    case ev::yield: return "blsim's tasks have no yield step";
+    case ev::fork: return "blsim's threads all exist from the start";
+    default: return nullptr;
+    }
+}
+
+constexpr long long int_max = INT_MAX;
+
+// A value as an error shows it: a quoted number is a string to rt-app (json-c types it so).
+std::string shown(const node& n)
+{
+    if (n.is_scalar() && !n.plain)
+        return "the string '" + n.value + "'";
+    return cfg::describe(n);
+}
+constexpr unsigned max_resources = workloads::max_events;
+
+class parser {
+public:
+    parser(diagnostics& d, std::string prefix) : d_(d), prefix_(std::move(prefix)) {}
+
+    void document(const node& doc, workloads::rtapp_params& out);
+
+private:
+    struct event_at {
+        rtapp_event e;
+        std::string path;
+        mark key;
+    };
+    struct thread_at {
+        std::string path;
+        mark key;
+        std::vector<std::vector<event_at>> phases;
+    };
+
+    std::string path(const std::string& p) const { return prefix_.empty() ? p : prefix_ + "." + p; }
+
+    void error(const mark& at, const std::string& p, const std::string& text) { d_.error(at, p + ": " + text); }
+
+    void unknown(const node& map, std::size_t i, const std::string& where,
+                 const std::vector<std::string>& known)
+    {
+        d_.error(map.key_marks[i], "unknown key '" + map.keys[i] + "' in " + where + " (did you mean '" +
+                                       cfg::closest_key(map.keys[i], known) + "'?)");
+    }
+
+    bool integer(const node& n, const std::string& p, long long lo, long long hi,
+                 const std::string& what, long long& out)
+    {
+        long long v = 0;
+        if (!cfg::parse_integer(n, v) || v < lo || v > hi) {
+            error(n.at, p, "expected " + what + ", got " + shown(n));
+            return false;
+        }
+        out = v;
+        return true;
+    }
+
+    bool boolean(const node& n, const std::string& p, bool& out)
+    {
+        if (n.is_scalar() && n.plain && (n.value == "true" || n.value == "false")) {
+            out = n.value == "true";
+            return true;
+        }
+        error(n.at, p, "expected true or false, got " + shown(n));
+        return false;
+    }
+
+    bool text(const node& n, const std::string& p, const std::string& what, std::string& out)
+    {
+        if (!n.is_scalar() || n.value.empty()) {
+            error(n.at, p, "expected " + what + ", got " + cfg::describe(n));
+            return false;
+        }
+        out = n.value;
+        return true;
+    }
+
+    void policy(const node& n, const std::string& p)
+    {
+        static const char* const rtapp_policies[] = {"SCHED_IDLE", "SCHED_RR", "SCHED_FIFO",
+                                                     "SCHED_DEADLINE"};
+        if (!n.is_scalar()) {
+            error(n.at, p, "expected a policy name, got " + cfg::describe(n));
+            return;
+        }
+        if (n.value == "SCHED_OTHER")
+            return;
+        for (const char* q : rtapp_policies)
+            if (n.value == q) {
+                error(n.at, p, "policy '" + n.value +
+                                   "' is not supported: blsim's scheduler is CFS-like and runs "
+                                   "SCHED_OTHER only");
+                return;
+            }
+        error(n.at, p, "'" + n.value +
+                           "' is not an rt-app policy (SCHED_OTHER, SCHED_IDLE, SCHED_RR, SCHED_FIFO, "
+                           "SCHED_DEADLINE)");
+    }
+
+    bool cpus(const node& n, const std::string& p, std::vector<int>& out)
+    {
+        if (!n.is_seq()) {
+            error(n.at, p, "expected a list of CPU numbers, got " + cfg::describe(n));
+            return false;
+        }
+        bool ok = true;
+        std::vector<int> v;
+        for (std::size_t i = 0; i < n.items.size(); i++) {
+            long long c = 0;
+            if (integer(n.items[i], p + "[" + std::to_string(i) + "]", 0, BLS_MAX_CPUS - 1,
+                        "a CPU number 0.." + std::to_string(BLS_MAX_CPUS - 1), c))
+                v.push_back(static_cast<int>(c));
+            else
+                ok = false;
+        }
+        if (ok)
+            out = v;
+        return ok;
+    }
+
+    bool nice(const node& n, const std::string& p, int& out)
+    {
+        long long v = 0;
+        if (!integer(n, p, -20, 19, "a nice value -20..19 (SCHED_OTHER's priority)", v))
+            return false;
+        out = static_cast<int>(v);
+        return true;
+    }
+
+    void global(const node& g, workloads::rtapp_params& out);
+    void thread(const std::string& name, const mark& key, const node& n, workloads::rtapp_thread& t);
+    bool phase_keys(const node& n, const std::string& p, bool is_thread, workloads::rtapp_thread& t,
+                    long& loop, std::vector<event_at>& events);
+    bool event(const std::string& key, const mark& key_at, const node& v, const std::string& p,
+               int instances, event_at& out);
+    void name_map(const node& n, const std::string& p, const std::vector<std::string>& keys,
+                  std::map<std::string, const node*>& out);
+    void resource(int kind, const std::string& name, const event_at& at);
+    void check_locks(const std::vector<event_at>& events, const std::string& where);
+
+    diagnostics& d_;
+    std::string prefix_;
+    std::set<std::pair<int, std::string>> resources_;
+    bool too_many_ = false;
+    std::map<std::string, long long> barrier_users_;
+    std::vector<thread_at> threads_;
+};
+
+void parser::document(const node& doc, workloads::rtapp_params& out)
+{
+    const std::string root = prefix_.empty() ? "rt-app document" : prefix_;
+    if (!doc.is_map()) {
+        d_.error(doc.at, root + ": expected a mapping with 'tasks', got " + cfg::describe(doc));
+        return;
+    }
+    static const std::vector<std::string> top = {"global", "tasks", "resources"};
+    for (std::size_t i = 0; i < doc.keys.size(); i++)
+        if (std::find(top.begin(), top.end(), doc.keys[i]) == top.end())
+            unknown(doc, i, prefix_.empty() ? "the rt-app document" : prefix_, top);
+    if (const node* g = doc.find("global"))
+        global(*g, out);
+    const node* tasks = doc.find("tasks");
+    if (!tasks) {
+        d_.error(doc.at, root + ": missing required key 'tasks'");
+        return;
+    }
+    const std::string tp = path("tasks");
+    if (!tasks->is_map() || tasks->keys.empty()) {
+        error(tasks->at, tp, "expected a mapping of thread names to threads, got " +
+                                 (tasks->is_map() ? std::string("an empty mapping") : cfg::describe(*tasks)));
+        return;
+    }
+    for (std::size_t i = 0; i < tasks->keys.size(); i++) {
+        workloads::rtapp_thread t;
+        thread(tasks->keys[i], tasks->key_marks[i], tasks->items[i], t);
+        out.threads.push_back(std::move(t));
+    }
+    // A thread that loops forever through events that all take no time would hold the
+    // simulated time still (rt-app would spin a CPU): refused.
+    for (std::size_t i = 0; i < threads_.size() && i < out.threads.size(); i++) {
+        const workloads::rtapp_thread& t = out.threads[i];
+        if (t.loop != -1 || t.instances == 0)
+            continue;
+        bool takes_time = false;
+        for (const auto& ph : threads_[i].phases)
+            for (const event_at& a : ph) {
+                const rtapp_event& e = a.e;
+                switch (e.kind) {
+                case rtapp_event::run:
+                case rtapp_event::runtime:
+                case rtapp_event::sleep: takes_time |= e.us > 0; break;
+                case rtapp_event::timer:
+                case rtapp_event::wait:
+                case rtapp_event::sync:
+                case rtapp_event::suspend: takes_time = true; break;
+                case rtapp_event::barrier: takes_time |= barrier_users_[e.ref] >= 2; break;
+                default: break;
+                }
+            }
+        if (!takes_time && !threads_[i].phases.empty())
+            error(threads_[i].key, threads_[i].path,
+                  "loops forever but none of its events takes time (run, runtime or sleep above 0, "
+                  "timer, wait, sync, suspend, or a barrier shared with another thread): the "
+                  "simulated time would stand still");
+    }
+}
+
+void parser::global(const node& g, workloads::rtapp_params& out)
+{
+    const std::string gp = path("global");
+    if (!g.is_map()) {
+        error(g.at, gp, "expected a mapping, got " + cfg::describe(g));
+        return;
+    }
+    static const std::vector<std::string> known = {
+        "duration",  "default_policy", "pi_enabled", "calibration", "logdir",         "log_basename",
+        "log_size",  "ftrace",         "gnuplot",    "lock_pages",  "io_device",      "mem_buffer_size",
+        "cumulative_slack"};
+    for (std::size_t i = 0; i < g.keys.size(); i++) {
+        const std::string& k = g.keys[i];
+        const node& v = g.items[i];
+        const std::string p = gp + "." + k;
+        bool b = false;
+        long long x = 0;
+        if (k == "duration") {
+            if (integer(v, p, INT_MIN, int_max, "an integer number of seconds (-1: none)", x))
+                out.duration_s = x > 0 ? static_cast<double>(x) : -1;
+        } else if (k == "default_policy") {
+            policy(v, p);
+        } else if (k == "pi_enabled") {
+            if (boolean(v, p, b) && b)
+                error(v.at, p, "priority inheritance is not supported (blsim's mutexes are handed "
+                               "over in FIFO order): only false");
+        } else if (k == "gnuplot" || k == "lock_pages" || k == "cumulative_slack") {
+            boolean(v, p, b);
+        } else if (k == "logdir" || k == "log_basename" || k == "io_device") {
+            if (!v.is_scalar())
+                error(v.at, p, "expected a string, got " + cfg::describe(v));
+        } else if (k == "log_size" || k == "ftrace") {
+            if (!v.is_scalar())
+                error(v.at, p, "expected a string or a number, got " + cfg::describe(v));
+        } else if (k == "calibration") {
+            const bool cpu = v.is_scalar() && v.value.size() > 3 && v.value.compare(0, 3, "CPU") == 0 &&
+                             std::all_of(v.value.begin() + 3, v.value.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (!cpu && !(cfg::parse_integer(v, x) && x >= 0))
+                error(v.at, p, "expected 'CPU<n>' or an integer (ns per loop), got " + cfg::describe(v));
+        } else if (k == "mem_buffer_size") {
+            integer(v, p, 0, int_max, "an integer number of bytes", x);
+        } else {
+            unknown(g, i, gp, known);
+        }
+    }
+}
+
+void parser::name_map(const node& n, const std::string& p, const std::vector<std::string>& keys,
+                      std::map<std::string, const node*>& out)
+{
+    for (std::size_t i = 0; i < n.keys.size(); i++) {
+        if (std::find(keys.begin(), keys.end(), n.keys[i]) == keys.end())
+            unknown(n, i, p, keys);
+        else
+            out[n.keys[i]] = &n.items[i];
+    }
+}
+
+// Register a named resource where it is first used; the 65th is refused.
+void parser::resource(int kind, const std::string& name, const event_at& at)
+{
+    if (!resources_.insert({kind, name}).second || resources_.size() <= max_resources || too_many_)
+        return;
+    too_many_ = true;
+    error(at.key, at.path, "'" + name + "' would be the " + std::to_string(max_resources + 1) +
+                               "th mutex, condition or barrier of the use case: blsim's kernel has " +
+                               std::to_string(max_resources) + " events");
+}
+
+bool parser::event(const std::string& key, const mark& key_at, const node& v, const std::string& p,
+                   int instances, event_at& out)
+{
+    const ev k = classify(key);
+    out.path = p;
+    out.key = key_at;
+    rtapp_event& e = out.e;
+    if (const char* why = unsupported_event(k)) {
+        d_.error(key_at, p + ": rt-app event '" + key + "' is not supported: " + why);
+        return false;
+    }
+    long long x = 0;
+    const std::string us = "an integer number of microseconds 0.." + std::to_string(int_max);
+    switch (k) {
+    case ev::run:
+    case ev::runtime:
+    case ev::sleep:
+        e.kind = k == ev::run ? rtapp_event::run : k == ev::runtime ? rtapp_event::runtime : rtapp_event::sleep;
+        if (!integer(v, p, 0, int_max, us, x))
+            return false;
+        e.us = static_cast<double>(x);
+        return true;
+    case ev::lock:
+    case ev::unlock:
+        e.kind = k == ev::lock ? rtapp_event::lock : rtapp_event::unlock;
+        if (!text(v, p, "the name of a mutex", e.ref))
+            return false;
+        resource(0, e.ref, out);
+        return true;
+    case ev::signal:
+    case ev::broad:
+        e.kind = k == ev::signal ? rtapp_event::signal : rtapp_event::broad;
+        if (!text(v, p, "the name of a condition", e.ref))
+            return false;
+        resource(1, e.ref, out);
+        return true;
+    case ev::suspend:
+    case ev::resume:
+        e.kind = k == ev::suspend ? rtapp_event::suspend : rtapp_event::resume;
+        if (!text(v, p, "the name of a thread (rt-app's workgen fills it in; blsim does not)", e.ref))
+            return false;
+        resource(1, e.ref, out);
+        return true;
+    case ev::barrier:
+        e.kind = rtapp_event::barrier;
+        if (!text(v, p, "the name of a barrier", e.ref))
+            return false;
+        resource(2, e.ref, out);
+        barrier_users_[e.ref] += instances; // rt-app: each use counts its thread's instances
+        return true;
+    case ev::wait:
+    case ev::sync: {
+        e.kind = k == ev::wait ? rtapp_event::wait : rtapp_event::sync;
+        if (!v.is_map()) {
+            error(v.at, p, "expected a mapping {ref, mutex}, got " + cfg::describe(v));
+            return false;
+        }
+        std::map<std::string, const node*> f;
+        const std::size_t before = d_.count();
+        name_map(v, p, {"ref", "mutex"}, f);
+        for (const char* req : {"ref", "mutex"})
+            if (!f.count(req))
+                error(v.at, p, std::string("missing required key '") + req + "'");
+        if (f.count("ref"))
+            text(*f["ref"], p + ".ref", "the name of a condition", e.ref);
+        if (f.count("mutex"))
+            text(*f["mutex"], p + ".mutex", "the name of a mutex", e.mutex);
+        if (d_.count() != before)
+            return false;
+        resource(1, e.ref, out);
+        resource(0, e.mutex, out);
+        return true;
+    }
+    case ev::timer: {
+        e.kind = rtapp_event::timer;
+        if (!v.is_map()) {
+            error(v.at, p, "expected a mapping {ref, period, mode}, got " + cfg::describe(v));
+            return false;
+        }
+        std::map<std::string, const node*> f;
+        const std::size_t before = d_.count();
+        name_map(v, p, {"ref", "period", "mode"}, f);
+        for (const char* req : {"ref", "period"})
+            if (!f.count(req))
+                error(v.at, p, std::string("missing required key '") + req + "'");
+        if (f.count("ref"))
+            text(*f["ref"], p + ".ref", "the name of a timer", e.ref);
+        if (f.count("period") &&
+            integer(*f["period"], p + ".period", 1, int_max,
+                    "an integer number of microseconds 1.." + std::to_string(int_max), x))
+            e.us = static_cast<double>(x);
+        if (f.count("mode")) {
+            const node& m = *f["mode"];
+            if (m.is_scalar() && (m.value == "absolute" || m.value == "relative"))
+                e.absolute = m.value == "absolute";
+            else
+                error(m.at, p + ".mode", "expected absolute or relative, got " + cfg::describe(m));
+        }
+        return d_.count() == before;
+    }
+    default: return false;
+    }
+}
+
+// The keys of a phase object (or of a thread written without "phases"): loop, events, and
+// the properties blsim keeps per thread (equal to the thread's, or refused).
+// @is_thread: @n is the thread itself, whose own keys thread() has read.
+bool parser::phase_keys(const node& n, const std::string& p, bool is_thread, workloads::rtapp_thread& t,
+                        long& loop, std::vector<event_at>& events)
+{
+    const std::size_t before = d_.count();
+    loop = 1;
+    for (std::size_t i = 0; i < n.keys.size(); i++) {
+        const std::string& k = n.keys[i];
+        const node& v = n.items[i];
+        const std::string kp = p + "." + k;
+        if (is_thread && (k == "instance" || k == "delay" || k == "cpus" || k == "priority" ||
+                          k == "policy" || k == "loop" || k == "taskgroup" || k == "period" ||
+                          k == "deadline" || k == "phases"))
+            continue; // thread keys: thread() has them
+        long long x = 0;
+        if (k == "loop") {
+            if (integer(v, kp, 1, LONG_MAX, "a count >= 1", x))
+                loop = static_cast<long>(x);
+        } else if (k == "cpus") {
+            std::vector<int> c;
+            if (cpus(v, kp, c)) {
+                std::vector<int> a = c, b = t.cpus;
+                std::sort(a.begin(), a.end());
+                a.erase(std::unique(a.begin(), a.end()), a.end());
+                std::sort(b.begin(), b.end());
+                b.erase(std::unique(b.begin(), b.end()), b.end());
+                if (a != b)
+                    error(v.at, kp, "CPUs per phase are not supported (a task's affinity is fixed "
+                                    "in blsim): give them at thread level");
+            }
+        } else if (k == "priority") {
+            int nv = 0;
+            if (nice(v, kp, nv) && nv != t.nice)
+                error(v.at, kp, "a priority per phase is not supported (a task's nice value is "
+                                "fixed in blsim): give it at thread level");
+        } else if (k == "policy") {
+            policy(v, kp);
+        } else if (k == "taskgroup") {
+            if (!(v.is_scalar() && v.value.empty()))
+                d_.error(n.key_marks[i], kp + ": rt-app key 'taskgroup' is not supported: taskgroups "
+                                              "are not modelled");
+        } else if (const char* why = unsupported_key(k)) {
+            d_.error(n.key_marks[i], kp + ": rt-app key '" + k + "' is not supported: " + why);
+        } else if (k == "instance" || k == "delay" || k == "phases") {
+            d_.error(n.key_marks[i], kp + ": '" + k + "' is a thread key: rt-app ignores it in a phase");
+        } else if (classify(k) != ev::none) {
+            event_at a;
+            if (event(k, n.key_marks[i], v, kp, t.instances, a))
+                events.push_back(a);
+        } else {
+            unknown(n, i, p, is_thread ? thread_known : phase_known);
+        }
+    }
+    if (events.empty() && d_.count() == before)
+        error(n.at, p, "no events (rt-app refuses a phase without events: run, sleep, timer...)");
+    return d_.count() == before;
+}
+
+// Mutexes within one phase: each lock of one not held, each unlock of one held, wait and sync
+// holding their mutex, nothing held at the end (so that the phase can loop).
+void parser::check_locks(const std::vector<event_at>& events, const std::string& where)
+{
+    std::vector<const event_at*> held;
+    auto find = [&](const std::string& m) {
+        return std::find_if(held.begin(), held.end(), [&](const event_at* a) { return a->e.ref == m; });
+    };
+    for (const event_at& a : events) {
+        const rtapp_event& e = a.e;
+        if (e.kind == rtapp_event::lock) {
+            if (find(e.ref) != held.end())
+                d_.error(a.key, a.path + ": mutex '" + e.ref + "' is already held here: rt-app's "
+                                         "mutexes are not recursive (the thread would deadlock)");
+            else
+                held.push_back(&a);
+        } else if (e.kind == rtapp_event::unlock) {
+            auto it = find(e.ref);
+            if (it == held.end())
+                d_.error(a.key, a.path + ": mutex '" + e.ref + "' is not held here");
+            else
+                held.erase(it);
+        } else if ((e.kind == rtapp_event::wait || e.kind == rtapp_event::sync) && find(e.mutex) == held.end()) {
+            d_.error(a.key, a.path + ": mutex '" + e.mutex + "' must be locked before waiting on '" +
+                                e.ref + "' (pthread_cond_wait needs it held)");
+        }
+    }
+    for (const event_at* a : held)
+        d_.error(a->key, a->path + ": mutex '" + a->e.ref + "' is still held at the end of " + where +
+                             ": blsim needs each phase to unlock what it locks");
+}
+
+void parser::thread(const std::string& name, const mark& key, const node& n, workloads::rtapp_thread& t)
+{
+    const std::string tp = path("tasks." + name);
+    t.name = name;
+    threads_.push_back({tp, key, {}});
+    if (!n.is_map()) {
+        error(n.at, tp, "expected a mapping (a thread), got " + cfg::describe(n));
+        return;
+    }
+    const node* phases = n.find("phases");
+    // The thread's own keys first: the phases compare theirs with them.
+    const node* loop = nullptr;
+    for (std::size_t i = 0; i < n.keys.size(); i++) {
+        const std::string& k = n.keys[i];
+        const node& v = n.items[i];
+        const std::string kp = tp + "." + k;
+        long long x = 0;
+        if (k == "instance") {
+            if (integer(v, kp, 0, int_max, "an instance count >= 0", x))
+                t.instances = static_cast<int>(x);
+        } else if (k == "loop") {
+            loop = &v;
+        } else if (k == "delay") {
+            if (integer(v, kp, 0, int_max, "an integer number of microseconds 0.." + std::to_string(int_max), x))
+                t.delay_us = static_cast<double>(x);
+        } else if (k == "cpus") {
+            cpus(v, kp, t.cpus);
+        } else if (k == "priority") {
+            nice(v, kp, t.nice);
+        } else if (k == "policy") {
+            policy(v, kp);
+        } else if (k == "phases") {
+            // below
+        } else if (k == "taskgroup") {
+            if (!(v.is_scalar() && v.value.empty()))
+                d_.error(n.key_marks[i], kp + ": rt-app key 'taskgroup' is not supported: taskgroups "
+                                              "are not modelled");
+        } else if (k == "period" || k == "deadline") {
+            // rt-app's legacy names of dl-period and dl-deadline, at thread level.
+            d_.error(n.key_marks[i], kp + ": rt-app key '" + k + "' is not supported: a SCHED_DEADLINE "
+                                          "parameter; blsim's scheduler is CFS-like and runs SCHED_OTHER only");
+        } else if (classify(k) != ev::none) {
+            if (phases)
+                d_.error(n.key_marks[i], kp + ": events beside 'phases' are ignored by rt-app: move '" + k +
+                                              "' into a phase");
+        } else if (!phases) {
+            // phase_keys() reads them (and reports the unknown ones) below.
+        } else if (const char* why = unsupported_key(k)) {
+            d_.error(n.key_marks[i], kp + ": rt-app key '" + k + "' is not supported: " + why);
+        } else {
+            unknown(n, i, tp, thread_known);
+        }
+    }
+    if (loop) {
+        long long x = 0;
+        if (integer(*loop, tp + ".loop", -1, LONG_MAX, "-1 (forever) or a count >= 1", x)) {
+            if (x == 0)
+                error(loop->at, tp + ".loop", "expected -1 (forever) or a count >= 1, got " + shown(*loop));
+            else
+                t.loop = static_cast<long>(x);
+        }
+    }
+    if (!phases) {
+        // One phase, written in the thread. rt-app reads its "loop" as the phase's and runs
+        // the thread once; the same as looping the thread, which blsim counts in its loops.
+        std::vector<event_at> events;
+        long phase_loop = 1;
+        if (!phase_keys(n, tp, true, t, phase_loop, events))
+            return;
+        check_locks(events, "the thread's events");
+        workloads::rtapp_phase ph;
+        for (const event_at& a : events)
+            ph.events.push_back(a.e);
+        t.phases.push_back(std::move(ph));
+        threads_.back().phases.push_back(std::move(events));
+        return;
+    }
+    const std::string pp = tp + ".phases";
+    if (!phases->is_map() || phases->keys.empty()) {
+        error(phases->at, pp, "expected a mapping of phase names to phases, got " +
+                                  (phases->is_map() ? std::string("an empty mapping") : cfg::describe(*phases)));
+        return;
+    }
+    for (std::size_t i = 0; i < phases->keys.size(); i++) {
+        const std::string php = pp + "." + phases->keys[i];
+        const node& pn = phases->items[i];
+        if (!pn.is_map()) {
+            error(pn.at, php, "expected a mapping (a phase), got " + cfg::describe(pn));
+            continue;
+        }
+        workloads::rtapp_phase ph;
+        ph.name = phases->keys[i];
+        std::vector<event_at> events;
+        long phase_loop = 1;
+        if (!phase_keys(pn, php, false, t, phase_loop, events))
+            continue;
+        check_locks(events, "phase '" + ph.name + "'");
+        ph.loop = phase_loop;
+        for (const event_at& a : events)
+            ph.events.push_back(a.e);
+        t.phases.push_back(std::move(ph));
+        threads_.back().phases.push_back(std::move(events));
+    }
+}
+
+} // namespace
+
+bool parse_rtapp(const cfg::node& doc, cfg::diagnostics& diag, workloads::rtapp_params& out,
+                 const std::string& path)
+{
+    const std::size_t before = diag.count();
+    workloads::rtapp_params p;
+    parser(diag, path).document(doc, p);
+    if (diag.count() != before)
+        return false;
+    out = std::move(p);
+    return true;
+}
+
+std::string blank_json_comments(const std::string& text)
+{
+    std::string s = text;
+    enum { code, str, line, block } st = code;
+    for (std::size_t i = 0; i < s.size(); i++) {
+        const char c = s[i];
+        const char n = i + 1 < s.size() ? s[i + 1] : '\0';
+        switch (st) {
+        case code:
+            if (c == '"') {
+                st = str;
+            } else if (c == '/' && n == '/') {
+                st = line;
+                s[i] = s[i + 1] = ' ';
+                i++;
+            } else if (c == '/' && n == '*') {
+                st = block;
+                s[i] = s[i + 1] = ' ';
+                i++;
+            }
+            break;
+        case str:
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                st = code;
+            break;
+        case line:
+            if (c == '\n')
+                st = code;
+            else
+                s[i] = ' ';
+            break;
+        case block:
+            if (c == '*' && n == '/') {
+                s[i] = s[i + 1] = ' ';
+                i++;
+                st = code;
+            } else if (c != '\n') {
+                s[i] = ' ';
+            }
+            break;
+        }
+    }
+    return s;
+}
+
+bool load_rtapp_json(const std::string& path, cfg::diagnostics& diag, workloads::rtapp_params& out)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        diag.error("cannot read rt-app file '" + path + "': " + std::strerror(EISDIR));
+        return false;
+    }
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    if (in)
+        ss << in.rdbuf();
+    if (!in || in.bad()) {
+        const int e = errno;
+        diag.error("cannot read rt-app file '" + path + "': " + (e ? std::strerror(e) : "read error"));
+        return false;
+    }
+    node doc;
+    if (!cfg::parse_yaml(blank_json_comments(ss.str()), path, doc, diag))
+        return false;
+    return parse_rtapp(doc, diag, out);
+}
+
+} // namespace blsim::soc

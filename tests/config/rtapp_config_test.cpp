@@ -1,0 +1,422 @@
+// tests/config/rtapp_config_test.cpp -- rt-app documents: the shipped examples parse, every
+// unsupported construct and malformed value is refused with its exact located message, and
+// the same document written in YAML reads the same as in JSON.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "blsim/soc/rtapp_config.h"
+#include "blsim/workloads/rtapp.h"
+
+namespace {
+
+using namespace blsim;
+using workloads::rtapp_event;
+using workloads::rtapp_params;
+
+const std::string examples = std::string(BLSIM_SOURCE_DIR) + "/configs/rtapp/";
+
+std::vector<std::string> errors_of(const std::string& text, rtapp_params* out = nullptr)
+{
+    cfg::diagnostics d;
+    cfg::node doc;
+    rtapp_params p;
+    if (cfg::parse_yaml(soc::blank_json_comments(text), "t.json", doc, d) && soc::parse_rtapp(doc, d, p) && out)
+        *out = p;
+    return d.messages();
+}
+
+void expect_same(const rtapp_params& a, const rtapp_params& b)
+{
+    EXPECT_EQ(a.duration_s, b.duration_s);
+    ASSERT_EQ(a.threads.size(), b.threads.size());
+    for (std::size_t i = 0; i < a.threads.size(); i++) {
+        const auto& x = a.threads[i];
+        const auto& y = b.threads[i];
+        EXPECT_EQ(x.name, y.name);
+        EXPECT_EQ(x.instances, y.instances);
+        EXPECT_EQ(x.loop, y.loop);
+        EXPECT_EQ(x.cpus, y.cpus);
+        EXPECT_EQ(x.nice, y.nice);
+        EXPECT_EQ(x.delay_us, y.delay_us);
+        ASSERT_EQ(x.phases.size(), y.phases.size());
+        for (std::size_t j = 0; j < x.phases.size(); j++) {
+            EXPECT_EQ(x.phases[j].name, y.phases[j].name);
+            EXPECT_EQ(x.phases[j].loop, y.phases[j].loop);
+            ASSERT_EQ(x.phases[j].events.size(), y.phases[j].events.size());
+            for (std::size_t k = 0; k < x.phases[j].events.size(); k++) {
+                const rtapp_event& e = x.phases[j].events[k];
+                const rtapp_event& f = y.phases[j].events[k];
+                EXPECT_EQ(e.kind, f.kind);
+                EXPECT_EQ(e.us, f.us);
+                EXPECT_EQ(e.ref, f.ref);
+                EXPECT_EQ(e.mutex, f.mutex);
+                EXPECT_EQ(e.absolute, f.absolute);
+            }
+        }
+    }
+}
+
+TEST(rtapp_config, the_periodic_example_parses)
+{
+    cfg::diagnostics d;
+    rtapp_params p;
+    ASSERT_TRUE(soc::load_rtapp_json(examples + "periodic.json", d, p)) << d.messages().front();
+    EXPECT_EQ(p.duration_s, 4);
+    ASSERT_EQ(p.threads.size(), 2u);
+    const auto& per = p.threads[0];
+    EXPECT_EQ(per.name, "periodic");
+    EXPECT_EQ(per.nice, -5);
+    EXPECT_EQ(per.loop, -1);
+    ASSERT_EQ(per.phases.size(), 1u);
+    ASSERT_EQ(per.phases[0].events.size(), 2u);
+    EXPECT_EQ(per.phases[0].events[0].kind, rtapp_event::run);
+    EXPECT_EQ(per.phases[0].events[0].us, 4000);
+    EXPECT_EQ(per.phases[0].events[1].kind, rtapp_event::timer);
+    EXPECT_EQ(per.phases[0].events[1].us, 16000);
+    EXPECT_EQ(per.phases[0].events[1].ref, "unique");
+    EXPECT_TRUE(per.phases[0].events[1].absolute);
+    EXPECT_EQ(p.threads[1].instances, 2);
+    EXPECT_EQ(p.threads[1].delay_us, 1000);
+    workloads::rtapp w(p);
+    ASSERT_EQ(w.ntasks(), 3u);
+    EXPECT_EQ(w.info(0).name, "periodic-0");
+    EXPECT_EQ(w.info(2).name, "background-2");
+    EXPECT_EQ(w.nevents(), 0u);
+}
+
+TEST(rtapp_config, the_mutex_pipeline_example_parses)
+{
+    cfg::diagnostics d;
+    rtapp_params p;
+    ASSERT_TRUE(soc::load_rtapp_json(examples + "mutex-pipeline.json", d, p)) << d.messages().front();
+    EXPECT_EQ(p.duration_s, 3);
+    ASSERT_EQ(p.threads.size(), 3u);
+    const auto& prod = p.threads[0];
+    ASSERT_EQ(prod.phases.size(), 2u);
+    EXPECT_EQ(prod.phases[0].name, "warmup");
+    EXPECT_EQ(prod.phases[0].loop, 10);
+    EXPECT_EQ(prod.phases[1].loop, 50);
+    EXPECT_EQ(prod.phases[1].events.size(), 7u);
+    const auto& cons = p.threads[1];
+    EXPECT_EQ(cons.cpus, (std::vector<int>{2, 3, 4}));
+    EXPECT_EQ(cons.phases[0].events[1].kind, rtapp_event::wait);
+    EXPECT_EQ(cons.phases[0].events[1].ref, "frame_ready");
+    EXPECT_EQ(cons.phases[0].events[1].mutex, "queue_lock");
+    EXPECT_EQ(cons.phases[0].events[2].kind, rtapp_event::runtime);
+    workloads::rtapp w(p);
+    EXPECT_EQ(w.ntasks(), 3u);
+    EXPECT_EQ(w.nevents(), 3u); // queue_lock, frame_ready, frame_done
+}
+
+TEST(rtapp_config, yaml_reads_the_same_as_json)
+{
+    const std::string yaml = R"(global:
+  duration: 3
+  default_policy: SCHED_OTHER
+  pi_enabled: false
+  logdir: ./
+  log_basename: pipeline
+  gnuplot: false
+tasks:
+  producer:
+    loop: -1
+    phases:
+      warmup:
+        loop: 10
+        run: 6000
+        timer: {ref: frame, period: 20000, mode: absolute}
+      steady:
+        loop: 50
+        run0: 2000
+        lock: queue_lock
+        runtime: 200
+        signal: frame_ready
+        unlock: queue_lock
+        barrier: frame_done
+        timer:
+          ref: frame
+          period: 20000
+          mode: absolute
+  consumer:
+    loop: -1
+    cpus: [2, 3, 4]
+    lock: queue_lock
+    wait: {ref: frame_ready, mutex: queue_lock}
+    runtime: 100
+    unlock: queue_lock
+    run: 3000
+    barrier: frame_done
+  logger:
+    loop: -1
+    priority: 5
+    run: 500
+    barrier: frame_done
+    sleep: 1000
+)";
+    cfg::diagnostics d;
+    cfg::node doc;
+    rtapp_params from_yaml, from_json;
+    ASSERT_TRUE(cfg::parse_yaml(yaml, "s.yaml", doc, d));
+    ASSERT_TRUE(soc::parse_rtapp(doc, d, from_yaml)) << d.messages().front();
+    ASSERT_TRUE(soc::load_rtapp_json(examples + "mutex-pipeline.json", d, from_json));
+    expect_same(from_yaml, from_json);
+}
+
+TEST(rtapp_config, a_document_inside_a_scenario_is_located_under_its_path)
+{
+    const std::string yaml = "workload:\n  rtapp:\n    tasks:\n      t:\n        run: fast\n";
+    cfg::diagnostics d;
+    cfg::node doc;
+    ASSERT_TRUE(cfg::parse_yaml(yaml, "s.yaml", doc, d));
+    rtapp_params p;
+    EXPECT_FALSE(soc::parse_rtapp(*doc.find("workload")->find("rtapp"), d, p, "workload.rtapp"));
+    EXPECT_EQ(d.messages(), (std::vector<std::string>{
+                                "s.yaml:5:14: workload.rtapp.tasks.t.run: expected an integer number of "
+                                "microseconds 0..2147483647, got 'fast'"}));
+}
+
+TEST(rtapp_config, event_names_match_by_prefix_as_rt_app_does)
+{
+    rtapp_params p;
+    ASSERT_TRUE(errors_of(R"({"tasks": {"t": {"runtime0": 1, "run_big": 2, "sleep1": 3, "timer_a": {"ref": "x", "period": 4},
+                              "lock_a": "m", "unlock_a": "m", "broadcast": "c", "signal2": "c"}}})",
+                          &p)
+                    .empty());
+    ASSERT_EQ(p.threads.size(), 1u);
+    const auto& ev = p.threads[0].phases[0].events;
+    ASSERT_EQ(ev.size(), 8u);
+    const std::vector<rtapp_event::kind_t> kinds = {rtapp_event::runtime, rtapp_event::run,  rtapp_event::sleep,
+                                                    rtapp_event::timer,   rtapp_event::lock, rtapp_event::unlock,
+                                                    rtapp_event::broad,   rtapp_event::signal};
+    for (std::size_t i = 0; i < kinds.size(); i++)
+        EXPECT_EQ(ev[i].kind, kinds[i]) << i;
+    EXPECT_FALSE(ev[3].absolute); // rt-app's default mode: relative
+    EXPECT_EQ(p.threads[0].loop, -1);
+    EXPECT_EQ(p.duration_s, -1);
+}
+
+TEST(rtapp_config, an_unsupported_event_is_named)
+{
+    EXPECT_EQ(errors_of(R"({
+  "tasks": {
+    "t": {
+      "run": 1000,
+      "mem0": 4096
+    }
+  }
+})"),
+              (std::vector<std::string>{"t.json:5:7: tasks.t.mem0: rt-app event 'mem0' is not supported: blsim "
+                                        "does not model rt-app's memory and I/O writes"}));
+}
+
+TEST(rtapp_config, a_real_time_policy_is_refused)
+{
+    EXPECT_EQ(errors_of(R"({
+  "tasks": {
+    "t": {
+      "policy": "SCHED_FIFO",
+      "run": 1000
+    }
+  }
+})"),
+              (std::vector<std::string>{"t.json:4:17: tasks.t.policy: policy 'SCHED_FIFO' is not supported: "
+                                        "blsim's scheduler is CFS-like and runs SCHED_OTHER only"}));
+}
+
+TEST(rtapp_config, global_keys_that_change_behaviour_are_refused)
+{
+    EXPECT_EQ(errors_of(R"({
+  "global": {
+    "duration": 2.5,
+    "pi_enabled": true,
+    "default_policy": "SCHED_DEADLINE",
+    "log_basenam": "x",
+    "calibration": "CPU0",
+    "ftrace": "main,task",
+    "lock_pages": false
+  },
+  "tasks": {
+    "t": {
+      "run": 1000
+    }
+  }
+})"),
+              (std::vector<std::string>{
+                  "t.json:3:17: global.duration: expected an integer number of seconds (-1: none), got '2.5'",
+                  "t.json:4:19: global.pi_enabled: priority inheritance is not supported (blsim's mutexes are "
+                  "handed over in FIFO order): only false",
+                  "t.json:5:23: global.default_policy: policy 'SCHED_DEADLINE' is not supported: blsim's "
+                  "scheduler is CFS-like and runs SCHED_OTHER only",
+                  "t.json:6:5: unknown key 'log_basenam' in global (did you mean 'log_basename'?)"}));
+}
+
+TEST(rtapp_config, malformed_event_values_are_located)
+{
+    EXPECT_EQ(errors_of(R"({
+  "tasks": {
+    "t": {
+      "run": -3,
+      "sleep": "100",
+      "timer": { "ref": "x", "mode": "abs" },
+      "lock": ["m"]
+    }
+  }
+})"),
+              (std::vector<std::string>{
+                  "t.json:4:14: tasks.t.run: expected an integer number of microseconds 0..2147483647, got '-3'",
+                  "t.json:5:16: tasks.t.sleep: expected an integer number of microseconds 0..2147483647, got "
+                  "the string '100'",
+                  "t.json:6:16: tasks.t.timer: missing required key 'period'",
+                  "t.json:6:38: tasks.t.timer.mode: expected absolute or relative, got 'abs'",
+                  "t.json:7:15: tasks.t.lock: expected the name of a mutex, got a list"}));
+}
+
+TEST(rtapp_config, per_phase_properties_blsim_keeps_per_thread_are_refused)
+{
+    EXPECT_EQ(errors_of(R"({
+  "tasks": {
+    "t": {
+      "cpus": [0, 1],
+      "priority": -3,
+      "run": 10,
+      "phases": {
+        "a": {
+          "cpus": [2],
+          "priority": 4,
+          "util_min": 100,
+          "loop": 0,
+          "delay": 5,
+          "yield": ""
+        }
+      }
+    }
+  }
+})"),
+              (std::vector<std::string>{
+                  "t.json:6:7: tasks.t.run: events beside 'phases' are ignored by rt-app: move 'run' into a phase",
+                  "t.json:9:19: tasks.t.phases.a.cpus: CPUs per phase are not supported (a task's affinity is "
+                  "fixed in blsim): give them at thread level",
+                  "t.json:10:23: tasks.t.phases.a.priority: a priority per phase is not supported (a task's "
+                  "nice value is fixed in blsim): give it at thread level",
+                  "t.json:11:11: tasks.t.phases.a.util_min: rt-app key 'util_min' is not supported: "
+                  "utilization clamping is not modelled",
+                  "t.json:12:19: tasks.t.phases.a.loop: expected a count >= 1, got '0'",
+                  "t.json:13:11: tasks.t.phases.a.delay: 'delay' is a thread key: rt-app ignores it in a phase",
+                  "t.json:14:11: tasks.t.phases.a.yield: rt-app event 'yield' is not supported: blsim's tasks "
+                  "have no yield step"}));
+}
+
+TEST(rtapp_config, the_same_cpus_and_priority_in_a_phase_are_accepted)
+{
+    rtapp_params p;
+    EXPECT_TRUE(errors_of(R"({"tasks": {"t": {"cpus": [1, 0], "priority": 3, "loop": 2, "phases": {
+        "a": {"cpus": [0, 1], "priority": 3, "policy": "SCHED_OTHER", "loop": 4, "run": 10},
+        "b": {"sleep": 10}}}}})",
+                          &p)
+                    .empty());
+    ASSERT_EQ(p.threads[0].phases.size(), 2u);
+    EXPECT_EQ(p.threads[0].loop, 2);
+    EXPECT_EQ(p.threads[0].phases[0].loop, 4);
+    EXPECT_EQ(p.threads[0].phases[1].loop, 1);
+    EXPECT_EQ(p.threads[0].nice, 3);
+}
+
+TEST(rtapp_config, mutexes_must_be_used_in_order_within_a_phase)
+{
+    EXPECT_EQ(errors_of(R"({
+  "tasks": {
+    "t": {
+      "lock": "a",
+      "wait": { "ref": "c", "mutex": "b" },
+      "unlock": "b",
+      "lock1": "a",
+      "run": 10
+    }
+  }
+})"),
+              (std::vector<std::string>{
+                  "t.json:4:7: tasks.t.lock: mutex 'a' is still held at the end of the thread's events: blsim "
+                  "needs each phase to unlock what it locks",
+                  "t.json:5:7: tasks.t.wait: mutex 'b' must be locked before waiting on 'c' (pthread_cond_wait "
+                  "needs it held)",
+                  "t.json:6:7: tasks.t.unlock: mutex 'b' is not held here",
+                  "t.json:7:7: tasks.t.lock1: mutex 'a' is already held here: rt-app's mutexes are not "
+                  "recursive (the thread would deadlock)"}));
+}
+
+TEST(rtapp_config, a_thread_looping_forever_without_time_is_refused)
+{
+    EXPECT_EQ(errors_of(R"({
+  "tasks": {
+    "spin": {
+      "lock": "m",
+      "unlock": "m"
+    },
+    "once": {
+      "loop": 3,
+      "signal": "c"
+    },
+    "alone": {
+      "barrier": "b",
+      "run": 0
+    }
+  }
+})"),
+              (std::vector<std::string>{
+                  "t.json:3:5: tasks.spin: loops forever but none of its events takes time (run, runtime or "
+                  "sleep above 0, timer, wait, sync, suspend, or a barrier shared with another thread): the "
+                  "simulated time would stand still",
+                  "t.json:11:5: tasks.alone: loops forever but none of its events takes time (run, runtime or "
+                  "sleep above 0, timer, wait, sync, suspend, or a barrier shared with another thread): the "
+                  "simulated time would stand still"}));
+}
+
+TEST(rtapp_config, more_resources_than_kernel_events_are_refused_at_the_first_extra)
+{
+    std::string text = "{\n  \"tasks\": {\n    \"t\": {\n      \"run\": 10,\n";
+    for (int i = 0; i < 65; i++)
+        text += "      \"signal" + std::to_string(i) + "\": \"c" + std::to_string(i) + "\"" + (i < 64 ? ",\n" : "\n");
+    text += "    }\n  }\n}\n";
+    EXPECT_EQ(errors_of(text), (std::vector<std::string>{
+                                   "t.json:69:7: tasks.t.signal64: 'c64' would be the 65th mutex, condition or "
+                                   "barrier of the use case: blsim's kernel has 64 events"}));
+}
+
+TEST(rtapp_config, the_document_needs_tasks)
+{
+    EXPECT_EQ(errors_of("{\n  \"global\": {},\n  \"task\": {}\n}\n"),
+              (std::vector<std::string>{"t.json:1:1: rt-app document: missing required key 'tasks'",
+                                        "t.json:3:3: unknown key 'task' in the rt-app document (did you mean "
+                                        "'tasks'?)"}));
+    EXPECT_EQ(errors_of("{\"tasks\": []}"),
+              (std::vector<std::string>{
+                  "t.json:1:11: tasks: expected a mapping of thread names to threads, got a list"}));
+    EXPECT_EQ(errors_of("{\"tasks\": {\"t\": {\"lop\": 2, \"loop\": 0}}}"),
+              (std::vector<std::string>{
+                  "t.json:1:18: unknown key 'lop' in tasks.t (did you mean 'loop'?)",
+                  "t.json:1:36: tasks.t.loop: expected -1 (forever) or a count >= 1, got '0'"}));
+}
+
+TEST(rtapp_config, an_unreadable_file_is_reported_without_location)
+{
+    cfg::diagnostics d;
+    rtapp_params p;
+    EXPECT_FALSE(soc::load_rtapp_json("/nonexistent-blsim-dir/x.json", d, p));
+    EXPECT_EQ(d.messages(), (std::vector<std::string>{
+                                "cannot read rt-app file '/nonexistent-blsim-dir/x.json': No such file or directory"}));
+}
+
+TEST(rtapp_config, comments_are_blanked_keeping_positions)
+{
+    const std::string in = "{ /* a\n comment */ \"logdir\": \"a//b/*c*/\", // end\n \"x\": 1 }";
+    const std::string out = soc::blank_json_comments(in);
+    EXPECT_EQ(out, "{     \n            \"logdir\": \"a//b/*c*/\",       \n \"x\": 1 }");
+    // A commented rt-app file parses, and what follows a comment keeps its column.
+    EXPECT_EQ(errors_of("{ /* c */ \"tasks\": { \"t\": { \"run\": \"x\" } } }"),
+              (std::vector<std::string>{"t.json:1:36: tasks.t.run: expected an integer number of microseconds "
+                                        "0..2147483647, got the string 'x'"}));
+}
+
+} // namespace

@@ -1,0 +1,191 @@
+// workloads/include/blsim/workloads/rtapp.h -- rt-app's threads, played step by step.
+//
+// rt-app (github.com/scheduler-tools/rt-app, doc/tutorial.txt) describes a use case as threads
+// made of phases made of events. This is its execution model over blsim's steps; the grammar
+// (JSON or the same structure in YAML) is read by soc/ (blsim/soc/rtapp_config.h) into the
+// plain rtapp_params below. docs/workloads-rtapp.md is the user's description.
+//
+// What the events become, at the time the thread reaches them (@now):
+//   run N      step run of N us of work on the reference CPU (the fastest CPU at its top OPP;
+//              rt-app calibrates its loop on one CPU, blsim's unit of work is that one): it
+//              takes longer on a slower CPU or at a lower frequency.
+//   runtime N  spin_until now + N us: busy for N us of wall time, whatever the CPU's speed.
+//   sleep N    sleep_until now + N us.
+//   timer      rt-app's timer: the named timer's next wake-up is its previous one + period
+//              (the first: the use case's start + the thread's delay + period). Reached before
+//              it: sleep_until it. Reached after it (late): go on at once, and in relative
+//              mode the next period counts from now; in absolute mode it does not (the thread
+//              catches up, no drift). A timer is shared by every thread that names it, as in
+//              rt-app, unless its ref begins with "unique" (one per thread instance). Its mode
+//              is absolute when any of its uses says so (rt-app keeps it per timer).
+//   lock M     take mutex M: free, go on; held, block on M's event and queue (FIFO). unlock
+//              hands M to the first queued thread (its owner from then on) and signals the
+//              event, whose longest waiter the kernel wakes: that same thread. No barging.
+//   wait       {ref C, mutex M}: pthread_cond_wait. M must be held (the parser checks): it is
+//              released (handed on) and the thread blocks on C's event; woken, it takes M
+//              again (queueing if it is held). Release and block are two steps the kernel
+//              takes at the same instant, so no signal can fall between them.
+//   signal C   wake C's longest waiter (none: lost, as pthread_cond_signal). broad C: all.
+//   sync       {ref C, mutex M}: signal C, then wait {C, M} (rt-app's sig_and_wait).
+//   suspend T / resume T: block on condition T / broadcast it (rt-app also takes a mutex
+//              named T around each, only for an instant: not modelled).
+//   barrier B  the users of B are its uses in the document, each counted once per instance
+//              of its thread (rt-app's count). An arrival that is not the last blocks; the
+//              last broadcasts and goes on.
+// Events that take no time (lock of a free mutex, a late timer...) are passed in the same
+// call; the step returned is the first that does something.
+//
+// Loops: a phase runs @loop times (>= 1) before the next; the thread runs its phases @loop
+// times (-1: forever), then exits. The global duration (seconds, <= 0: none) counts from the
+// first call of next() of any thread (the use case's start, rt-app's t_zero): from then on
+// every thread stops at its next event boundary. Sleeps, timer waits and runtime spins are cut
+// at the end so that it comes on time; a run in progress is finished first. Stopping, a
+// thread releases the mutexes it holds, and the first one to stop broadcasts every event that
+// has waiters, so that blocked threads stop too (rt-app's shutdown wakes every condition and
+// barrier the same way).
+//
+// Threads: each thread object gives @instances tasks, named as rt-app names them,
+// "<name>-<index>", the index counting every created thread of the document in order (tasks
+// in document order, instances one after the other): "a" with 2 instances then "b" gives
+// a-0, a-1, b-2. Deterministic: no randomness anywhere.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "blsim/workloads/step.h"
+
+namespace blsim::workloads {
+
+struct rtapp_event {
+    enum kind_t { run, runtime, sleep, timer, lock, unlock, wait, signal, broad, sync, suspend,
+                  resume, barrier };
+    kind_t kind = run;
+    double us = 0;          // run, runtime, sleep: duration; timer: period (> 0)
+    std::string ref;        // the resource: mutex, condition, barrier, timer or thread name
+    std::string mutex;      // wait, sync: the mutex released while waiting
+    bool absolute = false;  // timer: mode absolute (default relative)
+};
+
+struct rtapp_phase {
+    std::string name;   // "" for a thread written without "phases"
+    long loop = 1;      // >= 1
+    std::vector<rtapp_event> events; // in document order; at least one
+};
+
+struct rtapp_thread {
+    std::string name;
+    int instances = 1;       // >= 0
+    long loop = -1;          // -1: forever; else >= 1
+    std::vector<int> cpus;   // empty: every CPU
+    int nice = 0;            // rt-app's "priority" under SCHED_OTHER
+    double delay_us = 0;     // before its first event
+    std::vector<rtapp_phase> phases;
+};
+
+struct rtapp_params {
+    double duration_s = -1;  // <= 0: none
+    std::vector<rtapp_thread> threads;
+};
+
+// Kernel events needed by @p: one per distinct mutex, condition (wait, signal, broad, sync,
+// suspend, resume share them by name) and barrier, in that namespace each (a mutex and a
+// condition may share a name). Timers need none.
+unsigned rtapp_nevents(const rtapp_params& p);
+
+// Statistics of one thread instance, readable after (or during) the run.
+struct rtapp_thread_stats {
+    std::string name;
+    std::uint64_t loops = 0;        // completed passes over all of its phases
+    std::uint64_t phase_loops = 0;  // completed phase iterations (rt-app's log lines)
+    // One sample each per timer event reached: how long before the timer's wake-up time the
+    // thread got there (slack, >= 0), and how long after it (lateness, > 0 only when late).
+    // One of the two is 0 in each pair.
+    std::vector<double> slack_us, lateness_us;
+};
+
+// The @p-th percentile (0..100) of @v, nearest rank; 0 for an empty list.
+double rtapp_percentile(std::vector<double> v, double p);
+
+class rtapp : public workload {
+public:
+    // @p as parse_rtapp makes it. @event_base: the first of the rtapp_nevents(p) events it
+    // uses. Throws std::invalid_argument on parameters that the parser would have refused
+    // (bad loops, no events, too many events, an unknown wait mutex...).
+    explicit rtapp(rtapp_params p, unsigned event_base = 0);
+
+    unsigned ntasks() const override { return static_cast<unsigned>(threads_.size()); }
+    task_info info(unsigned task) const override;
+    step next(unsigned task, std::uint64_t now_ns) override;
+
+    unsigned nevents() const { return nevents_; }
+    const std::vector<rtapp_thread_stats>& stats() const { return stats_; }
+
+    // The kernel event of a resource (for tests and traces): kind one of lock (a mutex),
+    // wait (a condition), barrier; -1 when the document does not use it.
+    int event_of(rtapp_event::kind_t kind, const std::string& name) const;
+
+private:
+    static constexpr unsigned none = ~0u;
+    enum class res_kind { mutex, cond, barrier };
+    struct mutex_state {
+        unsigned event = 0;
+        unsigned owner = none;
+        std::vector<unsigned> waiters; // FIFO, in the order they blocked
+    };
+    struct barrier_state {
+        unsigned event = 0;
+        unsigned users = 0;
+        unsigned arrived = 0;
+    };
+    struct timer_state {
+        bool init = false;
+        bool absolute = false;
+        std::uint64_t next_ns = 0;
+    };
+    enum class pending { none, lock, cond, barrier };
+    struct thread_state {
+        std::size_t def = 0;        // index into p_.threads
+        bool started = false, finished = false;
+        std::uint64_t first_ns = 0; // t_first: the use case's start + delay
+        long thread_loop = 0, phase_loop = 0;
+        std::size_t phase = 0, event = 0;
+        pending wait = pending::none; // what it blocked on, to finish when woken
+        unsigned wait_mutex = none;   // pending::lock: the mutex; pending::cond: to take again
+        std::vector<step> queued;     // instant steps then a block, handed out in order
+        std::vector<unsigned> held;   // mutexes held
+    };
+
+    unsigned slot(res_kind k, const std::string& name) const;
+    unsigned allocate(res_kind k, const std::string& name);
+    std::uint64_t clamp_end(std::uint64_t t) const;
+    void do_event(unsigned task, const rtapp_event& e, std::uint64_t now_ns);
+    void release(unsigned task, unsigned m);
+    void take(unsigned task, unsigned m);
+    void advance(unsigned task);
+    step stop(unsigned task);
+    timer_state& timer(unsigned task, const rtapp_event& e);
+
+    rtapp_params p_;
+    unsigned base_ = 0;
+    unsigned nevents_ = 0;
+    std::map<std::pair<int, std::string>, unsigned> index_; // (res_kind, name) -> its slot
+    std::vector<mutex_state> mutexes_;
+    std::vector<unsigned> cond_events_;
+    std::vector<barrier_state> barriers_;
+    // Timers by key: "g:<ref>" shared, "u:<task>:<ref>" a "unique" one of one instance.
+    std::map<std::string, timer_state> timers_;
+    std::map<std::string, bool> absolute_; // timer key (unique ones by "d:<def>:<ref>")
+    std::vector<thread_state> threads_;
+    std::vector<rtapp_thread_stats> stats_;
+    bool t_zero_set_ = false;
+    std::uint64_t t_zero_ns_ = 0;
+    std::uint64_t end_ns_ = 0;         // 0: no end
+    bool ending_ = false;              // the duration is over: every thread stops
+    bool flushed_ = false;             // the broadcasts of the end are handed out
+    std::vector<unsigned> end_broadcasts_;
+};
+
+} // namespace blsim::workloads

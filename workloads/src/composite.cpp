@@ -1,0 +1,25 @@
+// workloads/src/composite.cpp
+#include "blsim/workloads/composite.h"
+
+namespace blsim::workloads {
+
+void composite::add(std::unique_ptr<workload> part)
+{
+    for (unsigned t = 0; t < part->ntasks(); t++)
+        owner_.push_back({parts_.size(), t});
+    parts_.push_back(std::move(part));
+}
+
+task_info composite::info(unsigned task) const
+{
+    const auto& [p, t] = owner_.at(task);
+    return parts_[p]->info(t);
+}
+
+step composite::next(unsigned task, std::uint64_t now_ns)
+{
+    const auto& [p, t] = owner_.at(task);
+    return parts_[p]->next(t, now_ns);
+}
+
+} // namespace blsim::workloads

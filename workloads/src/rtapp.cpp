@@ -1,0 +1,415 @@
+// workloads/src/rtapp.cpp -- rt-app's execution model over blsim's steps (the contract is in
+// the header: what each event becomes, loops, the end of the use case).
+#include "blsim/workloads/rtapp.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace blsim::workloads {
+
+namespace {
+
+std::uint64_t us_to_ns(double us) { return static_cast<std::uint64_t>(std::llround(us * 1000.0)); }
+
+bool is_unique_timer(const std::string& ref) { return ref.compare(0, 6, "unique") == 0; }
+
+step make(step::kind_t k, std::uint64_t until_ns = 0, unsigned event = 0)
+{
+    step s;
+    s.kind = k;
+    s.until_ns = until_ns;
+    s.event = event;
+    return s;
+}
+
+// The resources an event names, in rt-app's order of creation (a wait: its condition, then
+// its mutex). Kinds: 0 mutex, 1 condition, 2 barrier.
+template <class F>
+void for_each_resource(const rtapp_event& e, F&& f)
+{
+    switch (e.kind) {
+    case rtapp_event::lock:
+    case rtapp_event::unlock: f(0, e.ref); break;
+    case rtapp_event::wait:
+    case rtapp_event::sync:
+        f(1, e.ref);
+        f(0, e.mutex);
+        break;
+    case rtapp_event::signal:
+    case rtapp_event::broad:
+    case rtapp_event::suspend:
+    case rtapp_event::resume: f(1, e.ref); break;
+    case rtapp_event::barrier: f(2, e.ref); break;
+    default: break;
+    }
+}
+
+void invalid(const std::string& what) { throw std::invalid_argument("rtapp: " + what); }
+
+} // namespace
+
+unsigned rtapp_nevents(const rtapp_params& p)
+{
+    std::map<std::pair<int, std::string>, bool> seen;
+    for (const rtapp_thread& t : p.threads)
+        for (const rtapp_phase& ph : t.phases)
+            for (const rtapp_event& e : ph.events)
+                for_each_resource(e, [&](int k, const std::string& name) { seen[{k, name}] = true; });
+    return static_cast<unsigned>(seen.size());
+}
+
+double rtapp_percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const double rank = std::ceil(std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(v.size()));
+    const std::size_t i = rank < 1 ? 0 : static_cast<std::size_t>(rank) - 1;
+    return v[std::min(i, v.size() - 1)];
+}
+
+rtapp::rtapp(rtapp_params p, unsigned event_base) : p_(std::move(p)), base_(event_base)
+{
+    // The parser refuses all of this with located messages; a programmatic caller gets the
+    // first problem.
+    for (std::size_t d = 0; d < p_.threads.size(); d++) {
+        const rtapp_thread& t = p_.threads[d];
+        if (t.instances < 0)
+            invalid("thread '" + t.name + "': negative instances");
+        if (t.loop != -1 && t.loop < 1)
+            invalid("thread '" + t.name + "': loop must be -1 or >= 1");
+        if (t.phases.empty())
+            invalid("thread '" + t.name + "': no phase");
+        for (const rtapp_phase& ph : t.phases) {
+            if (ph.loop < 1)
+                invalid("thread '" + t.name + "': a phase loop must be >= 1");
+            if (ph.events.empty())
+                invalid("thread '" + t.name + "': a phase without events");
+            for (const rtapp_event& e : ph.events) {
+                if (!(e.us >= 0) || (e.kind == rtapp_event::timer && !(e.us > 0)))
+                    invalid("thread '" + t.name + "': a negative duration or a timer without period");
+                bool named = true;
+                for_each_resource(e, [&](int, const std::string& name) { named = named && !name.empty(); });
+                if (!named || (e.kind == rtapp_event::timer && e.ref.empty()))
+                    invalid("thread '" + t.name + "': an event without its resource's name");
+                if (e.kind == rtapp_event::timer) {
+                    const std::string key = is_unique_timer(e.ref) ? "d:" + std::to_string(d) + ":" + e.ref
+                                                                   : "g:" + e.ref;
+                    absolute_[key] = absolute_[key] || e.absolute;
+                }
+                for_each_resource(e, [&](int k, const std::string& name) {
+                    const unsigned s = allocate(static_cast<res_kind>(k), name);
+                    if (k == 2)
+                        barriers_[s].users += static_cast<unsigned>(t.instances);
+                });
+            }
+        }
+    }
+    if (nevents_ > max_events || base_ > max_events - nevents_)
+        invalid("needs " + std::to_string(nevents_) + " events from event " + std::to_string(base_) +
+                ": more than the kernel's " + std::to_string(max_events));
+
+    unsigned index = 0;
+    for (std::size_t d = 0; d < p_.threads.size(); d++)
+        for (int i = 0; i < p_.threads[d].instances; i++) {
+            thread_state ts;
+            ts.def = d;
+            threads_.push_back(ts);
+            rtapp_thread_stats st;
+            st.name = p_.threads[d].name + "-" + std::to_string(index++);
+            stats_.push_back(st);
+        }
+}
+
+unsigned rtapp::allocate(res_kind k, const std::string& name)
+{
+    auto key = std::make_pair(static_cast<int>(k), name);
+    auto it = index_.find(key);
+    if (it != index_.end())
+        return it->second;
+    const unsigned event = base_ + nevents_++;
+    unsigned s = 0;
+    switch (k) {
+    case res_kind::mutex:
+        s = static_cast<unsigned>(mutexes_.size());
+        mutexes_.push_back({event, none, {}});
+        break;
+    case res_kind::cond:
+        s = static_cast<unsigned>(cond_events_.size());
+        cond_events_.push_back(event);
+        break;
+    case res_kind::barrier:
+        s = static_cast<unsigned>(barriers_.size());
+        barriers_.push_back({event, 0, 0});
+        break;
+    }
+    index_[key] = s;
+    return s;
+}
+
+unsigned rtapp::slot(res_kind k, const std::string& name) const
+{
+    return index_.at({static_cast<int>(k), name});
+}
+
+int rtapp::event_of(rtapp_event::kind_t kind, const std::string& name) const
+{
+    const res_kind k = kind == rtapp_event::lock ? res_kind::mutex
+                       : kind == rtapp_event::barrier ? res_kind::barrier
+                                                      : res_kind::cond;
+    auto it = index_.find({static_cast<int>(k), name});
+    if (it == index_.end())
+        return -1;
+    switch (k) {
+    case res_kind::mutex: return static_cast<int>(mutexes_[it->second].event);
+    case res_kind::cond: return static_cast<int>(cond_events_[it->second]);
+    case res_kind::barrier: return static_cast<int>(barriers_[it->second].event);
+    }
+    return -1;
+}
+
+task_info rtapp::info(unsigned task) const
+{
+    const rtapp_thread& t = p_.threads.at(threads_.at(task).def);
+    return {stats_[task].name, t.cpus, t.nice};
+}
+
+std::uint64_t rtapp::clamp_end(std::uint64_t t) const
+{
+    return end_ns_ != 0 && t > end_ns_ ? end_ns_ : t;
+}
+
+rtapp::timer_state& rtapp::timer(unsigned task, const rtapp_event& e)
+{
+    const std::size_t d = threads_[task].def;
+    const bool unique = is_unique_timer(e.ref);
+    const std::string key = unique ? "u:" + std::to_string(task) + ":" + e.ref : "g:" + e.ref;
+    auto it = timers_.find(key);
+    if (it == timers_.end()) {
+        timer_state t;
+        t.absolute = absolute_[unique ? "d:" + std::to_string(d) + ":" + e.ref : key];
+        it = timers_.emplace(key, t).first;
+    }
+    return it->second;
+}
+
+// Take mutex @m: free, it is @task's at once; held, @task queues and blocks.
+void rtapp::take(unsigned task, unsigned m)
+{
+    thread_state& ts = threads_[task];
+    mutex_state& mx = mutexes_[m];
+    if (mx.owner == none) {
+        mx.owner = task;
+        ts.held.push_back(m);
+        return;
+    }
+    mx.waiters.push_back(task);
+    ts.wait = pending::lock;
+    ts.wait_mutex = m;
+    ts.queued.push_back(make(step::block, 0, mx.event));
+}
+
+// Release mutex @m held by @task: to the first waiter, whom the signal wakes (the kernel wakes
+// the longest waiter on the event, and every waiter blocked in the order of the queue).
+void rtapp::release(unsigned task, unsigned m)
+{
+    thread_state& ts = threads_[task];
+    mutex_state& mx = mutexes_[m];
+    auto it = std::find(ts.held.begin(), ts.held.end(), m);
+    if (mx.owner != task || it == ts.held.end())
+        return; // not held (the parser refuses such documents): nothing to release
+    ts.held.erase(it);
+    if (mx.waiters.empty()) {
+        mx.owner = none;
+        return;
+    }
+    const unsigned next = mx.waiters.front();
+    mx.waiters.erase(mx.waiters.begin());
+    mx.owner = next;
+    threads_[next].held.push_back(m);
+    ts.queued.push_back(make(step::signal, 0, mx.event));
+}
+
+void rtapp::do_event(unsigned task, const rtapp_event& e, std::uint64_t now_ns)
+{
+    thread_state& ts = threads_[task];
+    switch (e.kind) {
+    case rtapp_event::run: {
+        step s = make(step::run);
+        s.ref_ns = e.us * 1000.0;
+        ts.queued.push_back(s);
+        break;
+    }
+    case rtapp_event::runtime:
+        ts.queued.push_back(make(step::spin_until, clamp_end(now_ns + us_to_ns(e.us))));
+        break;
+    case rtapp_event::sleep:
+        ts.queued.push_back(make(step::sleep_until, clamp_end(now_ns + us_to_ns(e.us))));
+        break;
+    case rtapp_event::timer: {
+        timer_state& t = timer(task, e);
+        if (!t.init) {
+            t.init = true;
+            t.next_ns = ts.first_ns;
+        }
+        t.next_ns += us_to_ns(e.us);
+        rtapp_thread_stats& st = stats_[task];
+        if (now_ns < t.next_ns) {
+            st.slack_us.push_back(static_cast<double>(t.next_ns - now_ns) / 1000.0);
+            st.lateness_us.push_back(0);
+            ts.queued.push_back(make(step::sleep_until, clamp_end(t.next_ns)));
+        } else {
+            st.slack_us.push_back(0);
+            st.lateness_us.push_back(static_cast<double>(now_ns - t.next_ns) / 1000.0);
+            if (!t.absolute)
+                t.next_ns = now_ns; // relative: the next period counts from now
+        }
+        break;
+    }
+    case rtapp_event::lock: take(task, slot(res_kind::mutex, e.ref)); break;
+    case rtapp_event::unlock: release(task, slot(res_kind::mutex, e.ref)); break;
+    case rtapp_event::sync:
+    case rtapp_event::wait: {
+        const unsigned c = cond_events_[slot(res_kind::cond, e.ref)];
+        if (e.kind == rtapp_event::sync)
+            ts.queued.push_back(make(step::signal, 0, c));
+        const unsigned m = slot(res_kind::mutex, e.mutex);
+        release(task, m);
+        ts.wait = pending::cond;
+        ts.wait_mutex = m;
+        ts.queued.push_back(make(step::block, 0, c));
+        break;
+    }
+    case rtapp_event::signal:
+        ts.queued.push_back(make(step::signal, 0, cond_events_[slot(res_kind::cond, e.ref)]));
+        break;
+    case rtapp_event::broad:
+    case rtapp_event::resume:
+        ts.queued.push_back(make(step::broadcast, 0, cond_events_[slot(res_kind::cond, e.ref)]));
+        break;
+    case rtapp_event::suspend:
+        ts.queued.push_back(make(step::block, 0, cond_events_[slot(res_kind::cond, e.ref)]));
+        break;
+    case rtapp_event::barrier: {
+        barrier_state& b = barriers_[slot(res_kind::barrier, e.ref)];
+        if (b.arrived + 1 >= b.users) {
+            b.arrived = 0;
+            ts.queued.push_back(make(step::broadcast, 0, b.event));
+        } else {
+            b.arrived++;
+            ts.wait = pending::barrier;
+            ts.queued.push_back(make(step::block, 0, b.event));
+        }
+        break;
+    }
+    }
+}
+
+// Past the current event: the next one, phase loop, phase, thread loop.
+void rtapp::advance(unsigned task)
+{
+    thread_state& ts = threads_[task];
+    const rtapp_thread& t = p_.threads[ts.def];
+    if (++ts.event < t.phases[ts.phase].events.size())
+        return;
+    ts.event = 0;
+    stats_[task].phase_loops++;
+    if (++ts.phase_loop < t.phases[ts.phase].loop)
+        return;
+    ts.phase_loop = 0;
+    if (++ts.phase < t.phases.size())
+        return;
+    ts.phase = 0;
+    stats_[task].loops++;
+    if (++ts.thread_loop == t.loop)
+        ts.finished = true;
+}
+
+// The use case is over: release what @task holds, hand out the broadcasts that wake every
+// blocked thread (once, whoever stops first), then exit.
+step rtapp::stop(unsigned task)
+{
+    thread_state& ts = threads_[task];
+    ts.queued.clear();
+    if (ts.wait == pending::lock && mutexes_[ts.wait_mutex].owner != task) {
+        auto& w = mutexes_[ts.wait_mutex].waiters;
+        w.erase(std::remove(w.begin(), w.end(), task), w.end());
+    }
+    ts.wait = pending::none;
+    for (unsigned m : ts.held)
+        if (mutexes_[m].owner == task)
+            mutexes_[m].owner = none;
+    ts.held.clear();
+    if (!flushed_) {
+        flushed_ = true;
+        for (unsigned e = base_ + nevents_; e > base_; e--)
+            end_broadcasts_.push_back(e - 1); // handed out from the back: lowest first
+    }
+    if (!end_broadcasts_.empty()) {
+        const unsigned e = end_broadcasts_.back();
+        end_broadcasts_.pop_back();
+        return make(step::broadcast, 0, e);
+    }
+    ts.finished = true;
+    return make(step::exit);
+}
+
+step rtapp::next(unsigned task, std::uint64_t now_ns)
+{
+    thread_state& ts = threads_.at(task);
+    if (ts.finished && ts.queued.empty())
+        return make(step::exit);
+    if (!t_zero_set_) {
+        t_zero_set_ = true;
+        t_zero_ns_ = now_ns;
+        if (p_.duration_s > 0)
+            end_ns_ = now_ns + static_cast<std::uint64_t>(std::llround(p_.duration_s * 1e9));
+    }
+    if (end_ns_ != 0 && now_ns >= end_ns_)
+        ending_ = true;
+    if (ending_)
+        return stop(task);
+
+    if (!ts.started) {
+        ts.started = true;
+        ts.first_ns = t_zero_ns_ + us_to_ns(p_.threads[ts.def].delay_us);
+        if (ts.first_ns > now_ns)
+            return make(step::sleep_until, clamp_end(ts.first_ns));
+    }
+
+    auto pop = [&ts]() {
+        const step s = ts.queued.front();
+        ts.queued.erase(ts.queued.begin());
+        return s;
+    };
+    if (!ts.queued.empty())
+        return pop();
+
+    // Woken from a block: finish what it blocked in.
+    const pending was = ts.wait;
+    ts.wait = pending::none;
+    if (was == pending::cond) {
+        take(task, ts.wait_mutex); // pthread_cond_wait returns holding its mutex
+        if (!ts.queued.empty())
+            return pop();
+    }
+    // pending::lock: the releaser made this thread the owner. pending::barrier: released.
+
+    // Events that take no time are passed in this call. A thread that only ever passes such
+    // events (the parser refuses it) would never give the kernel a step: it is ended.
+    for (unsigned passed = 0; passed < 1000000; passed++) {
+        if (ts.finished)
+            return make(step::exit);
+        const rtapp_thread& t = p_.threads[ts.def];
+        const rtapp_event& e = t.phases[ts.phase].events[ts.event];
+        do_event(task, e, now_ns);
+        advance(task);
+        if (!ts.queued.empty())
+            return pop();
+    }
+    ts.finished = true;
+    return make(step::exit);
+}
+
+} // namespace blsim::workloads
