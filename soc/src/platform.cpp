@@ -6,6 +6,7 @@
 #include "blsim/workloads/audio.h"
 #include "blsim/workloads/bbench.h"
 #include "blsim/workloads/composite.h"
+#include "blsim/workloads/rtapp.h"
 
 #include <cassert>
 #include <algorithm>
@@ -22,6 +23,10 @@ std::unique_ptr<workloads::workload> make_workload(const scenario_config& c)
     unsigned event_base = 0;
     if (w.kind == "constant" || w.kind == "replay") {
         all->add(std::make_unique<workloads::constant_taskset>(w.kind == "replay" ? w.replay_tasks : w.tasks));
+    } else if (w.kind == "rtapp") {
+        auto r = std::make_unique<workloads::rtapp>(w.rtapp_params, event_base);
+        event_base += r->nevents();
+        all->add(std::move(r));
     } else if (w.kind == "bbench") {
         all->add(std::make_unique<workloads::bbench>(w.bbench, static_cast<std::uint64_t>(c.seed), event_base));
         event_base += workloads::bbench::nevents;

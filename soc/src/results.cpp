@@ -4,6 +4,7 @@
 #include "blsim/workloads/audio.h"
 #include "blsim/workloads/bbench.h"
 #include "blsim/workloads/composite.h"
+#include "blsim/workloads/rtapp.h"
 
 #include <sys/resource.h>
 
@@ -55,6 +56,24 @@ json perf_json(const workloads::workload& w)
               {"max", t.empty() ? json(nullptr) : json(t.back())}}},
             {"score", total > 0 ? json(static_cast<double>(t.size()) / total) : json(nullptr)},
             {"loads", loads}};
+    }
+    if (const auto* r = workloads::find_part<workloads::rtapp>(w)) {
+        auto dist = [](const std::vector<double>& v) -> json {
+            if (v.empty())
+                return {{"p50", nullptr}, {"p95", nullptr}, {"max", nullptr}};
+            return {{"p50", workloads::rtapp_percentile(v, 50)},
+                    {"p95", workloads::rtapp_percentile(v, 95)},
+                    {"max", workloads::rtapp_percentile(v, 100)}};
+        };
+        json threads = json::object();
+        for (const workloads::rtapp_thread_stats& t : r->stats())
+            threads[t.name] = {{"loops", t.loops},
+                               {"timer_activations", t.slack_us.size()},
+                               {"late_activations", std::count_if(t.lateness_us.begin(), t.lateness_us.end(),
+                                                                  [](double l) { return l > 0; })},
+                               {"slack_us", dist(t.slack_us)},
+                               {"lateness_us", dist(t.lateness_us)}};
+        perf["rtapp"] = threads;
     }
     if (const auto* a = workloads::find_part<workloads::audio>(w))
         perf["audio"] = {{"frames", a->frames()},

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "blsim/model/energy.h"
+#include "blsim/soc/rtapp_config.h"
 #include "blsim/soc/schema.h"
 
 namespace blsim::soc {
@@ -809,6 +810,32 @@ void check_workload(scenario_config& c, const std::string& path, const bind_cont
             d.error(ctx.where("workload.replay"), "workload.replay.csv: kind replay needs the trace's CSV file");
         else
             load_replay_csv(resolve_relative(path, w.replay.csv), w, ctx.where("workload.replay.csv"), d);
+    }
+    if (w.kind == "rtapp") {
+        const bool inline_doc = !w.rtapp.is_null(), file = !w.rtapp_json.empty();
+        if (inline_doc == file)
+            d.error(ctx.where("workload"), "workload: kind rtapp needs exactly one of rtapp (the document) and "
+                                           "rtapp_json (a file)");
+        else if (inline_doc)
+            parse_rtapp(w.rtapp, d, w.rtapp_params, "workload.rtapp");
+        else {
+            const std::string json = resolve_relative(path, w.rtapp_json);
+            std::error_code ec;
+            if (!std::filesystem::is_regular_file(json, ec))
+                d.error(ctx.where("workload.rtapp_json"),
+                        "workload.rtapp_json: cannot read rt-app file '" + w.rtapp_json + "': no such file");
+            else
+                load_rtapp_json(json, d, w.rtapp_params);
+        }
+        if (d.ok() && rtapp_nevents(w.rtapp_params) + (w.audio.enabled ? 0u : 0u) > workloads::max_events)
+            d.error(ctx.where("workload"), "workload: the rt-app document needs more than " +
+                                               std::to_string(workloads::max_events) + " events");
+        unsigned n = 0;
+        for (const workloads::rtapp_thread& t : w.rtapp_params.threads)
+            n += static_cast<unsigned>(t.instances);
+        if (n + (w.audio.enabled ? 1u : 0u) > BLS_MAX_TASKS)
+            d.error(ctx.where("workload"), "workload: " + std::to_string(n) + " rt-app threads; the kernel runs at most " +
+                                               std::to_string(BLS_MAX_TASKS) + " tasks");
     }
     if (w.kind == "audio" && w.audio.enabled)
         d.error(ctx.where("workload.audio.enabled"),

@@ -938,3 +938,75 @@ TEST(EmitYaml, BlockMappingsFlowRecordsAndLists)
 }
 
 } // namespace
+
+// ------------------------------------------------------------------------------------------
+// Workloads and hotplug (docs/workloads.md)
+
+const std::string scenarios = BLSIM_SOURCE_DIR "/configs/scenarios/";
+
+TEST(Workloads, TheFourBbenchScenariosLoad)
+{
+    for (const char* f : {"bbench-iks-default.yaml", "bbench-iks-tuned.yaml", "bbench-2xa15.yaml", "bbench-2xa7.yaml"}) {
+        loaded r = load(scenarios + f);
+        ASSERT_TRUE(r.ok) << f << ::testing::PrintToString(r.errors);
+        EXPECT_EQ(r.cfg.workload.kind, "bbench");
+        EXPECT_TRUE(r.cfg.workload.audio.enabled);
+    }
+    EXPECT_EQ(load(scenarios + "bbench-2xa7.yaml").cfg.online_cpus, (std::vector<int>{2, 3}));
+}
+
+TEST(Workloads, HotplugIsCheckedAgainstTheSocAndTheSwitcher)
+{
+    loaded r = load(scenarios + "bbench-2xa7.yaml",
+                    {"online_cpus=[2, 7, 2]", "switcher.enabled=true", "workload.bbench.cpus=[0, 1]",
+                     "workload.audio.cpus=[4]"});
+    ASSERT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{
+                            set_at(1, 13) + ": online_cpus[1]: cpu7 does not exist (the SoC has 5 CPUs)",
+                            set_at(1, 13) + ": online_cpus[2]: cpu2 is listed twice",
+                            set_at(1, 13) + ": online_cpus: CPU hotplug is for runs with the switcher off "
+                                            "(switcher.enabled: false and no switcher.activity)",
+                            set_at(3, 22) + ": workload.bbench.cpus: the browser may run only on offline CPUs (online_cpus)",
+                            set_at(4, 21) + ": workload.audio.cpus: the audio decoder may run only on offline CPUs (online_cpus)",
+                        }));
+}
+
+TEST(Workloads, EachKindTakesOnlyItsOwnKeys)
+{
+    loaded r = load(scenarios + "bbench-iks-tuned.yaml",
+                    {"workload.tasks=[{name: a, util_pct: 10, period_ms: 10}]", "workload.rtapp_json=x.json"});
+    ASSERT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{
+                            set_at(1, 16) + ": workload.tasks: only with kind: constant (this workload is bbench)",
+                            set_at(2, 21) + ": workload.rtapp_json: only with kind: rtapp (this workload is bbench)",
+                        }));
+}
+
+TEST(Workloads, AReplayTraceBecomesPeriodicTasksWithUtilisationSteps)
+{
+    loaded r = load(default_path, {"workload.kind=replay", "workload.tasks=[]",
+                                   "workload.replay.csv=" + data("replay_ok.csv"), "workload.replay.pin_cpus=true"});
+    ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
+    const auto& t = r.cfg.workload.replay_tasks;
+    ASSERT_EQ(t.size(), 2u);
+    EXPECT_EQ(t[0].name, "web");
+    EXPECT_EQ(t[0].cpus, (std::vector<int>{0}));
+    EXPECT_DOUBLE_EQ(t[0].period_ms, 10);
+    ASSERT_EQ(t[0].util_steps.size(), 2u);
+    EXPECT_DOUBLE_EQ(t[0].util_steps[1].at_ms, 500);
+    EXPECT_DOUBLE_EQ(t[0].util_steps[1].util_pct, 0);
+    EXPECT_EQ(t[1].name, "bg");
+    EXPECT_EQ(t[1].cpus, (std::vector<int>{2}));
+}
+
+TEST(Workloads, AReplayTraceIsCheckedRowByRow)
+{
+    loaded r = load(default_path, {"workload.kind=replay", "workload.tasks=[]",
+                                   "workload.replay.csv=" + data("replay_bad.csv")});
+    ASSERT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{
+                            data("replay_bad.csv") + ":6:8: 'x' is not a number in 0..100",
+                            data("replay_bad.csv") + ":7:1: task 'web': rows go in time order; 100 ms is before "
+                                                     "its previous 500 ms",
+                        }));
+}

@@ -738,3 +738,88 @@ TEST_F(run_test, docs_config_reference_is_generated_from_the_schema)
 }
 
 } // namespace
+
+// ------------------------------------------------------------------------------------------
+// The workloads of the big.LITTLE study (docs/workloads.md)
+
+TEST_F(run_test, the_default_run_is_bbench_with_music_on_iks_tuned_and_prints_its_score)
+{
+    result r = blsim("run --out " + dir.string() + " --set duration_s=3");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("blsim: 'bbench-iks-tuned' (seed 1)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("pages: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("audio: 150 frames, 0 deadline misses"), std::string::npos) << r.out;
+    json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_GT(s["perf"]["bbench"]["pages"].get<int>(), 0);
+    EXPECT_EQ(s["perf"]["audio"]["frames"], 150); // one per 20 ms
+    EXPECT_GT(s["switches"]["count"].get<int>(), 0);
+}
+
+TEST_F(run_test, two_a15s_load_pages_faster_and_spend_more_energy_than_two_a7s)
+{
+    const std::string common = " --set workload.bbench.iterations=1 --set duration_s=16";
+    ASSERT_EQ(blsim("run -q --out " + (dir / "big").string() + " " + scenario("bbench-2xa15.yaml") + common).status, 0);
+    ASSERT_EQ(blsim("run -q --out " + (dir / "little").string() + " " + scenario("bbench-2xa7.yaml") + common).status, 0);
+    json big = json::parse(slurp(dir / "big" / "summary.json"));
+    json little = json::parse(slurp(dir / "little" / "summary.json"));
+    ASSERT_EQ(big["perf"]["bbench"]["pages"], 11);
+    ASSERT_EQ(little["perf"]["bbench"]["pages"], 11);
+    EXPECT_LT(big["perf"]["bbench"]["page_load_s"]["total"].get<double>(),
+              little["perf"]["bbench"]["page_load_s"]["total"].get<double>());
+    EXPECT_GT(big["energy_j"]["total"].get<double>(), little["energy_j"]["total"].get<double>());
+    // Music plays without a glitch on the A15s at the governor's defaults.
+    EXPECT_EQ(big["perf"]["audio"]["deadline_misses"], 0);
+    EXPECT_GT(big["perf"]["audio"]["frames"].get<int>(), 700);
+    // Hotplugged out: the A7 cluster is off (after its boot) in the first, the A15s in the
+    // second, and the third A7 there too.
+    EXPECT_GT(big["residency_s"]["clusters"]["a7"]["off"].get<double>(), 15.9);
+    EXPECT_GT(little["residency_s"]["clusters"]["a15"]["off"].get<double>(), 15.9);
+    EXPECT_GT(little["residency_s"]["cores"]["cpu4"]["off"].get<double>(), 15.9);
+    EXPECT_EQ(little["tasks"]["browser-main"]["cpu"].get<int>() / 2, 1); // cpu2 or cpu3
+}
+
+TEST_F(run_test, the_shipped_rt_app_files_run_as_they_are)
+{
+    for (const char* s : {"rtapp-periodic.yaml", "rtapp-pipeline.yaml"}) {
+        const fs::path out = dir / s;
+        result r = blsim("run -q --out " + out.string() + " " + scenario(s));
+        ASSERT_EQ(r.status, 0) << s << r.err;
+        json j = json::parse(slurp(out / "summary.json"));
+        EXPECT_EQ(j["workload_errors"], 0) << s;
+        ASSERT_TRUE(j["perf"].contains("rtapp")) << s;
+        for (const auto& [name, t] : j["perf"]["rtapp"].items())
+            EXPECT_GT(t["loops"].get<int>(), 0) << s << " " << name;
+    }
+}
+
+TEST_F(run_test, an_rt_app_periodic_thread_keeps_less_slack_at_a_lower_frequency)
+{
+    // One thread pinned on cpu0 (an A15): 2000 us of work (on the reference CPU, the A15 at
+    // 1200 MHz) every 10 ms on an absolute timer. WFI only (cpuidle off), so a wake-up costs
+    // 1 us. At 1200 MHz the work takes 2 ms and the thread reaches its timer 8 ms before the
+    // next period; at 600 MHz it takes 4 ms: 6 ms of slack. The path around each activation
+    // (the timer interrupt, the scheduler, the GIC) takes a few microseconds more.
+    const fs::path doc = dir / "periodic.yaml";
+    fs::create_directories(dir);
+    {
+        std::ofstream f(doc);
+        f << "name: rt\nsoc: " << BLSIM_SOURCE_DIR << "/configs/soc/tc2.yaml\nduration_s: 1\n"
+          << "cpuidle: {enabled: false}\n"
+          << "governor: {name: userspace, freq_mhz: {a15: 1200, a7: 600}}\n"
+          << "workload:\n  kind: rtapp\n  rtapp:\n    tasks:\n      t: {loop: -1, cpus: [0], run: 2000, "
+             "timer: {ref: unique, period: 10000, mode: absolute}}\n";
+    }
+    for (int mhz : {1200, 600}) {
+        const fs::path out = dir / std::to_string(mhz);
+        result r = blsim("run -q --out " + out.string() + " " + doc.string() + " --set governor.freq_mhz.a15=" +
+                         std::to_string(mhz));
+        ASSERT_EQ(r.status, 0) << r.err;
+        json t = json::parse(slurp(out / "summary.json"))["perf"]["rtapp"]["t-0"];
+        EXPECT_EQ(t["late_activations"], 0);
+        EXPECT_GE(t["loops"].get<int>(), 99);
+        const double slack = t["slack_us"]["p50"].get<double>();
+        const double expected = mhz == 1200 ? 8000 : 6000;
+        EXPECT_LT(slack, expected) << mhz;
+        EXPECT_GT(slack, expected - 20) << mhz;
+    }
+}

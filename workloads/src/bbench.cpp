@@ -67,7 +67,7 @@ void bbench::start_page(std::uint64_t now_ns)
     for (int b = 0; b < pg.bursts; b++)
         cur_.bursts.push_back({jitter(pg.net_ms) * 1e6, jitter(pg.script_ms) * 1e6, jitter(pg.render_ms) * 1e6,
                                jitter(pg.composite_ms) * 1e6});
-    main_burst_ = render_burst_ = comp_burst_ = 0;
+    main_burst_ = render_.burst = compositor_.burst = 0;
 }
 
 bool bbench::post(semaphore& s, step& out)
@@ -117,7 +117,8 @@ step bbench::next(unsigned task, std::uint64_t now_ns)
         return out;
     };
     // Each thread walks its own small state machine; a phase that takes no step (a post
-    // counted, a semaphore already up) falls through to the next.
+    // counted, a semaphore already up) falls through to the next. The render thread and the
+    // compositor are the same machine: a pipeline stage.
     switch (task) {
     case main_thread:
         for (;;) {
@@ -160,50 +161,41 @@ step bbench::next(unsigned task, std::uint64_t now_ns)
             }
         }
     case render_thread:
-        for (;;) {
-            switch (render_phase_) {
-            case 0:
-                render_phase_ = 1;
-                if (wait(to_render_, out))
-                    return out;
-                break;
-            case 1:
-                render_phase_ = 2;
-                return run(cur_.bursts.at(render_burst_).render_ns, p_.render_working_set_kb);
-            case 2:
-                render_burst_++;
-                render_phase_ = 0;
-                if (post(to_compositor_, out))
-                    return out;
-                break;
-            }
-        }
+        return stage(render_, to_render_, &burst::render_ns, p_.render_working_set_kb, &to_compositor_, now_ns);
     case compositor_thread:
-        for (;;) {
-            switch (comp_phase_) {
-            case 0:
-                comp_phase_ = 1;
-                if (wait(to_compositor_, out))
-                    return out;
-                break;
-            case 1:
-                comp_phase_ = 2;
-                return run(cur_.bursts.at(comp_burst_).composite_ns, p_.composite_working_set_kb);
-            case 2:
-                comp_burst_++;
-                comp_phase_ = 0;
-                if (comp_burst_ == static_cast<int>(cur_.bursts.size())) {
-                    // The page's last burst is on screen: it is loaded.
-                    loads_.push_back({p_.pages[cur_.page].name,
-                                      static_cast<double>(now_ns - cur_.requested_ns) * 1e-9});
-                    if (post(page_done_, out))
-                        return out;
-                }
-                break;
-            }
-        }
+        return stage(compositor_, to_compositor_, &burst::composite_ns, p_.composite_working_set_kb, nullptr, now_ns);
     }
     throw std::out_of_range("bbench: no task " + std::to_string(task));
+}
+
+step bbench::stage(stage_state& st, semaphore& in, double burst::*work, int working_set_kb, semaphore* out,
+                   std::uint64_t now_ns)
+{
+    step s;
+    for (;;) {
+        switch (st.phase) {
+        case 0: // take the next burst
+            st.phase = 1;
+            if (wait(in, s))
+                return s;
+            break;
+        case 1:
+            st.phase = 2;
+            return run(cur_.bursts.at(static_cast<std::size_t>(st.burst)).*work, working_set_kb);
+        case 2: // pass it on; the last stage shows it, and the page's last burst ends the load
+            st.burst++;
+            st.phase = 0;
+            if (out) {
+                if (post(*out, s))
+                    return s;
+            } else if (st.burst == static_cast<int>(cur_.bursts.size())) {
+                loads_.push_back({p_.pages[cur_.page].name, static_cast<double>(now_ns - cur_.requested_ns) * 1e-9});
+                if (post(page_done_, s))
+                    return s;
+            }
+            break;
+        }
+    }
 }
 
 } // namespace blsim::workloads

@@ -155,7 +155,7 @@ unsigned rtapp::slot(res_kind k, const std::string& name) const
 
 int rtapp::event_of(rtapp_event::kind_t kind, const std::string& name) const
 {
-    const res_kind k = kind == rtapp_event::lock ? res_kind::mutex
+    const res_kind k = kind == rtapp_event::lock || kind == rtapp_event::unlock ? res_kind::mutex
                        : kind == rtapp_event::barrier ? res_kind::barrier
                                                       : res_kind::cond;
     auto it = index_.find({static_cast<int>(k), name});

@@ -12,6 +12,7 @@
 #include "blsim/workloads/audio.h"
 #include "blsim/workloads/bbench.h"
 #include "blsim/workloads/constant_taskset.h"
+#include "blsim/workloads/rtapp.h"
 
 namespace blsim::soc {
 
@@ -116,6 +117,7 @@ struct workload_config {
     replay_config replay;
     // Read from the files when the scenario is loaded (not configuration keys themselves).
     std::vector<workloads::task_params> replay_tasks;
+    workloads::rtapp_params rtapp_params;
 };
 
 // Cycles of the switch's steps the model does not detail (docs/switcher.md; docs/calibration.md

@@ -100,10 +100,17 @@ private:
     int pass_ = 0;
     bool done_ = false;
     page_state cur_;
-    // Per-thread progress through the current page.
+    // A pipeline stage's progress through the current page: its burst, its phase.
+    struct stage_state {
+        int burst = 0, phase = 0;
+    };
+    // The render thread and the compositor: take a burst from @in, do its @work, post it to
+    // @out (none: the compositor, which shows it and completes the page).
+    step stage(stage_state& st, semaphore& in, double burst::*work, int working_set_kb, semaphore* out,
+               std::uint64_t now_ns);
+
     int main_burst_ = 0, main_phase_ = 0;
-    int render_burst_ = 0, render_phase_ = 0;
-    int comp_burst_ = 0, comp_phase_ = 0;
+    stage_state render_, compositor_;
     semaphore to_render_, to_compositor_, page_done_;
     std::vector<page_load> loads_;
 };

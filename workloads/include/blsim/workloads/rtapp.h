@@ -40,9 +40,15 @@
 // first call of next() of any thread (the use case's start, rt-app's t_zero): from then on
 // every thread stops at its next event boundary. Sleeps, timer waits and runtime spins are cut
 // at the end so that it comes on time; a run in progress is finished first. Stopping, a
-// thread releases the mutexes it holds, and the first one to stop broadcasts every event that
-// has waiters, so that blocked threads stop too (rt-app's shutdown wakes every condition and
-// barrier the same way).
+// thread drops the mutexes it holds, and the first one to stop broadcasts every event of the
+// workload, one step each, so that blocked threads wake and stop too (rt-app's shutdown wakes
+// every condition and barrier the same way). A thread is only stopped when the kernel asks it
+// for a step: if every thread is blocked at the end, they stay so.
+//
+// Robustness: the parser refuses what would misbehave (a mutex not held where it is
+// unlocked or waited with, a thread looping forever through events that take no time). A
+// programmatic caller is not protected from the first; from the second, a thread that passes
+// a million events in one call without a step is ended.
 //
 // Threads: each thread object gives @instances tasks, named as rt-app names them,
 // "<name>-<index>", the index counting every created thread of the document in order (tasks
@@ -98,8 +104,10 @@ unsigned rtapp_nevents(const rtapp_params& p);
 // Statistics of one thread instance, readable after (or during) the run.
 struct rtapp_thread_stats {
     std::string name;
-    std::uint64_t loops = 0;        // completed passes over all of its phases
-    std::uint64_t phase_loops = 0;  // completed phase iterations (rt-app's log lines)
+    // Passes over all of its phases, and phase iterations (rt-app's log lines), counted when
+    // the last event of the pass or iteration is reached (its step handed out).
+    std::uint64_t loops = 0;
+    std::uint64_t phase_loops = 0;
     // One sample each per timer event reached: how long before the timer's wake-up time the
     // thread got there (slack, >= 0), and how long after it (lateness, > 0 only when late).
     // One of the two is 0 in each pair.
@@ -123,8 +131,8 @@ public:
     unsigned nevents() const { return nevents_; }
     const std::vector<rtapp_thread_stats>& stats() const { return stats_; }
 
-    // The kernel event of a resource (for tests and traces): kind one of lock (a mutex),
-    // wait (a condition), barrier; -1 when the document does not use it.
+    // The kernel event of a resource (for tests and traces): @kind lock or unlock names a
+    // mutex, barrier a barrier, any other kind a condition; -1 when the document has none.
     int event_of(rtapp_event::kind_t kind, const std::string& name) const;
 
 private:
