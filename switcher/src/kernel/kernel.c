@@ -736,9 +736,13 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 		/* Timers: wake-ups, the governor's sample, balancing. */
 		run_timers(k, cpu, lc);
 		if (k->mailbox_mhz[lc] && bls_cpufreq_phase(&k->cpufreq, lc) == BLS_CPUFREQ_IDLE) {
-			/* The governor just asked: start it before running on. */
+			/* The governor just asked: start it before running on. A switch it leads
+			 * to at once (the clock already right) is the kswitcher's turn now, as its
+			 * real-time thread would preempt the task: not at the next interrupt. */
 			take_frequency_request(k, cpu, lc);
 			service_cpufreq(k, cpu, lc);
+			if (bls_switcher_pending(&k->sw, cpu))
+				continue;
 		}
 		send_kicks(k, cpu, l);
 
