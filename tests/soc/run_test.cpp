@@ -828,3 +828,24 @@ TEST_F(run_test, an_rt_app_periodic_thread_keeps_less_slack_at_a_lower_frequency
         EXPECT_GT(slack, expected - 20) << mhz;
     }
 }
+
+TEST_F(run_test, a_replayed_trace_runs_each_task_at_its_utilisation_of_the_time)
+{
+    // web: 50 % of the reference CPU from 0 to 500 ms, then nothing; 10 ms periods: 50 jobs
+    // of 5 ms each, 250 ms of work in all. bg: 10 % for the whole second, 100 jobs of 1 ms.
+    fs::create_directories(dir);
+    {
+        std::ofstream csv(dir / "trace.csv");
+        csv << "time_ms,task,util_pct,cpu\n0,web,50,0\n0,bg,10,2\n500,web,0,0\n";
+        std::ofstream y(dir / "replay.yaml");
+        y << "name: replay\nsoc: " << BLSIM_SOURCE_DIR << "/configs/soc/tc2.yaml\nduration_s: 1\n"
+          << "governor: {name: performance}\nworkload: {kind: replay, replay: {csv: trace.csv, pin_cpus: true}}\n";
+    }
+    result r = blsim("run -q --out " + (dir / "out").string() + " " + (dir / "replay.yaml").string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    json t = json::parse(slurp(dir / "out" / "summary.json"))["tasks"];
+    EXPECT_DOUBLE_EQ(t["web"]["done_ref_ms"].get<double>(), 250);
+    EXPECT_DOUBLE_EQ(t["bg"]["done_ref_ms"].get<double>(), 100);
+    EXPECT_EQ(t["web"]["cpu"], 0);
+    EXPECT_EQ(t["bg"]["cpu"], 2);
+}
