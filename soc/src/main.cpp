@@ -6,7 +6,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -30,8 +33,8 @@ const char* const main_help =
     "event by event and accounts its energy.\n"
     "\n"
     "commands:\n"
-    "  run [SCENARIO] [--out DIR] [--set KEY=VALUE]... [--quiet]\n"
-    "                      simulate a scenario (default: the built-in TC2 scenario)\n"
+    "  run [SCENARIO] [--out DIR] [--set KEY=VALUE]... [--trace KIND]... [--quiet]\n"
+    "                      simulate a scenario (default: the built-in BBench study)\n"
     "  compare [-j N] [--json] [--keep DIR] [--set KEY=VALUE]... SCENARIO_OR_RUN_DIR...\n"
     "                      run or read several scenarios and tabulate them against the first\n"
     "  config-reference    print the configuration reference (docs/config.md)\n"
@@ -43,7 +46,7 @@ const char* const main_help =
     "exit status: 0 success, 2 bad input, 1 internal error\n";
 
 const char* const run_help =
-    "usage: blsim run [SCENARIO] [--out DIR] [--set KEY=VALUE]... [--quiet]\n"
+    "usage: blsim run [SCENARIO] [--out DIR] [--set KEY=VALUE]... [--trace KIND]... [--gzip] [--quiet]\n"
     "\n"
     "Simulate SCENARIO (a YAML file; see docs/config.md) and write its results.\n"
     "Without SCENARIO, runs the built-in default, configs/scenarios/bbench-iks-tuned.yaml.\n"
@@ -56,6 +59,11 @@ const char* const run_help =
     "  --set KEY=VALUE     override one configuration key, e.g. --set duration_s=10,\n"
     "                      --set soc.clusters.a15.cores=1, --set governor.freq_mhz={a7: 500}.\n"
     "                      Repeatable; applied in order; validated like the file.\n"
+    "  --trace KIND        also write a timeline (docs/traces.md); repeatable, or KIND,KIND:\n"
+    "                      perfetto: DIR/trace.json, Chrome's trace-event JSON (ui.perfetto.dev);\n"
+    "                      ftrace: DIR/trace.txt, the kernel's trace text (sched_switch, ...);\n"
+    "                      vcd: DIR/trace.vcd, SystemC's VCD of power states, lines, clocks\n"
+    "  --gzip              compress trace.json and trace.txt (.gz)\n"
     "  -q, --quiet         print nothing on success\n"
     "  --inject-bug NAME   make the simulator misbehave on purpose, to see its run-time\n"
     "                      checks stop the run (exit 1): meter-time-reversal,\n"
@@ -99,6 +107,7 @@ int cmd_run(int argc, char** argv)
     std::string out_dir = "out";
     std::vector<std::string> overrides;
     bool quiet = false;
+    bool trace_perfetto = false, trace_ftrace = false, trace_vcd = false, gzip = false;
     blsim::soc::injected_bug bug = blsim::soc::injected_bug::none;
 
     for (int i = 0; i < argc; i++) {
@@ -131,6 +140,24 @@ int cmd_run(int argc, char** argv)
             bug = v ? blsim::soc::injected_bug_named(v) : blsim::soc::injected_bug::none;
             if (bug == blsim::soc::injected_bug::none)
                 return usage_error("--inject-bug needs one of: meter-time-reversal, mcpm-state-corruption");
+        } else if (a == "--trace" || a.rfind("--trace=", 0) == 0) {
+            const char* v = a == "--trace" ? value("--trace") : nullptr;
+            std::string kinds = a == "--trace" ? (v ? v : "") : a.substr(8);
+            if (kinds.empty())
+                return usage_error("--trace needs one of: perfetto, ftrace, vcd");
+            std::stringstream ss(kinds);
+            for (std::string k; std::getline(ss, k, ',');) {
+                if (k == "perfetto")
+                    trace_perfetto = true;
+                else if (k == "ftrace")
+                    trace_ftrace = true;
+                else if (k == "vcd")
+                    trace_vcd = true;
+                else
+                    return usage_error("--trace: unknown kind '" + k + "' (perfetto, ftrace, vcd)");
+            }
+        } else if (a == "--gzip") {
+            gzip = true;
         } else if (a == "-q" || a == "--quiet") {
             quiet = true;
         } else if (!a.empty() && a[0] == '-') {
@@ -163,6 +190,9 @@ int cmd_run(int argc, char** argv)
 
     const auto t0 = std::chrono::steady_clock::now();
     blsim::soc::platform plat(cfg, bug);
+    // The VCD file is written while the run goes, under a temporary name renamed at the end.
+    const std::string vcd_tmp = (std::filesystem::path(out_dir) / ".trace.tmp").string();
+    plat.enable_traces(trace_perfetto, trace_ftrace, trace_vcd ? vcd_tmp : std::string());
     plat.run();
     const auto t1 = std::chrono::steady_clock::now();
 
@@ -172,18 +202,47 @@ int cmd_run(int argc, char** argv)
     host.peak_rss_mb = blsim::soc::peak_rss_mb();
 
     std::string error;
-    if (!blsim::soc::write_files(out_dir,
-                                 {{"effective-config.yaml", blsim::soc::effective_yaml(cfg)},
-                                  {"switches.csv", blsim::soc::switches_csv(plat)},
-                                  {"summary.json", blsim::soc::summary_json(plat, host)}},
-                                 error)) {
+    std::vector<std::pair<std::string, std::string>> files = plat.trace_files(gzip);
+    std::vector<std::string> names;
+    for (const auto& f : files)
+        names.push_back(f.first);
+    plat.close_vcd();
+    if (trace_vcd) {
+        // SystemC stamps the file with the wall-clock date: replaced, so that the same
+        // scenario and seed give the same bytes.
+        std::error_code ec;
+        {
+            std::ifstream in(vcd_tmp + ".vcd", std::ios::binary);
+            std::stringstream ss;
+            ss << in.rdbuf();
+            std::string vcd = ss.str();
+            const std::size_t d = vcd.find("$date"), e = vcd.find("$end", d);
+            if (d != std::string::npos && e != std::string::npos)
+                vcd.replace(d, e - d, "$date\n     (omitted: blsim's outputs depend only on the scenario and seed)\n");
+            std::ofstream out(vcd_tmp + ".vcd", std::ios::binary | std::ios::trunc);
+            out << vcd;
+        }
+        std::filesystem::rename(vcd_tmp + ".vcd", std::filesystem::path(out_dir) / "trace.vcd", ec);
+        if (ec) {
+            std::cerr << "blsim: cannot write results: " << out_dir << "/trace.vcd: " << ec.message() << "\n";
+            return exit_internal;
+        }
+        names.push_back("trace.vcd");
+    }
+    files.push_back({"effective-config.yaml", blsim::soc::effective_yaml(cfg)});
+    files.push_back({"switches.csv", blsim::soc::switches_csv(plat)});
+    files.push_back({"summary.json", blsim::soc::summary_json(plat, host, names)});
+    if (!blsim::soc::write_files(out_dir, files, error)) {
         std::cerr << "blsim: cannot write results: " << error << "\n";
         return exit_internal;
     }
-    if (!quiet)
+    if (!quiet) {
         std::cout << blsim::soc::human_summary(plat, host) << "results: " << out_dir
-                  << "/summary.json, " << out_dir << "/switches.csv, " << out_dir
-                  << "/effective-config.yaml\n";
+                  << "/summary.json, " << out_dir << "/switches.csv, " << out_dir << "/effective-config.yaml";
+        for (const std::string& n : names)
+            std::cout << ", " << out_dir << "/" << n;
+        std::cout << "\n";
+    }
     return exit_ok;
 }
 

@@ -10,6 +10,7 @@
 
 #include <cassert>
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 namespace blsim::soc {
@@ -325,7 +326,119 @@ void platform::guest_error(unsigned cpu, unsigned code, unsigned detail)
     }
 }
 
-platform::~platform() = default;
+platform::~platform() { close_vcd(); }
+
+void platform::close_vcd()
+{
+    if (vcd_)
+        sc_core::sc_close_vcd_trace_file(vcd_);
+    vcd_ = nullptr;
+}
+
+void platform::enable_traces(bool perfetto, bool ftrace, const std::string& vcd_path)
+{
+    trace_perfetto_ = perfetto;
+    trace_ftrace_ = ftrace;
+    if (perfetto || ftrace) {
+        trace_context ctx;
+        for (unsigned t = 0; t < workload_->ntasks(); t++) {
+            const workloads::task_info ti = workload_->info(t);
+            ctx.task_names.push_back(ti.name);
+            ctx.task_nice.push_back(ti.nice);
+        }
+        for (const model::cluster_params& cl : cfg_.soc.clusters) {
+            ctx.cluster_names.push_back(cl.name);
+            std::vector<std::string> states;
+            for (const model::idle_state_params& st : cl.idle_states)
+                states.push_back(st.name);
+            ctx.idle_state_names.push_back(states);
+        }
+        for (unsigned cpu = 0; cpu < ncpus(); cpu++)
+            ctx.cpu_cluster.push_back(pc_->cluster_of(cpu));
+        trace_ = std::make_unique<trace_recorder>(std::move(ctx));
+        // The state at time zero, then every change (after the meter has heard it: the
+        // power counters read it).
+        for (unsigned cpu = 0; cpu < ncpus(); cpu++)
+            trace_->core_power(0, cpu, pc_->core_state(cpu));
+        for (unsigned cl = 0; cl < clusters_.size(); cl++) {
+            trace_->cluster_power(0, cl, pc_->cluster_state(cl));
+            trace_->cluster_counter(0, cl, trace_recorder::counter::freq_mhz, clusters_[cl]->clock().freq_mhz());
+            trace_->cluster_counter(0, cl, trace_recorder::counter::voltage_mv, clusters_[cl]->voltage().voltage_mv());
+        }
+        auto power = [this](unsigned cl) {
+            trace_->cluster_counter(now_ps(), cl, trace_recorder::counter::power_mw, meter_->cluster_power_mw(cl));
+            trace_->cluster_counter(now_ps(), cl, trace_recorder::counter::energy_j, meter_->cluster_energy_j(cl));
+        };
+        pc_->core_changed.subscribe([this, power](unsigned cpu, model::core_power, model::core_power s) {
+            trace_->core_power(now_ps(), cpu, s);
+            power(pc_->cluster_of(cpu));
+        });
+        pc_->cluster_changed.subscribe([this, power](unsigned cl, model::cluster_power, model::cluster_power s) {
+            trace_->cluster_power(now_ps(), cl, s);
+            power(cl);
+        });
+        for (unsigned cl = 0; cl < clusters_.size(); cl++) {
+            clusters_[cl]->clock().changed.subscribe([this, cl, power](int, int mhz) {
+                trace_->cluster_counter(now_ps(), cl, trace_recorder::counter::freq_mhz, mhz);
+                power(cl);
+            });
+            clusters_[cl]->voltage().changed.subscribe([this, cl, power](int, int mv) {
+                trace_->cluster_counter(now_ps(), cl, trace_recorder::counter::voltage_mv, mv);
+                power(cl);
+            });
+        }
+    }
+    if (!vcd_path.empty()) {
+        // SystemC's own tracing: the GIC's lines as they are, and the power states and clocks
+        // as integers (enum model::core_power / cluster_power; MHz), kept in signals for it.
+        vcd_ = sc_core::sc_create_vcd_trace_file(vcd_path.c_str());
+        vcd_->set_time_unit(1, sc_core::SC_PS); // the kernel's resolution: every change at its time
+        vcd_core_.init(ncpus());
+        vcd_cluster_.init(clusters_.size());
+        vcd_freq_.init(clusters_.size());
+        for (unsigned cpu = 0; cpu < ncpus(); cpu++) {
+            const std::string n = "cpu" + std::to_string(cpu);
+            sc_core::sc_trace(vcd_, irq_lines_[cpu], n + "_irq");
+            sc_core::sc_trace(vcd_, wake_lines_[cpu], n + "_wake");
+            sc_core::sc_trace(vcd_, vcd_core_[cpu], n + "_power");
+            vcd_core_[cpu].write(static_cast<int>(pc_->core_state(cpu)));
+        }
+        for (unsigned cl = 0; cl < clusters_.size(); cl++) {
+            const std::string& n = cfg_.soc.clusters[cl].name;
+            sc_core::sc_trace(vcd_, vcd_cluster_[cl], n + "_power");
+            sc_core::sc_trace(vcd_, vcd_freq_[cl], n + "_freq_mhz");
+            vcd_freq_[cl].write(clusters_[cl]->clock().freq_mhz());
+            clusters_[cl]->clock().changed.subscribe([this, cl](int, int mhz) { vcd_freq_[cl].write(mhz); });
+        }
+        pc_->core_changed.subscribe(
+            [this](unsigned cpu, model::core_power, model::core_power s) { vcd_core_[cpu].write(static_cast<int>(s)); });
+        pc_->cluster_changed.subscribe([this](unsigned cl, model::cluster_power, model::cluster_power s) {
+            vcd_cluster_[cl].write(static_cast<int>(s));
+        });
+    }
+}
+
+std::vector<std::pair<std::string, std::string>> platform::trace_files(bool compress) const
+{
+    std::vector<std::pair<std::string, std::string>> files;
+    if (!trace_)
+        return files;
+    const std::uint64_t end = now_ps();
+    if (trace_perfetto_) {
+        std::string text = trace_->perfetto_json(probe_->records(), end);
+        files.emplace_back(compress ? "trace.json.gz" : "trace.json", compress ? gzip(text) : std::move(text));
+    }
+    if (trace_ftrace_) {
+        std::vector<policy_limits> policies;
+        for (unsigned i = 0; i < kernel_.gov.npolicies; i++) {
+            const bls_policy& p = kernel_.gov.policy[i];
+            policies.push_back({p.first_cpu, p.freq_mhz[0], p.freq_mhz[p.nfreqs - 1]});
+        }
+        std::string text = trace_->ftrace_text(policies);
+        files.emplace_back(compress ? "trace.txt.gz" : "trace.txt", compress ? gzip(text) : std::move(text));
+    }
+    return files;
+}
 
 
 void platform::run()

@@ -137,6 +137,8 @@ struct platform_ops_impl {
     {
         platform& p = self(plat);
         model::core& c = p.core_at(cpu);
+        if (p.trace_)
+            p.trace_->kernel(c.local_time().value(), cpu, event, a, b);
         // Observers of the switch's events read the energy meter at the event's time: the
         // CPU's register accesses may have run ahead of the kernel, and the meter must never
         // be integrated beyond the kernel's time (a later change would close a negative

@@ -88,7 +88,7 @@ std::string cpu_name(unsigned cpu) { return "cpu" + std::to_string(cpu); }
 
 } // namespace
 
-std::string summary_json(platform& p, const host_stats& host)
+std::string summary_json(platform& p, const host_stats& host, const std::vector<std::string>& extra_files)
 {
     const model::energy_meter& m = p.meter();
     const scenario_config& cfg = p.config();
@@ -306,6 +306,8 @@ std::string summary_json(platform& p, const host_stats& host)
 
     // The set this summary completes: it is written last (docs/results.md).
     j["files"] = {"effective-config.yaml", "switches.csv"};
+    for (const std::string& f : extra_files)
+        j["files"].push_back(f);
 
     json h;
     h["wall_s"] = host.wall_s;

@@ -597,7 +597,7 @@ schema<switcher_config> switcher_schema()
     return s;
 }
 
-schema<scenario_config> scenario_schema(bool soc_required = true)
+schema<scenario_config> make_scenario_schema(bool soc_required)
 {
     schema<scenario_config> s;
     s.text("name", &scenario_config::name, "Scenario name, copied into the results.", true)
@@ -618,6 +618,19 @@ schema<scenario_config> scenario_schema(bool soc_required = true)
                   "CPU hotplug at boot: the CPUs that come up, the others stay powered down "
                   "(empty: every CPU). Only with the switcher off.");
     return s;
+}
+
+// Built once per process, on first use, and never destroyed (thousands of std::function
+// objects: building one was a quarter of a 1 ms run, docs/performance.md); a schema holds
+// no run-dependent state.
+const schema<scenario_config>& scenario_schema(bool soc_required = true)
+{
+    if (soc_required) {
+        static const schema<scenario_config>* const with_soc = new schema<scenario_config>(make_scenario_schema(true));
+        return *with_soc;
+    }
+    static const schema<scenario_config>* const without_soc = new schema<scenario_config>(make_scenario_schema(false));
+    return *without_soc;
 }
 
 // --- files --------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ void env_request(void* ctx, unsigned, unsigned mhz)
 {
     static_cast<fake_env*>(ctx)->requests.push_back(mhz);
 }
-const bls_gov_env env_ops = {env_idle, env_util, env_request};
+const bls_gov_env env_ops = {env_idle, env_util, env_request, nullptr};
 
 // One policy over CPU 0: 200..1200 MHz in steps of 200, at @cur.
 bls_policy policy(unsigned cur)

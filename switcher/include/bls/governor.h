@@ -122,6 +122,9 @@ struct bls_gov_env {
 	/* request - ask for @mhz (a frequency of the policy's table) on behalf of logical CPU
 	 * @cpu, one of the policy's: the kernel starts the transition there. */
 	void (*request)(void *ctx, unsigned cpu, unsigned mhz);
+	/* sampled - optional: the governor sampled @cpu's load (@load_pct, its own measure)
+	 * for tracing. */
+	void (*sampled)(void *ctx, unsigned cpu, unsigned load_pct);
 };
 
 struct bls_governor;
@@ -180,6 +183,10 @@ const struct bls_governor_ops *bls_governor_find(const char *name);
 /* bls_governor_init - @g with @ops, @tun, and the kernel's @env/@ctx; no policies yet. */
 void bls_governor_init(struct bls_governor *g, const struct bls_governor_ops *ops,
 		       const struct bls_governor_tunables *tun, const struct bls_gov_env *env, void *ctx);
+
+/* bls_gov_sampled - a governor's sample measured @load_pct on @cpu (reported to the
+ * environment's tracing, if any). */
+void bls_gov_sampled(struct bls_governor *g, unsigned cpu, double load_pct);
 
 /* bls_governor_set_policies - replace the policies (the switcher turned on or off, as the
  * driver re-registers) with @n of @p, each starting at its cur_mhz at @now_ns, and start the

@@ -73,6 +73,7 @@ enum bls_trace_event {
 	BLS_TRACE_WAKEUP_LATENCY,     /* arg0: task, arg1: ns from meant-to-wake to running */
 	BLS_TRACE_CPU_IDLE,           /* arg0: idle state entered, ~0 on leaving; arg1: logical CPU */
 	BLS_TRACE_CPU_FREQUENCY,      /* arg0: a policy's logical CPU, arg1: its new frequency (MHz) */
+	BLS_TRACE_GOV_LOAD,           /* arg0: a logical CPU, arg1: the load (%) its governor sampled */
 };
 
 /* The blackout's steps, in order (BLS_TRACE_SWITCH_STEP marks the end of each). */

@@ -37,6 +37,7 @@ static void ondemand_sample(struct bls_governor *g, struct bls_policy *p, unsign
 {
 	const struct bls_ondemand_tunables *t = &g->tun.ondemand;
 	const unsigned load = policy_load(g, p, now);
+	bls_gov_sampled(g, cpu, load);
 	unsigned *mult = rate_mult(g, p);
 	if (load > t->up_threshold) {
 		/* Straight to the top; stay sampling_down_factor windows before looking again. */
@@ -76,6 +77,7 @@ static void conservative_sample(struct bls_governor *g, struct bls_policy *p, un
 {
 	const struct bls_conservative_tunables *t = &g->tun.conservative;
 	const unsigned load = policy_load(g, p, now);
+	bls_gov_sampled(g, cpu, load);
 	bls_gov_arm(g, p, now + t->sampling_rate_us * US);
 	unsigned *req = &g->cpu[p->first_cpu].requested_mhz;
 	unsigned requested = *req;

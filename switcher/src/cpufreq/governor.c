@@ -250,6 +250,12 @@ void bls_governor_boostpulse(struct bls_governor *g, uint64_t now_ns)
 		g->ops->boostpulse(g, now_ns);
 }
 
+void bls_gov_sampled(struct bls_governor *g, unsigned cpu, double load_pct)
+{
+	if (g->env->sampled)
+		g->env->sampled(g->ctx, cpu, load_pct <= 0.0 ? 0u : (unsigned)(load_pct + 0.5));
+}
+
 void bls_gov_request(struct bls_governor *g, struct bls_policy *p, unsigned cpu, unsigned mhz)
 {
 	if (mhz == p->target_mhz)

@@ -116,6 +116,7 @@ static void interactive_sample(struct bls_governor *g, struct bls_policy *p, uns
 	}
 	const double loadadjfreq = c->speedadj * 100.0 / ((double)window / 1000.0);
 	const double cpu_load = loadadjfreq / c->target_mhz;
+	bls_gov_sampled(g, cpu, cpu_load);
 	const int boosted = t->boost || now < g->boostpulse_end_ns;
 	const unsigned hs = hispeed(g, p);
 	unsigned new_freq;

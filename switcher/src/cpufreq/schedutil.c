@@ -19,6 +19,7 @@ static void schedutil_update(struct bls_governor *g, struct bls_policy *p, unsig
 	double cap = p->capacity > 0 ? p->capacity : 1024.0;
 	if (util > cap)
 		util = cap;
+	bls_gov_sampled(g, cpu, 100.0 * util / cap);
 	const double next = 1.25 * p->max_mhz * util / cap;
 	bls_gov_request(g, p, cpu, bls_policy_freq_l(p, next));
 }

@@ -51,10 +51,18 @@ static void env_request(void *ctx, unsigned cpu, unsigned mhz)
 	k->kick |= 1u << cpu;
 }
 
+static void env_sampled(void *ctx, unsigned cpu, unsigned load_pct)
+{
+	/* The sample runs on the logical CPU's host. */
+	struct bls_kernel *k = ctx;
+	k->ops->trace(k->plat, bls_switcher_host_of(&k->sw, cpu), BLS_TRACE_GOV_LOAD, cpu, load_pct);
+}
+
 static const struct bls_gov_env gov_env = {
 	.idle_ns = env_idle_ns,
 	.util = env_util,
 	.request = env_request,
+	.sampled = env_sampled,
 };
 
 /* @c's frequency as the policies start from: at boot, the boot setting being applied (the

@@ -25,6 +25,7 @@
 #include "blsim/soc/os_probe.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/switch_probe.h"
+#include "blsim/soc/trace.h"
 #include "blsim/workloads/constant_taskset.h"
 
 namespace blsim::soc {
@@ -85,6 +86,16 @@ public:
     const model::generic_timer& timers() const { return *timer_; }
     const workloads::workload& workload() const { return *workload_; }
 
+    // Timelines (docs/traces.md). Call before run(): @perfetto and @ftrace record what
+    // trace_files() writes at the end; @vcd_path (without its .vcd) opens SystemC's VCD file
+    // of power states, interrupt lines and clocks, written while the run goes.
+    void enable_traces(bool perfetto, bool ftrace, const std::string& vcd_path);
+    // The trace files as (name, content): trace.json and trace.txt, gzip-compressed (.gz)
+    // with @gzip.
+    std::vector<std::pair<std::string, std::string>> trace_files(bool gzip) const;
+    // Flush and close the VCD file (before it is moved into place).
+    void close_vcd();
+
 private:
     friend struct platform_ops_impl;
     void check_power_loss(std::uint64_t dirty_lines, const std::string& what);
@@ -116,6 +127,12 @@ private:
     std::unique_ptr<workloads::workload> workload_;
     std::unique_ptr<switch_probe> probe_;
     std::unique_ptr<os_probe> os_probe_;
+    std::unique_ptr<trace_recorder> trace_; // null: tracing off
+    bool trace_perfetto_ = false, trace_ftrace_ = false;
+    sc_core::sc_trace_file* vcd_ = nullptr;
+    using vcd_signal = sc_core::sc_signal<int, sc_core::SC_UNCHECKED_WRITERS>;
+    sc_core::sc_vector<vcd_signal> vcd_core_{"vcd_core_state"}, vcd_cluster_{"vcd_cluster_state"},
+        vcd_freq_{"vcd_freq_mhz"};
     std::vector<int> executing_; // per logical CPU: the CPU running its work, or -1
     std::uint64_t cci_timeouts_ = 0;
     struct script_entry {

@@ -20,7 +20,8 @@ struct host_stats {
 inline constexpr int summary_schema_version = 3;
 
 // summary.json, as text (pretty-printed, keys in schema order, trailing newline).
-std::string summary_json(platform& p, const host_stats& host);
+// @extra_files: the run's other files beyond the fixed set (its traces), for "files".
+std::string summary_json(platform& p, const host_stats& host, const std::vector<std::string>& extra_files = {});
 
 // switches.csv: one row per completed switch (docs/results.md).
 std::string switches_csv(platform& p);

@@ -1,0 +1,76 @@
+// soc/include/blsim/soc/trace.h -- a run's timeline, for the tools the field already uses.
+//
+// The recorder is an observer: the platform hands it the models' power-state, clock, voltage
+// and power changes and the C kernel's tracepoints (scheduler, cpuidle, cpufreq, the
+// switcher), each at its time. It keeps compact records and formats nothing while the run
+// goes; at the end it writes
+//   - Chrome's trace-event JSON (trace.json, or trace.json.gz), which ui.perfetto.dev and
+//     chrome://tracing open: a process per cluster with tracks per physical CPU, a process of
+//     logical CPUs with each switch's phases as nested slices, flow arrows, counters;
+//   - the text of the kernel's /sys/kernel/tracing/trace (trace.txt), with the events and
+//     field formats Linux prints, which Perfetto's systrace import and trace parsers read.
+// docs/traces.md describes both, track by track and event by event. With tracing off the
+// recorder does not exist, and the run pays nothing for it.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "blsim/model/power_state.h"
+#include "blsim/soc/switch_probe.h"
+
+namespace blsim::soc {
+
+// A cpufreq policy's limits, for ftrace's cpu_frequency_limits.
+struct policy_limits {
+    unsigned cpu = 0; // its first logical CPU
+    unsigned min_mhz = 0, max_mhz = 0;
+};
+
+struct trace_context {
+    std::vector<std::string> task_names;
+    std::vector<int> task_nice;
+    std::vector<std::string> cluster_names;
+    std::vector<unsigned> cpu_cluster;                     // physical CPU -> cluster
+    std::vector<std::vector<std::string>> idle_state_names; // per cluster
+};
+
+class trace_recorder {
+public:
+    explicit trace_recorder(trace_context ctx);
+
+    enum class counter { freq_mhz, voltage_mv, power_mw, energy_j };
+
+    void core_power(std::uint64_t t_ps, unsigned cpu, model::core_power s);
+    void cluster_power(std::uint64_t t_ps, unsigned cluster, model::cluster_power s);
+    void cluster_counter(std::uint64_t t_ps, unsigned cluster, counter c, double value);
+    // A tracepoint of the C kernel (enum bls_trace_event), on physical CPU @cpu.
+    void kernel(std::uint64_t t_ps, unsigned cpu, unsigned event, unsigned a, unsigned b);
+
+    // The files, at the end of the run (@end_ps closes what is still open).
+    std::string perfetto_json(const std::vector<switch_record>& switches, std::uint64_t end_ps) const;
+    // @policies: the cpufreq policies' limits, printed as cpu_frequency_limits at time 0.
+    std::string ftrace_text(const std::vector<policy_limits>& policies) const;
+
+    std::size_t records() const { return recs_.size(); }
+
+private:
+    enum class kind : std::uint8_t { core, cluster, counter, kernel };
+    struct rec {
+        std::uint64_t t_ps;
+        kind k;
+        std::uint8_t sub; // core/cluster power state, counter kind
+        std::uint16_t cpu;
+        std::uint32_t a, b;
+        double value;
+    };
+    trace_context ctx_;
+    std::vector<rec> recs_;
+};
+
+// @text compressed in gzip's format (RFC 1952), as `gzip -9` would write it.
+std::string gzip(const std::string& text);
+
+} // namespace blsim::soc

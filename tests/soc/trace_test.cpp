@@ -1,0 +1,209 @@
+// tests/soc/trace_test.cpp -- the timelines a run writes with --trace: their structure, as the
+// tools that open them need it (docs/traces.md).
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+std::string slurp(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+int run(const std::string& args)
+{
+    return std::system((std::string(BLSIM_BINARY) + " run -q " + args + " 2>/dev/null").c_str());
+}
+
+class trace_test : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        dir = fs::temp_directory_path() / ("blsim-trace-test-" + std::to_string(::getpid()) + "-" +
+                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir);
+    }
+    void TearDown() override { fs::remove_all(dir); }
+    fs::path dir;
+};
+
+const std::string pingpong = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switch-pingpong.yaml";
+
+TEST_F(trace_test, the_perfetto_timeline_is_well_formed_track_by_track)
+{
+    ASSERT_EQ(run("--out " + dir.string() + " --trace perfetto " + pingpong + " --set duration_s=0.8"), 0);
+    json t = json::parse(slurp(dir / "trace.json"));
+    const json& ev = t.at("traceEvents");
+    ASSERT_GT(ev.size(), 100u);
+
+    std::map<std::pair<int, int>, std::vector<std::string>> stack; // open B slices per track
+    std::map<std::pair<int, int>, double> last_ts;                   // B, E, i: per track, in order
+    std::map<std::pair<int, int>, std::vector<std::pair<double, double>>> complete;
+    std::map<std::string, int> flows;
+    std::set<std::string> processes, names;
+    int counters = 0;
+    for (const json& e : ev) {
+        const std::string ph = e.at("ph");
+        if (ph == "M") {
+            if (e.at("name") == "process_name")
+                processes.insert(e.at("args").at("name").get<std::string>());
+            continue;
+        }
+        ASSERT_TRUE(e.at("ts").is_number()) << e.dump();
+        const double ts = e.at("ts");
+        if (ph == "C") {
+            ASSERT_TRUE(e.at("args").at("value").is_number()) << e.dump();
+            counters++;
+            names.insert(e.at("name").get<std::string>());
+            continue;
+        }
+        if (ph == "s" || ph == "f") {
+            flows[std::to_string(e.at("id").get<long>())] += ph == "s" ? 1 : -1;
+            continue;
+        }
+        const std::pair<int, int> track{e.at("pid"), e.at("tid")};
+        if (ph == "X") {
+            complete[track].push_back({ts, ts + e.at("dur").get<double>()});
+            names.insert(e.at("name").get<std::string>());
+            continue;
+        }
+        ASSERT_TRUE(ph == "B" || ph == "E" || ph == "i") << e.dump();
+        if (last_ts.count(track)) {
+            EXPECT_GE(ts, last_ts[track]) << "time goes back on track " << track.first << "/" << track.second;
+        }
+        last_ts[track] = ts;
+        if (ph == "B")
+            stack[track].push_back(e.at("name"));
+        else if (ph == "E") {
+            ASSERT_FALSE(stack[track].empty()) << "an E without its B: " << e.dump();
+            stack[track].pop_back();
+        }
+    }
+    for (const auto& [track, open] : stack)
+        EXPECT_TRUE(open.empty()) << open.size() << " slices left open on " << track.first << "/" << track.second;
+    // Complete slices on a track either nest or follow each other: a switch contains its phases.
+    for (auto& [track, xs] : complete) {
+        std::sort(xs.begin(), xs.end(), [](auto a, auto b) { return a.first < b.first || (a.first == b.first && a.second > b.second); });
+        std::vector<double> ends;
+        for (const auto& [b, e] : xs) {
+            while (!ends.empty() && ends.back() <= b + 1e-9)
+                ends.pop_back();
+            if (!ends.empty()) {
+                EXPECT_LE(e, ends.back() + 1e-9) << "overlapping slices on " << track.first << "/" << track.second;
+            }
+            ends.push_back(e);
+        }
+    }
+    for (const auto& [id, n] : flows)
+        EXPECT_EQ(n, 0) << "flow " << id << " without both ends";
+    EXPECT_TRUE(processes.count("cluster a15") && processes.count("cluster a7") && processes.count("logical CPUs"));
+    for (const char* n : {"freq_mhz", "voltage_mv", "power_mw", "energy_j", "blackout", "GIC migration", "outbound down",
+                          "switch a15->a7", "switch a7->a15"})
+        EXPECT_TRUE(names.count(n)) << n;
+    EXPECT_GT(counters, 10);
+    EXPECT_FALSE(flows.empty());
+}
+
+TEST_F(trace_test, the_ftrace_text_has_the_kernels_shape_and_events)
+{
+    ASSERT_EQ(run("--out " + dir.string() + " --trace ftrace " + pingpong + " --set duration_s=0.8"), 0);
+    std::istringstream in(slurp(dir / "trace.txt"));
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, "# tracer: nop");
+    const std::regex entry(R"(^\s*(\S+)-(\d+)\s+\[(\d{3})\] \S{4}\s+(\d+\.\d{6}): (\w+): (.*)$)");
+    const std::map<std::string, std::regex> fields = {
+        {"sched_switch", std::regex(R"(prev_comm=\S+ prev_pid=\d+ prev_prio=\d+ prev_state=[RS] ==> next_comm=\S+ next_pid=\d+ next_prio=\d+)")},
+        {"sched_wakeup", std::regex(R"(comm=\S+ pid=\d+ prio=\d+ target_cpu=\d{3})")},
+        {"sched_migrate_task", std::regex(R"(comm=\S+ pid=\d+ prio=\d+ orig_cpu=\d+ dest_cpu=\d+)")},
+        {"cpu_frequency", std::regex(R"(state=\d+ cpu_id=\d+)")},
+        {"cpu_idle", std::regex(R"(state=\d+ cpu_id=\d+)")},
+        {"cpu_frequency_limits", std::regex(R"(min=\d+ max=\d+ cpu_id=\d+)")},
+        {"cpu_migrate_begin", std::regex(R"(timestamp=\d+ cpu_hwid=0x[0-9A-F]{8})")},
+        {"cpu_migrate_finish", std::regex(R"(timestamp=\d+ cpu_hwid=0x[0-9A-F]{8})")},
+    };
+    std::map<std::string, int> count;
+    double last = 0;
+    int lines = 0;
+    while (std::getline(in, line)) {
+        if (line.rfind("#", 0) == 0)
+            continue;
+        std::smatch m;
+        ASSERT_TRUE(std::regex_match(line, m, entry)) << line;
+        const double t = std::stod(m[4]);
+        EXPECT_GE(t, last) << line;
+        last = t;
+        const std::string ev = m[5], f = m[6];
+        ASSERT_TRUE(fields.count(ev)) << "unexpected event: " << line;
+        EXPECT_TRUE(std::regex_match(f, fields.at(ev))) << line;
+        count[ev]++;
+        lines++;
+    }
+    EXPECT_GT(lines, 100);
+    // switch-pingpong's 12 switches in its first 0.8 s: each begins and finishes once.
+    json s = json::parse(slurp(dir / "summary.json"));
+    const int switches = s["switches"]["count"];
+    EXPECT_GT(switches, 0);
+    EXPECT_EQ(count["cpu_migrate_begin"], switches);
+    EXPECT_EQ(count["cpu_migrate_finish"], switches);
+    EXPECT_EQ(count["cpu_frequency_limits"], 2); // one per logical CPU's policy
+    for (const char* ev : {"sched_switch", "sched_wakeup", "cpu_idle", "cpu_frequency"})
+        EXPECT_GT(count[ev], 0) << ev;
+}
+
+TEST_F(trace_test, traces_are_the_same_bytes_each_time_and_gzip_holds_the_same_text)
+{
+    ASSERT_EQ(run("--out " + (dir / "a").string() + " --trace perfetto,ftrace --set duration_s=1"), 0);
+    ASSERT_EQ(run("--out " + (dir / "b").string() + " --trace perfetto,ftrace --gzip --set duration_s=1"), 0);
+    ASSERT_EQ(run("--out " + (dir / "c").string() + " --trace perfetto,ftrace --set duration_s=1"), 0);
+    EXPECT_EQ(slurp(dir / "a" / "trace.json"), slurp(dir / "c" / "trace.json"));
+    EXPECT_EQ(slurp(dir / "a" / "trace.txt"), slurp(dir / "c" / "trace.txt"));
+    for (const char* f : {"trace.json", "trace.txt"}) {
+        gzFile g = gzopen((dir / "b" / (std::string(f) + ".gz")).c_str(), "rb");
+        ASSERT_NE(g, nullptr) << f;
+        std::string text;
+        char buf[65536];
+        for (int n; (n = gzread(g, buf, sizeof buf)) > 0;)
+            text.append(buf, static_cast<std::size_t>(n));
+        gzclose(g);
+        EXPECT_EQ(text, slurp(dir / "a" / f)) << f;
+    }
+    json s = json::parse(slurp(dir / "b" / "summary.json"));
+    EXPECT_EQ(s["files"], json({"effective-config.yaml", "switches.csv", "trace.json.gz", "trace.txt.gz"}));
+}
+
+TEST_F(trace_test, the_vcd_holds_the_lines_power_states_and_clocks_without_the_date)
+{
+    ASSERT_EQ(run("--out " + dir.string() + " --trace vcd --set duration_s=0.2"), 0);
+    const std::string vcd = slurp(dir / "trace.vcd");
+    for (const char* v : {"cpu0_irq", "cpu0_wake", "cpu4_power", "a15_power", "a7_freq_mhz"})
+        EXPECT_NE(vcd.find(v), std::string::npos) << v;
+    EXPECT_NE(vcd.find("$timescale\n     1 ps\n$end"), std::string::npos);
+    EXPECT_NE(vcd.find("(omitted: blsim's outputs depend only on the scenario and seed)"), std::string::npos);
+    EXPECT_FALSE(fs::exists(dir / ".trace.tmp.vcd"));
+}
+
+TEST_F(trace_test, an_unknown_trace_kind_is_a_usage_error)
+{
+    EXPECT_EQ(WEXITSTATUS(run("--out " + dir.string() + " --trace perfetto,systrace")), 2);
+    EXPECT_FALSE(fs::exists(dir / "summary.json"));
+}
+
+} // namespace
