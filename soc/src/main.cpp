@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <unistd.h>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -64,7 +66,8 @@ const char* const run_help =
     "                      ftrace: DIR/trace.txt, the kernel's trace text (sched_switch, ...);\n"
     "                      vcd: DIR/trace.vcd, SystemC's VCD of power states, lines, clocks\n"
     "  --gzip              compress trace.json and trace.txt (.gz)\n"
-    "  -q, --quiet         print nothing on success\n"
+    "  -q, --quiet         print nothing on success (no progress line either; the progress\n"
+    "                      line of simulated time, speed and ETA shows only on a terminal)\n"
     "  --inject-bug NAME   make the simulator misbehave on purpose, to see its run-time\n"
     "                      checks stop the run (exit 1): meter-time-reversal,\n"
     "                      mcpm-state-corruption\n"
@@ -193,7 +196,28 @@ int cmd_run(int argc, char** argv)
     // The VCD file is written while the run goes, under a temporary name renamed at the end.
     const std::string vcd_tmp = (std::filesystem::path(out_dir) / ".trace.tmp").string();
     plat.enable_traces(trace_perfetto, trace_ftrace, trace_vcd ? vcd_tmp : std::string());
-    plat.run();
+    // Progress on one updating line, for a person at a terminal: simulated time, speed, ETA.
+    blsim::soc::platform::progress_fn progress;
+    const bool show_progress = !quiet && (::isatty(STDERR_FILENO) || std::getenv("BLSIM_PROGRESS"));
+    auto last_shown = t0;
+    if (show_progress)
+        progress = [&](double sim_s, double total_s) {
+            const auto now = std::chrono::steady_clock::now();
+            if (now - last_shown < std::chrono::milliseconds(200) && sim_s < total_s)
+                return;
+            last_shown = now;
+            const double wall = std::chrono::duration<double>(now - t0).count();
+            const double rtf = wall > 0 ? sim_s / wall : 0;
+            const double eta = rtf > 0 ? (total_s - sim_s) / rtf : 0;
+            std::fprintf(stderr, "\r\033[K%.3f / %.3f s simulated (%.0f%%), %.0fx real time, ETA %.0f s", sim_s,
+                         total_s, total_s > 0 ? 100 * sim_s / total_s : 100.0, rtf, eta);
+            std::fflush(stderr);
+        };
+    plat.run(progress);
+    if (show_progress) {
+        std::fputs("\r\033[K", stderr); // the line goes: the summary follows
+        std::fflush(stderr);
+    }
     const auto t1 = std::chrono::steady_clock::now();
 
     blsim::soc::host_stats host;

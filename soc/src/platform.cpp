@@ -441,10 +441,22 @@ std::vector<std::pair<std::string, std::string>> platform::trace_files(bool comp
 }
 
 
-void platform::run()
+void platform::run(const progress_fn& progress)
 {
     try {
-        sc_core::sc_start(sc_core::sc_time(cfg_.duration_s, sc_core::SC_SEC));
+        const sc_core::sc_time end(cfg_.duration_s, sc_core::SC_SEC);
+        if (!progress) {
+            sc_core::sc_start(end);
+        } else {
+            // In slices of simulated time, reporting between them; the slices end where the
+            // simulation would be anyway (every event before a slice's end is processed in
+            // it, the ones at its end in the next), so the results are the same bytes.
+            const sc_core::sc_time slice = std::max(end / 1000.0, sc_core::sc_time(1, sc_core::SC_MS));
+            while (sc_core::sc_time_stamp() < end) {
+                sc_core::sc_start(std::min(slice, end - sc_core::sc_time_stamp()));
+                progress(sc_core::sc_time_stamp().to_seconds(), cfg_.duration_s);
+            }
+        }
     } catch (const sc_core::sc_report& r) {
         // An invariant violated, or a SystemC error, inside a process: SystemC carries the
         // message out in a report of its own.

@@ -34,10 +34,11 @@ std::string slurp(const fs::path& p)
 // Runs blsim with @args (already shell-quoted where needed).
 std::string scenario(const std::string& file) { return std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/" + file; }
 
-result blsim(const std::string& args)
+// @env: assignments for the command's environment ("NAME=value ").
+result blsim(const std::string& args, const std::string& env = "")
 {
     const fs::path err = fs::temp_directory_path() / ("blsim-test-err-" + std::to_string(::getpid()));
-    const std::string cmd = std::string(BLSIM_BINARY) + " " + args + " 2>" + err.string();
+    const std::string cmd = env + std::string(BLSIM_BINARY) + " " + args + " 2>" + err.string();
     result r;
     FILE* p = ::popen(cmd.c_str(), "r");
     char buf[4096];
@@ -848,4 +849,24 @@ TEST_F(run_test, a_replayed_trace_runs_each_task_at_its_utilisation_of_the_time)
     EXPECT_DOUBLE_EQ(t["bg"]["done_ref_ms"].get<double>(), 100);
     EXPECT_EQ(t["web"]["cpu"], 0);
     EXPECT_EQ(t["bg"]["cpu"], 2);
+}
+
+TEST_F(run_test, the_progress_line_shows_speed_and_eta_and_changes_no_result)
+{
+    // Shown on a terminal only (BLSIM_PROGRESS stands in for one here), on stderr, and gone
+    // at the end; the run is sliced for it, with the same results.
+    const std::string s = scenario("switch-pingpong.yaml");
+    ASSERT_EQ(blsim("run -q --out " + (dir / "plain").string() + " " + s).status, 0);
+    result r = blsim("run --out " + (dir / "shown").string() + " " + s, "BLSIM_PROGRESS=1 ");
+    ASSERT_EQ(r.status, 0);
+    EXPECT_NE(r.err.find("1.000 / 1.000 s simulated (100%), "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("x real time, ETA 0 s"), std::string::npos) << r.err;
+    json a = json::parse(slurp(dir / "plain" / "summary.json")), b = json::parse(slurp(dir / "shown" / "summary.json"));
+    a.erase("host");
+    b.erase("host");
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(slurp(dir / "plain" / "switches.csv"), slurp(dir / "shown" / "switches.csv"));
+    // -q silences it.
+    r = blsim("run -q --out " + (dir / "quiet").string() + " " + s, "BLSIM_PROGRESS=1 ");
+    EXPECT_TRUE(r.err.empty()) << r.err;
 }

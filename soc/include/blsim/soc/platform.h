@@ -9,6 +9,7 @@
 #include <bls/platform_ops.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -54,7 +55,10 @@ public:
     ~platform();
 
     // Simulate cfg.duration_s and bring the accounting up to the end time.
-    void run();
+    // @progress, if given, is called now and then with the simulated time reached and the
+    // run's duration (seconds).
+    using progress_fn = std::function<void(double, double)>;
+    void run(const progress_fn& progress = {});
 
     const scenario_config& config() const { return cfg_; }
     unsigned ncpus() const { return pc_->ncpus(); }
