@@ -18,6 +18,13 @@ sc_core::sc_time clock_domain::cycles(double cycles) const
     // cycles / MHz = microseconds; round up to whole picoseconds so that a non-zero
     // latency never collapses to zero time.
     // (The time resolution is 1 ps, which the platform checks: a value in ps is the time.)
+    // Whole cycles (nearly every latency): the same ceiling in integers, without a
+    // floating-point division on the hot path.
+    if (cycles >= 0 && cycles < 1e12 && cycles == std::floor(cycles)) {
+        const std::uint64_t num = static_cast<std::uint64_t>(cycles) * 1000000u;
+        const std::uint64_t f = static_cast<std::uint64_t>(freq_mhz_);
+        return sc_core::sc_time::from_value((num + f - 1) / f);
+    }
     const double ps = std::ceil(cycles * 1e6 / freq_mhz_);
     return sc_core::sc_time::from_value(ps > 0 ? static_cast<std::uint64_t>(ps) : 0);
 }

@@ -1,0 +1,206 @@
+// tests/soc/report_test.cpp -- scripts/plot over real runs: its pictures, and its report.html
+// rendered by Debian's headless chromium (docs/report.md). Needs python3-matplotlib and
+// chromium (scripts/setup installs both).
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct result {
+    int status = -1;
+    std::string out, err;
+};
+
+std::string slurp(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string quote(const std::string& s)
+{
+    std::string q = "'";
+    for (char c : s)
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+// Runs @cmd (a shell command line) with its stderr captured in @err_file.
+result shell(const std::string& cmd, const fs::path& err_file)
+{
+    result r;
+    FILE* p = ::popen((cmd + " 2>" + quote(err_file.string())).c_str(), "r");
+    if (p == nullptr)
+        return r;
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
+        r.out.append(buf, n);
+    int st = ::pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.err = slurp(err_file);
+    fs::remove(err_file);
+    return r;
+}
+
+std::string scenario(const std::string& file) { return std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/" + file; }
+
+bool is_png(const fs::path& p)
+{
+    const std::string head = slurp(p).substr(0, 8);
+    return head == std::string("\x89PNG\r\n\x1a\n", 8);
+}
+
+std::size_t count(const std::string& hay, const std::string& needle)
+{
+    std::size_t n = 0;
+    for (std::size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1))
+        ++n;
+    return n;
+}
+
+class report_test : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        dir = fs::temp_directory_path() /
+              ("blsim-report-test-" + std::to_string(::getpid()) + "-" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+    }
+    void TearDown() override { fs::remove_all(dir); }
+
+    result blsim(const std::string& args) { return shell(std::string(BLSIM_BINARY) + " " + args, dir / "err"); }
+    result plot(const std::string& args)
+    {
+        return shell("/usr/bin/python3 " + quote(std::string(BLSIM_SOURCE_DIR) + "/scripts/plot") + " " + args,
+                     dir / "err");
+    }
+    // Debian's chromium, headless, with a HOME of its own (its profile and crash database).
+    result chromium(const std::string& args)
+    {
+        fs::create_directories(dir / "home");
+        return shell("HOME=" + quote((dir / "home").string()) +
+                         " chromium --headless --no-sandbox --disable-gpu --disable-extensions"
+                         " --no-first-run --hide-scrollbars " +
+                         args,
+                     dir / "err");
+    }
+
+    fs::path dir;
+};
+
+TEST_F(report_test, pictures_and_report_render_in_chromium)
+{
+    const fs::path run = dir / "run";
+    // 0.3 s of the ping-pong script: four switches (both logical CPUs there and back).
+    result r = blsim("run -q --trace perfetto --out " + quote(run.string()) + " " +
+                     quote(scenario("switch-pingpong.yaml")) + " --set duration_s=0.3");
+    ASSERT_EQ(r.status, 0) << r.err;
+    ASSERT_TRUE(fs::exists(run / "trace.json"));
+
+    r = plot(quote(run.string()) + " --slowest 3");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+    for (const char* png : {"power_freq.png", "hosts.png", "handshake.png", "blackout_hist.png"}) {
+        EXPECT_TRUE(fs::exists(run / png)) << png;
+        EXPECT_TRUE(is_png(run / png)) << png;
+        EXPECT_NE(r.out.find((run / png).string()), std::string::npos) << r.out;
+    }
+    ASSERT_TRUE(fs::exists(run / "report.html"));
+
+    // The pictures are deterministic: the same run plotted again gives the same bytes.
+    const std::string hosts = slurp(run / "hosts.png"), hist = slurp(run / "blackout_hist.png");
+    ASSERT_EQ(plot(quote(run.string()) + " --slowest 3").status, 0);
+    EXPECT_EQ(slurp(run / "hosts.png"), hosts);
+    EXPECT_EQ(slurp(run / "blackout_hist.png"), hist);
+
+    // Rendered: the page's script marks every <img> once the window has loaded.
+    const std::string url = quote("file://" + (run / "report.html").string());
+    r = chromium("--virtual-time-budget=5000 --dump-dom " + url);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string& dom = r.out;
+    EXPECT_NE(dom.find("data-ready=\"1\""), std::string::npos) << "the load handler did not run:\n" << dom;
+    EXPECT_EQ(count(dom, "<img "), 4u) << dom;
+    EXPECT_EQ(count(dom, "data-loaded=\"1\""), 4u) << dom;
+    EXPECT_EQ(count(dom, "data-loaded=\"0\""), 0u) << dom;
+    for (const char* id : {"t-energy", "t-cores", "t-perf", "t-switch-counts", "t-switches", "t-tasks",
+                           "t-time-in-state", "fig-power_freq", "fig-hosts", "fig-handshake",
+                           "fig-blackout_hist"})
+        EXPECT_NE(dom.find(std::string("id=\"") + id + "\""), std::string::npos) << id;
+    EXPECT_NE(dom.find("blsim report: switch-pingpong"), std::string::npos);
+    EXPECT_NE(dom.find("IKS switches of both logical CPUs on a 100 ms script"), std::string::npos); // the description
+    // The switches table has the run's count: 4 switches.
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(dom, m, std::regex("switches completed</td><td class=\"n\">([0-9]+)<")));
+    EXPECT_EQ(m[1], "4");
+    // Every picture names where it comes from; none is linked from the network.
+    EXPECT_EQ(dom.find("http://"), std::string::npos);
+    EXPECT_EQ(dom.find("https://"), std::string::npos);
+
+    // A screenshot, as a reader sees it.
+    r = chromium("--screenshot=" + quote((dir / "shot.png").string()) + " --window-size=1280,2400 " + url);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(is_png(dir / "shot.png")) << r.err;
+}
+
+TEST_F(report_test, without_trace_or_switches_the_pictures_say_so)
+{
+    const fs::path run = dir / "run";
+    // 50 ms: before the script's first switch, and no trace.
+    result r = blsim("run -q --out " + quote(run.string()) + " " + quote(scenario("switch-pingpong.yaml")) +
+                     " --set duration_s=0.05");
+    ASSERT_EQ(r.status, 0) << r.err;
+    // An older run's picture in the same directory goes: it would not belong to this run.
+    { std::ofstream(run / "power_freq.png") << "stale"; }
+
+    r = plot(quote(run.string()));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("--trace perfetto"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(run / "power_freq.png"));
+    for (const char* png : {"hosts.png", "handshake.png", "blackout_hist.png"})
+        EXPECT_TRUE(is_png(run / png)) << png;
+    const std::string html = slurp(run / "report.html");
+    EXPECT_NE(html.find("--trace perfetto"), std::string::npos);
+    EXPECT_EQ(html.find("power_freq.png"), std::string::npos);
+    EXPECT_EQ(count(html, "<img "), 3u);
+    EXPECT_NE(html.find("id=\"t-switches\""), std::string::npos);
+    EXPECT_NE(html.find("none for this workload"), std::string::npos); // a constant workload has no perf
+}
+
+TEST_F(report_test, usage_errors_exit_2)
+{
+    result r = plot(quote((dir / "missing").string()));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("no such directory"), std::string::npos) << r.err;
+
+    r = plot(quote(dir.string())); // a directory, but no summary.json
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("summary.json"), std::string::npos) << r.err;
+
+    { std::ofstream(dir / "summary.json") << "{ not json"; }
+    r = plot(quote(dir.string()));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("summary.json"), std::string::npos) << r.err;
+
+    EXPECT_EQ(plot("").status, 2);
+    EXPECT_EQ(plot(quote(dir.string()) + " --slowest 0").status, 2);
+    EXPECT_FALSE(fs::exists(dir / "report.html"));
+}
+
+} // namespace
