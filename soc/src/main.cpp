@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cstdio>
 #include <filesystem>
@@ -66,6 +67,8 @@ const char* const run_help =
     "                      ftrace: DIR/trace.txt, the kernel's trace text (sched_switch, ...);\n"
     "                      vcd: DIR/trace.vcd, SystemC's VCD of power states, lines, clocks\n"
     "  --gzip              compress trace.json and trace.txt (.gz)\n"
+    "  --report            also draw the plots and DIR/report.html (implies --trace\n"
+    "                      perfetto; runs scripts/plot with python3-matplotlib; docs/report.md)\n"
     "  -q, --quiet         print nothing on success (no progress line either; the progress\n"
     "                      line of simulated time, speed and ETA shows only on a terminal)\n"
     "  --inject-bug NAME   make the simulator misbehave on purpose, to see its run-time\n"
@@ -110,7 +113,7 @@ int cmd_run(int argc, char** argv)
     std::string out_dir = "out";
     std::vector<std::string> overrides;
     bool quiet = false;
-    bool trace_perfetto = false, trace_ftrace = false, trace_vcd = false, gzip = false;
+    bool trace_perfetto = false, trace_ftrace = false, trace_vcd = false, gzip = false, report = false;
     blsim::soc::injected_bug bug = blsim::soc::injected_bug::none;
 
     for (int i = 0; i < argc; i++) {
@@ -161,6 +164,9 @@ int cmd_run(int argc, char** argv)
             }
         } else if (a == "--gzip") {
             gzip = true;
+        } else if (a == "--report") {
+            report = true;
+            trace_perfetto = true;
         } else if (a == "-q" || a == "--quiet") {
             quiet = true;
         } else if (!a.empty() && a[0] == '-') {
@@ -259,6 +265,18 @@ int cmd_run(int argc, char** argv)
     if (!blsim::soc::write_files(out_dir, files, error)) {
         std::cerr << "blsim: cannot write results: " << error << "\n";
         return exit_internal;
+    }
+    if (report) {
+        // The pictures and the page come from the results just written (scripts/plot).
+        const std::string cmd = std::string("/usr/bin/python3 '") + BLSIM_PLOT_SCRIPT + "' '" + out_dir + "'" +
+                                (quiet ? " >/dev/null" : "");
+        const int st = std::system(cmd.c_str());
+        if (st != 0) {
+            std::cerr << "blsim: --report: scripts/plot failed (exit status " << (WIFEXITED(st) ? WEXITSTATUS(st) : -1)
+                      << "); the run's results are written\n";
+            return exit_internal;
+        }
+        names.push_back("report.html");
     }
     if (!quiet) {
         std::cout << blsim::soc::human_summary(plat, host) << "results: " << out_dir

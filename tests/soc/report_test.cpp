@@ -204,3 +204,13 @@ TEST_F(report_test, usage_errors_exit_2)
 }
 
 } // namespace
+
+TEST_F(report_test, one_command_gives_the_timeline_and_the_report)
+{
+    const fs::path run = dir / "run";
+    result r = blsim("run -q --report --out " + quote(run.string()) + " " + scenario("switch-pingpong.yaml") +
+                     " --set duration_s=0.3");
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* f : {"trace.json", "report.html", "power_freq.png", "hosts.png", "handshake.png", "blackout_hist.png"})
+        EXPECT_TRUE(fs::exists(run / f)) << f;
+}
