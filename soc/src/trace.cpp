@@ -30,6 +30,15 @@ void trace_recorder::cluster_power(std::uint64_t t_ps, unsigned cluster, model::
 
 void trace_recorder::cluster_counter(std::uint64_t t_ps, unsigned cluster, counter c, double value)
 {
+    // A counter holds its value until the next sample: an unchanged value adds nothing, and
+    // the cumulative energy is sampled at most once a millisecond (it changes with every
+    // power change, which power_mw already shows exactly).
+    if (cluster >= last_.size())
+        last_.resize(cluster + 1);
+    last_sample& last = last_[cluster][static_cast<std::size_t>(c)];
+    if (last.set && (last.value == value || (c == counter::energy_j && t_ps - last.t_ps < 1000000000ull)))
+        return;
+    last = {true, t_ps, value};
     recs_.push_back({t_ps, kind::counter, static_cast<std::uint8_t>(c), static_cast<std::uint16_t>(cluster), 0, 0, value});
 }
 

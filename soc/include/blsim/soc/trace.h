@@ -13,6 +13,7 @@
 // recorder does not exist, and the run pays nothing for it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -68,6 +69,12 @@ private:
     };
     trace_context ctx_;
     std::vector<rec> recs_;
+    struct last_sample {
+        bool set = false;
+        std::uint64_t t_ps = 0;
+        double value = 0;
+    };
+    std::vector<std::array<last_sample, 4>> last_; // per cluster, per counter
 };
 
 // @text compressed in gzip's format (RFC 1952), as `gzip -9` would write it.
