@@ -204,7 +204,7 @@ void gic400::declare_cpu_registers()
            [this](unsigned cpu, unsigned, std::uint32_t v, std::uint32_t m) {
                if (m & 1) {
                    cpus_[cpu].enabled = v & 1;
-                   update();
+                   update(1u << cpu); // its own interface
                }
            }});
     t.add({"GICC_PMR", GICC_PMR, 1, reg_access::rw,
@@ -212,7 +212,7 @@ void gic400::declare_cpu_registers()
            [this](unsigned cpu, unsigned, std::uint32_t v, std::uint32_t m) {
                if (m & 0xff) {
                    cpus_[cpu].pmr = static_cast<std::uint8_t>(v) & priority_mask;
-                   update();
+                   update(1u << cpu);
                }
            }});
     t.add({"GICC_BPR", GICC_BPR, 1, reg_access::rw,
@@ -349,7 +349,7 @@ std::uint32_t gic400::acknowledge(unsigned cpu)
     s.active_cpu = cpu;
     c.active_stack.push_back(id);
     irqs_delivered_++;
-    update();
+    update(affected(cpu, id));
     return value;
 }
 
@@ -370,7 +370,7 @@ void gic400::end_of_interrupt(unsigned cpu, std::uint32_t value)
     s.active = false;
     if (id >= nsgi && !s.edge && s.line)
         set_pending(cpu, id, true); // a level-sensitive line still high pends again
-    update();
+    update(affected(cpu, id));
 }
 
 void gic400::send_sgi(unsigned from, std::uint32_t value)
@@ -394,7 +394,7 @@ void gic400::send_sgi(unsigned from, std::uint32_t value)
             irqs_raised_++;
         }
     }
-    update();
+    update(targets);
 }
 
 void gic400::raise_ppi(unsigned cpu, unsigned id)
@@ -402,7 +402,7 @@ void gic400::raise_ppi(unsigned cpu, unsigned id)
     BLSIM_CHECK(id >= nsgi && id < nprivate && cpu < ncpus_);
     set_pending(cpu, id, true);
     irqs_raised_++;
-    update();
+    update(1u << cpu);
 }
 
 void gic400::set_ppi_level(unsigned cpu, unsigned id, bool level)
@@ -418,7 +418,7 @@ void gic400::set_ppi_level(unsigned cpu, unsigned id, bool level)
         set_pending(cpu, id, false);
     }
     s.line = level;
-    update();
+    update(1u << cpu);
 }
 
 void gic400::raise_spi(unsigned id)
@@ -444,9 +444,18 @@ void gic400::set_spi_level(unsigned id, bool level)
     update();
 }
 
-void gic400::update()
+std::uint32_t gic400::affected(unsigned cpu, std::uint32_t id) const
+{
+    if (id < nprivate)
+        return 1u << cpu;
+    return spis_[id - nprivate].targets | (1u << cpu);
+}
+
+void gic400::update(std::uint32_t cpus)
 {
     for (unsigned cpu = 0; cpu < ncpus_; cpu++) {
+        if (!(cpus >> cpu & 1u))
+            continue;
         // Whatever may be signalled would also wake: no candidate for waking (the common
         // case), no need to look at the interface and the masks.
         const bool w = best_pending(cpu, true) != spurious;

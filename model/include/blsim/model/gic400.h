@@ -124,7 +124,12 @@ private:
     std::uint32_t acknowledge(unsigned cpu);
     void end_of_interrupt(unsigned cpu, std::uint32_t value);
     void send_sgi(unsigned from, std::uint32_t value);
-    void update();
+    // Recompute the irq and wake lines of the CPUs in @cpus (bit per CPU): those whose
+    // candidates a change can have touched; every CPU by default.
+    void update(std::uint32_t cpus = ~0u);
+    // The CPUs a change to interrupt @id seen by @cpu can matter to: @cpu for a private one,
+    // the SPI's targets (and @cpu) for a shared one, whose state all its targets see.
+    std::uint32_t affected(unsigned cpu, std::uint32_t id) const;
 
     unsigned ncpus_;
     unsigned nirqs_;
