@@ -1,6 +1,7 @@
 // soc/src/trace.cpp
 #include "blsim/soc/trace.h"
 
+#include <bls/mcpm.h>
 #include <bls/types.h>
 #include <zlib.h>
 
@@ -125,7 +126,7 @@ private:
 // Track numbering (docs/traces.md): a process per cluster, one for the logical CPUs.
 int cluster_pid(unsigned c) { return 1 + static_cast<int>(c); }
 constexpr int logical_pid = 50;
-int cpu_tid(unsigned cpu, int k) { return 100 * (static_cast<int>(cpu) + 1) + k; } // 0 tasks, 1 idle, 2 power
+int cpu_tid(unsigned cpu, int k) { return 100 * (static_cast<int>(cpu) + 1) + k; } // 0 tasks, 1 idle, 2 power, 3 mcpm
 int cluster_tid(unsigned c) { return 10000 + static_cast<int>(c); }
 int logical_tid(unsigned l) { return 5000 + static_cast<int>(l); }
 
@@ -252,6 +253,7 @@ std::string trace_recorder::perfetto_json(const std::vector<switch_record>& swit
         out.meta(name_meta("thread_name", pid, cpu_tid(cpu, 0), n + " task"));
         out.meta(name_meta("thread_name", pid, cpu_tid(cpu, 1), n + " idle"));
         out.meta(name_meta("thread_name", pid, cpu_tid(cpu, 2), n + " power"));
+        out.meta(name_meta("thread_name", pid, cpu_tid(cpu, 3), n + " mcpm"));
     }
     out.meta(name_meta("process_name", logical_pid, -1, "logical CPUs"));
 
@@ -336,6 +338,12 @@ std::string trace_recorder::perfetto_json(const std::vector<switch_record>& swit
                     append_counter(o, "cpu" + std::to_string(a) + " freq_mhz", logical_pid, r.t_ps, b);
                 });
                 break;
+            case BLS_TRACE_MCPM_CPU_STATE: {
+                static const char* const names[] = {"DOWN", "COMING_UP", "UP", "GOING_DOWN"};
+                const unsigned k = b - BLS_CPU_DOWN;
+                begin_slice(pid, cpu_tid(r.cpu, 3), r.t_ps, k < 4 ? names[k] : "?", "mcpm");
+                break;
+            }
             case BLS_TRACE_GOV_LOAD:
                 logical_track(a);
                 out.add_with(r.t_ps, [&](std::string& o) {

@@ -89,8 +89,10 @@ TEST_F(trace_test, the_perfetto_timeline_is_well_formed_track_by_track)
             EXPECT_GE(ts, last_ts[track]) << "time goes back on track " << track.first << "/" << track.second;
         }
         last_ts[track] = ts;
-        if (ph == "B")
+        if (ph == "B") {
             stack[track].push_back(e.at("name"));
+            names.insert(e.at("name").get<std::string>());
+        }
         else if (ph == "E") {
             ASSERT_FALSE(stack[track].empty()) << "an E without its B: " << e.dump();
             stack[track].pop_back();
@@ -115,7 +117,7 @@ TEST_F(trace_test, the_perfetto_timeline_is_well_formed_track_by_track)
         EXPECT_EQ(n, 0) << "flow " << id << " without both ends";
     EXPECT_TRUE(processes.count("cluster a15") && processes.count("cluster a7") && processes.count("logical CPUs"));
     for (const char* n : {"freq_mhz", "voltage_mv", "power_mw", "energy_j", "blackout", "GIC migration", "outbound down",
-                          "switch a15->a7", "switch a7->a15"})
+                          "switch a15->a7", "switch a7->a15", "GOING_DOWN", "DOWN", "COMING_UP", "UP"})
         EXPECT_TRUE(names.count(n)) << n;
     EXPECT_GT(counters, 10);
     EXPECT_FALSE(flows.empty());

@@ -62,6 +62,8 @@ public:
 
     bls_hw hw{};
     std::vector<entry> log;
+    // BLS_TRACE_MCPM_CPU_STATE, in order: (cpu, enum bls_mcpm_cpu_state).
+    std::vector<std::pair<unsigned, unsigned>> mcpm_states;
     std::array<uint8_t, 0x2000> mem{};
     std::array<unsigned, 2> cluster_power_offs{};
     // Cache maintenance and CCI changes take this long, so that races land inside them.
@@ -283,6 +285,12 @@ private:
                                    std::to_string(line) + ")");
         },
         .trace = [](void* p, unsigned cpu, unsigned ev, unsigned a, unsigned b) {
+            // MCPM's state changes are for observers (a timeline): kept apart from the log
+            // of what the code did to the hardware.
+            if (ev == BLS_TRACE_MCPM_CPU_STATE) {
+                self(p).mcpm_states.push_back({a, b});
+                return;
+            }
             self(p).note(cpu, "trace " + std::to_string(ev) + " " + std::to_string(a) + " " + std::to_string(b));
         },
     };

@@ -100,6 +100,12 @@ TEST(mcpm, last_man_first_man_races_and_aborts)
                                         "wake_int_mask=0xc30", "mmio 0x100f00=0x80000"}));
     EXPECT_EQ(a.soc.log_of(2), (strings{"wake_int_mask=0x10", "mmio 0x200000=0x0", "clean L1 begin",
                                         "clean L1 end", "wfi: power off"}));
+    // The timeline's view of cpu3: MCPM's states in the order the protocol allows.
+    std::vector<unsigned> cpu3;
+    for (const auto& [cpu, state] : a.soc.mcpm_states)
+        if (cpu == 3)
+            cpu3.push_back(state);
+    EXPECT_EQ(cpu3, (std::vector<unsigned>{BLS_CPU_GOING_DOWN, BLS_CPU_DOWN, BLS_CPU_COMING_UP, BLS_CPU_UP}));
     EXPECT_EQ(a.cluster_state(1), BLS_CLUSTER_UP);
     EXPECT_EQ(a.cpu_state(3), BLS_CPU_UP);
     EXPECT_EQ(a.cpu_state(2), BLS_CPU_DOWN);

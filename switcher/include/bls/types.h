@@ -74,6 +74,7 @@ enum bls_trace_event {
 	BLS_TRACE_CPU_IDLE,           /* arg0: idle state entered, ~0 on leaving; arg1: logical CPU */
 	BLS_TRACE_CPU_FREQUENCY,      /* arg0: a policy's logical CPU, arg1: its new frequency (MHz) */
 	BLS_TRACE_GOV_LOAD,           /* arg0: a logical CPU, arg1: the load (%) its governor sampled */
+	BLS_TRACE_MCPM_CPU_STATE,     /* arg0: a physical CPU, arg1: its new MCPM state (enum bls_mcpm_cpu_state) */
 };
 
 /* The blackout's steps, in order (BLS_TRACE_SWITCH_STEP marks the end of each). */

@@ -47,6 +47,7 @@ static void set_cpu_state(struct bls_mcpm *m, unsigned cpu, uint8_t to)
 			  (from == BLS_CPU_GOING_DOWN && to == BLS_CPU_DOWN));
 	m->cpu_state[cl][i] = to;
 	shm_wr(m, cpu, BLS_MCPM_CPU_STATE(cl, i), to);
+	m->hw->ops->trace(m->hw->plat, cpu, BLS_TRACE_MCPM_CPU_STATE, cpu, to);
 }
 
 static void set_cluster_state(struct bls_mcpm *m, unsigned cpu, unsigned cl, uint8_t to)
