@@ -47,19 +47,6 @@ constexpr int exit_usage = 2;
 // How many lines of a failed run's stderr are shown.
 constexpr std::size_t stderr_tail_lines = 10;
 
-bool read_text(const std::string& path, std::string& text, std::string& error)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = std::strerror(errno);
-        return false;
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
-    return true;
-}
-
 std::vector<std::string> split(const std::string& s, char sep)
 {
     std::vector<std::string> parts;
@@ -274,7 +261,7 @@ bool parse_compare_args(const std::vector<std::string>& args, compare_options& o
 bool read_compare_summary(const std::string& path, compare_row& row, std::string& error)
 {
     std::string text, why;
-    if (!read_text(path, text, why)) {
+    if (!read_source(path, text, why)) {
         error = path + ": cannot read: " + why;
         return false;
     }
@@ -534,7 +521,7 @@ int run_compare(const compare_options& opt, std::ostream& out, std::ostream& err
                 continue;
             }
             std::string text, why;
-            read_text(j.err_file, text, why);
+            read_source(j.err_file, text, why);
             const std::vector<std::string> lines = lines_of(text);
             const bool ok = WIFEXITED(j.status) && WEXITSTATUS(j.status) == 0;
             if (ok) {

@@ -242,10 +242,11 @@ int cmd_run(int argc, char** argv)
         // scenario and seed give the same bytes.
         std::error_code ec;
         {
-            std::ifstream in(vcd_tmp + ".vcd", std::ios::binary);
-            std::stringstream ss;
-            ss << in.rdbuf();
-            std::string vcd = ss.str();
+            std::string vcd, why;
+            if (!blsim::soc::read_source(vcd_tmp + ".vcd", vcd, why)) {
+                std::cerr << "blsim: cannot write results: " << out_dir << "/trace.vcd: " << why << "\n";
+                return exit_internal;
+            }
             const std::size_t d = vcd.find("$date"), e = vcd.find("$end", d);
             if (d != std::string::npos && e != std::string::npos)
                 vcd.replace(d, e - d, "$date\n     (omitted: blsim's outputs depend only on the scenario and seed)\n");

@@ -4,6 +4,7 @@
 #include "blsim/workloads/audio.h"
 #include "blsim/workloads/bbench.h"
 #include "blsim/workloads/composite.h"
+#include "blsim/workloads/percentile.h"
 #include "blsim/workloads/rtapp.h"
 
 #include <sys/resource.h>
@@ -36,14 +37,7 @@ json perf_json(const workloads::workload& w)
             t.push_back(l.load_s);
             total += l.load_s;
         }
-        std::sort(t.begin(), t.end());
-        // Nearest-rank percentiles of the pages loaded.
-        auto pct = [&](double q) -> json {
-            if (t.empty())
-                return nullptr;
-            const std::size_t rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(t.size())));
-            return t[std::max<std::size_t>(rank, 1) - 1];
-        };
+        auto pct = [&](double p) -> json { return t.empty() ? json(nullptr) : json(workloads::percentile(t, p)); };
         json loads = json::array();
         for (const auto& l : b->loads())
             loads.push_back({{"page", l.name}, {"load_s", l.load_s}});
@@ -52,9 +46,9 @@ json perf_json(const workloads::workload& w)
             {"page_load_s",
              {{"total", total},
               {"mean", t.empty() ? json(nullptr) : json(total / static_cast<double>(t.size()))},
-              {"p50", pct(0.5)},
-              {"p95", pct(0.95)},
-              {"max", t.empty() ? json(nullptr) : json(t.back())}}},
+              {"p50", pct(50)},
+              {"p95", pct(95)},
+              {"max", pct(100)}}},
             {"score", total > 0 ? json(static_cast<double>(t.size()) / total) : json(nullptr)},
             {"loads", loads}};
     }
@@ -62,9 +56,9 @@ json perf_json(const workloads::workload& w)
         auto dist = [](const std::vector<double>& v) -> json {
             if (v.empty())
                 return {{"p50", nullptr}, {"p95", nullptr}, {"max", nullptr}};
-            return {{"p50", workloads::rtapp_percentile(v, 50)},
-                    {"p95", workloads::rtapp_percentile(v, 95)},
-                    {"max", workloads::rtapp_percentile(v, 100)}};
+            return {{"p50", workloads::percentile(v, 50)},
+                    {"p95", workloads::percentile(v, 95)},
+                    {"max", workloads::percentile(v, 100)}};
         };
         json threads = json::object();
         for (const workloads::rtapp_thread_stats& t : r->stats())

@@ -16,15 +16,12 @@
 #include <bls/types.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <climits>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
+#include "blsim/soc/scenario.h"
 #include "blsim/soc/schema.h"
 
 namespace blsim::soc {
@@ -730,23 +727,13 @@ std::string blank_json_comments(const std::string& text)
 
 bool load_rtapp_json(const std::string& path, cfg::diagnostics& diag, workloads::rtapp_params& out)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        diag.error("cannot read rt-app file '" + path + "': " + std::strerror(EISDIR));
-        return false;
-    }
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream ss;
-    if (in)
-        ss << in.rdbuf();
-    if (!in || in.bad()) {
-        const int e = errno;
-        diag.error("cannot read rt-app file '" + path + "': " + (e ? std::strerror(e) : "read error"));
+    std::string text, error;
+    if (!read_source(path, text, error)) {
+        diag.error("cannot read rt-app file '" + path + "': " + error);
         return false;
     }
     node doc;
-    if (!cfg::parse_yaml(blank_json_comments(ss.str()), path, doc, diag))
+    if (!cfg::parse_yaml(blank_json_comments(text), path, doc, diag))
         return false;
     return parse_rtapp(doc, diag, out);
 }

@@ -633,6 +633,8 @@ const schema<scenario_config>& scenario_schema(bool soc_required = true)
     return *without_soc;
 }
 
+} // namespace
+
 // --- files --------------------------------------------------------------------------------
 
 bool read_source(const std::string& path, std::string& text, std::string& error)
@@ -661,6 +663,8 @@ bool read_source(const std::string& path, std::string& text, std::string& error)
     text = ss.str();
     return true;
 }
+
+namespace {
 
 std::string resolve_relative(const std::string& from_file, const std::string& ref)
 {

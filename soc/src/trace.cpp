@@ -43,12 +43,11 @@ void trace_recorder::cluster_counter(std::uint64_t t_ps, unsigned cluster, count
     recs_.push_back({t_ps, kind::counter, static_cast<std::uint8_t>(c), static_cast<std::uint16_t>(cluster), 0, 0, value});
 }
 
+static_assert(BLS_TRACE_MCPM_CPU_STATE < 256, "a kernel event is kept in a record's 8-bit sub");
+
 void trace_recorder::kernel(std::uint64_t t_ps, unsigned cpu, unsigned event, unsigned a, unsigned b)
 {
-    recs_.push_back({t_ps, kind::kernel, 0, static_cast<std::uint16_t>(cpu), event, 0, 0});
-    // a and b packed after: the record keeps event in a, and the two arguments in b and value.
-    recs_.back().b = a;
-    recs_.back().value = static_cast<double>(b);
+    recs_.push_back({t_ps, kind::kernel, static_cast<std::uint8_t>(event), static_cast<std::uint16_t>(cpu), a, b, 0});
 }
 
 namespace {
@@ -298,7 +297,7 @@ std::string trace_recorder::perfetto_json(const std::vector<switch_record>& swit
             });
             break;
         case kind::kernel: {
-            const unsigned ev = r.a, a = r.b, b = static_cast<unsigned>(r.value);
+            const unsigned ev = r.sub, a = r.a, b = r.b;
             const int pid = cluster_pid(ctx_.cpu_cluster.at(r.cpu));
             switch (ev) {
             case BLS_TRACE_SCHED_SWITCH:
@@ -448,13 +447,13 @@ std::string trace_recorder::ftrace_text(const std::vector<policy_limits>& polici
             const rec& r = recs_[i];
             if (r.k != kind::kernel)
                 continue;
-            const unsigned a = r.b, b = static_cast<unsigned>(r.value);
-            if (r.a == BLS_TRACE_SCHED_SWITCH) {
+            const unsigned a = r.a, b = r.b;
+            if (r.sub == BLS_TRACE_SCHED_SWITCH) {
                 if (a != none && a < pending.size())
                     pending[a] = i;
                 if (b != none && b < pending.size())
                     pending[b] = SIZE_MAX;
-            } else if (r.a == BLS_TRACE_SCHED_WAKEUP && a < pending.size() && pending[a] != SIZE_MAX) {
+            } else if (r.sub == BLS_TRACE_SCHED_WAKEUP && a < pending.size() && pending[a] != SIZE_MAX) {
                 prev_state[pending[a]] = 'S';
                 pending[a] = SIZE_MAX;
             }
@@ -487,7 +486,7 @@ std::string trace_recorder::ftrace_text(const std::vector<policy_limits>& polici
         const rec& r = recs_[i];
         if (r.k != kind::kernel)
             continue;
-        const unsigned ev = r.a, a = r.b, b = static_cast<unsigned>(r.value);
+        const unsigned ev = r.sub, a = r.a, b = r.b;
         const unsigned cpu = r.cpu;
         switch (ev) {
         case BLS_TRACE_SCHED_SWITCH: {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "blsim/workloads/percentile.h"
 #include "blsim/workloads/rtapp.h"
 
 namespace {
@@ -323,11 +324,11 @@ TEST(rtapp, events_are_allocated_from_the_base_and_counted)
 TEST(rtapp, percentile_is_the_nearest_rank)
 {
     const std::vector<double> v = {5, 1, 4, 2, 3, 10, 6, 7, 8, 9};
-    EXPECT_EQ(rtapp_percentile(v, 50), 5);
-    EXPECT_EQ(rtapp_percentile(v, 95), 10);
-    EXPECT_EQ(rtapp_percentile(v, 100), 10);
-    EXPECT_EQ(rtapp_percentile(v, 0), 1);
-    EXPECT_EQ(rtapp_percentile({}, 50), 0);
+    EXPECT_EQ(percentile(v, 50), 5);
+    EXPECT_EQ(percentile(v, 95), 10);
+    EXPECT_EQ(percentile(v, 100), 10);
+    EXPECT_EQ(percentile(v, 0), 1);
+    EXPECT_EQ(percentile({}, 50), 0);
 }
 
 } // namespace

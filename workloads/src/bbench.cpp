@@ -128,7 +128,6 @@ step bbench::next(unsigned task, std::uint64_t now_ns)
                 return sleep_until(static_cast<std::uint64_t>(std::llround(p_.start_ms * 1e6)));
             case 1: // request a page
                 if (p_.iterations > 0 && pass_ >= p_.iterations) {
-                    done_ = true;
                     out = step{};
                     out.kind = step::exit;
                     return out;

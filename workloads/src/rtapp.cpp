@@ -59,15 +59,6 @@ unsigned rtapp_nevents(const rtapp_params& p)
     return static_cast<unsigned>(seen.size());
 }
 
-double rtapp_percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const double rank = std::ceil(std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(v.size()));
-    const std::size_t i = rank < 1 ? 0 : static_cast<std::size_t>(rank) - 1;
-    return v[std::min(i, v.size() - 1)];
-}
 
 rtapp::rtapp(rtapp_params p, unsigned event_base) : p_(std::move(p)), base_(event_base)
 {

@@ -185,6 +185,10 @@ bool load_scenario_text(const std::string& text, const std::string& path,
                         const std::vector<std::string>& overrides, scenario_config& out,
                         cfg::diagnostics& diag);
 
+// The text of @path: a file, or "builtin:<path in the source tree>" (a file built into the
+// binary). False with @error (strerror's words) when it cannot be read, a directory included.
+bool read_source(const std::string& path, std::string& text, std::string& error);
+
 // The configuration as run, every key with its value (defaults included), as YAML.
 std::string effective_yaml(const scenario_config& cfg);
 

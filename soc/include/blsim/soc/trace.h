@@ -62,9 +62,9 @@ private:
     struct rec {
         std::uint64_t t_ps;
         kind k;
-        std::uint8_t sub; // core/cluster power state, counter kind
+        std::uint8_t sub; // core/cluster power state, counter kind, kernel event
         std::uint16_t cpu;
-        std::uint32_t a, b;
+        std::uint32_t a, b; // a kernel event's arguments
         double value;
     };
     trace_context ctx_;

@@ -98,7 +98,6 @@ private:
     std::vector<std::size_t> order_;
     std::size_t order_pos_ = 0;
     int pass_ = 0;
-    bool done_ = false;
     page_state cur_;
     // A pipeline stage's progress through the current page: its burst, its phase.
     struct stage_state {

@@ -110,12 +110,10 @@ struct rtapp_thread_stats {
     std::uint64_t phase_loops = 0;
     // One sample each per timer event reached: how long before the timer's wake-up time the
     // thread got there (slack, >= 0), and how long after it (lateness, > 0 only when late).
-    // One of the two is 0 in each pair.
+    // One of the two is 0 in each pair (workloads::percentile() summarises them).
     std::vector<double> slack_us, lateness_us;
 };
 
-// The @p-th percentile (0..100) of @v, nearest rank; 0 for an empty list.
-double rtapp_percentile(std::vector<double> v, double p);
 
 class rtapp : public workload {
 public:
