@@ -16,24 +16,15 @@
 #include <vector>
 
 #include "blsim/soc/compare.h"
+#include "shell.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-struct result {
-    int status = -1;
-    std::string out, err;
-};
-
-std::string slurp(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using blsim_test::result;
+using blsim_test::slurp;
 
 void write(const fs::path& p, const std::string& text)
 {
@@ -44,20 +35,7 @@ void write(const fs::path& p, const std::string& text)
 // Runs blsim with @args (already shell-quoted where needed) from @cwd.
 result blsim(const std::string& args, const fs::path& cwd)
 {
-    const fs::path err = fs::temp_directory_path() / ("blsim-compare-test-err-" + std::to_string(::getpid()));
-    const std::string cmd =
-        "cd '" + cwd.string() + "' && " + std::string(BLSIM_BINARY) + " " + args + " 2>" + err.string();
-    result r;
-    FILE* p = ::popen(cmd.c_str(), "r");
-    char buf[4096];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
-        r.out.append(buf, n);
-    const int st = ::pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    r.err = slurp(err);
-    fs::remove(err);
-    return r;
+    return blsim_test::shell("cd " + blsim_test::quote(cwd.string()) + " && " + std::string(BLSIM_BINARY) + " " + args);
 }
 
 // Three runs as a user would have them: two bbench-like runs with every field, one run of a

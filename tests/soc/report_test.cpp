@@ -14,48 +14,17 @@
 #include <string>
 #include <vector>
 
+#include "shell.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct result {
-    int status = -1;
-    std::string out, err;
-};
+using blsim_test::quote;
+using blsim_test::result;
+using blsim_test::slurp;
 
-std::string slurp(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-std::string quote(const std::string& s)
-{
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-// Runs @cmd (a shell command line) with its stderr captured in @err_file.
-result shell(const std::string& cmd, const fs::path& err_file)
-{
-    result r;
-    FILE* p = ::popen((cmd + " 2>" + quote(err_file.string())).c_str(), "r");
-    if (p == nullptr)
-        return r;
-    char buf[4096];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
-        r.out.append(buf, n);
-    int st = ::pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    r.err = slurp(err_file);
-    fs::remove(err_file);
-    return r;
-}
+using blsim_test::shell;
 
 std::string scenario(const std::string& file) { return std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/" + file; }
 
@@ -85,11 +54,10 @@ protected:
     }
     void TearDown() override { fs::remove_all(dir); }
 
-    result blsim(const std::string& args) { return shell(std::string(BLSIM_BINARY) + " " + args, dir / "err"); }
+    result blsim(const std::string& args) { return shell(std::string(BLSIM_BINARY) + " " + args); }
     result plot(const std::string& args)
     {
-        return shell("/usr/bin/python3 " + quote(std::string(BLSIM_SOURCE_DIR) + "/scripts/plot") + " " + args,
-                     dir / "err");
+        return shell("/usr/bin/python3 " + quote(std::string(BLSIM_SOURCE_DIR) + "/scripts/plot") + " " + args);
     }
     // Debian's chromium, headless, with a HOME of its own (its profile and crash database).
     result chromium(const std::string& args)
@@ -98,8 +66,7 @@ protected:
         return shell("HOME=" + quote((dir / "home").string()) +
                          " chromium --headless --no-sandbox --disable-gpu --disable-extensions"
                          " --no-first-run --hide-scrollbars " +
-                         args,
-                     dir / "err");
+                         args);
     }
 
     fs::path dir;

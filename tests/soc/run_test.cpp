@@ -13,43 +13,24 @@
 #include <string>
 #include <vector>
 
+#include "shell.h"
+
 namespace {
 
 namespace fs = std::filesystem;
+namespace test = blsim_test;
 using json = nlohmann::json;
 
-struct result {
-    int status = -1;
-    std::string out, err;
-};
+using test::result;
+using test::slurp;
 
-std::string slurp(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-// Runs blsim with @args (already shell-quoted where needed).
 std::string scenario(const std::string& file) { return std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/" + file; }
 
-// @env: assignments for the command's environment ("NAME=value ").
+// Runs blsim with @args (already shell-quoted where needed); @env: assignments for its
+// environment ("NAME=value ").
 result blsim(const std::string& args, const std::string& env = "")
 {
-    const fs::path err = fs::temp_directory_path() / ("blsim-test-err-" + std::to_string(::getpid()));
-    const std::string cmd = env + std::string(BLSIM_BINARY) + " " + args + " 2>" + err.string();
-    result r;
-    FILE* p = ::popen(cmd.c_str(), "r");
-    char buf[4096];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
-        r.out.append(buf, n);
-    int st = ::pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    r.err = slurp(err);
-    fs::remove(err);
-    return r;
+    return test::shell(env + std::string(BLSIM_BINARY) + " " + args);
 }
 
 class run_test : public ::testing::Test {

@@ -14,18 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "shell.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-std::string slurp(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using blsim_test::slurp;
 
 int run(const std::string& args)
 {
