@@ -725,11 +725,16 @@ std::string blank_json_comments(const std::string& text)
     return s;
 }
 
-bool load_rtapp_json(const std::string& path, cfg::diagnostics& diag, workloads::rtapp_params& out)
+bool load_rtapp_json(const std::string& path, cfg::diagnostics& diag, workloads::rtapp_params& out,
+                     const cfg::mark* at)
 {
     std::string text, error;
     if (!read_source(path, text, error)) {
-        diag.error("cannot read rt-app file '" + path + "': " + error);
+        const std::string msg = "cannot read rt-app file '" + path + "': " + error;
+        if (at)
+            diag.error(*at, msg);
+        else
+            diag.error(msg);
         return false;
     }
     node doc;

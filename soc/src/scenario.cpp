@@ -836,13 +836,8 @@ void check_workload(scenario_config& c, const std::string& path, const bind_cont
         else if (inline_doc)
             parse_rtapp(w.rtapp, d, w.rtapp_params, "workload.rtapp");
         else {
-            const std::string json = resolve_relative(path, w.rtapp_json);
-            std::error_code ec;
-            if (!std::filesystem::is_regular_file(json, ec))
-                d.error(ctx.where("workload.rtapp_json"),
-                        "workload.rtapp_json: cannot read rt-app file '" + w.rtapp_json + "': no such file");
-            else
-                load_rtapp_json(json, d, w.rtapp_params);
+            const mark at = ctx.where("workload.rtapp_json");
+            load_rtapp_json(resolve_relative(path, w.rtapp_json), d, w.rtapp_params, &at);
         }
         if (d.ok() && rtapp_nevents(w.rtapp_params) > workloads::max_events) // the audio decoder uses none
             d.error(ctx.where("workload"), "workload: the rt-app document needs more than " +

@@ -1010,3 +1010,11 @@ TEST(Workloads, AReplayTraceIsCheckedRowByRow)
                                                      "its previous 500 ms",
                         }));
 }
+
+TEST(Workloads, AnRtAppFileThatCannotBeReadIsReportedWhereItIsNamed)
+{
+    loaded r = load(default_path, {"workload.kind=rtapp", "workload.tasks=[]", "workload.rtapp_json=/nonexistent-blsim/x.json"});
+    ASSERT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{set_at(3, 21) + ": cannot read rt-app file '/nonexistent-blsim/x.json': No such file "
+                                                  "or directory"}));
+}

@@ -25,9 +25,10 @@ bool parse_rtapp(const cfg::node& doc, cfg::diagnostics& diag, workloads::rtapp_
 
 // Read rt-app JSON file @path: C comments (which json-c, rt-app's parser, accepts) are blanked
 // out keeping every line and column, the text is parsed with cfg::parse_yaml (JSON is YAML),
-// then parse_rtapp. An unreadable file: "cannot read rt-app file 'PATH': REASON", without
-// location.
-bool load_rtapp_json(const std::string& path, cfg::diagnostics& diag, workloads::rtapp_params& out);
+// then parse_rtapp. An unreadable file: "cannot read rt-app file 'PATH': REASON", located at
+// @at when given (the key that named the file).
+bool load_rtapp_json(const std::string& path, cfg::diagnostics& diag, workloads::rtapp_params& out,
+                     const cfg::mark* at = nullptr);
 
 // @text with its /* ... */ and // ... comments outside strings replaced by spaces (newlines
 // kept), so that positions do not move.
