@@ -36,8 +36,6 @@
 extern "C" {
 #endif
 
-#define BLS_MAX_OPPS 16
-
 struct bls_vopp {
 	unsigned virt_mhz;   /* what the logical CPU's policy sees */
 	unsigned cluster;    /* which cluster serves it */

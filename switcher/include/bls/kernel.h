@@ -54,14 +54,31 @@ extern "C" {
  * on it, a frequency request answered). */
 #define BLS_SGI_RESCHEDULE 2u
 
+/* The big.LITTLE mode: who decides what runs on which cluster (docs/modes.md). Distinct
+ * values, so that a stray integer is never a mode. */
+enum bls_mode {
+	BLS_MODE_SMP = 0x91,        /* the switcher off, every CPU its own; CFS placement */
+	BLS_MODE_IKS,               /* the In-Kernel Switcher: a cpufreq policy per logical CPU */
+	BLS_MODE_CLUSTER_MIGRATION, /* the switcher's pairs under one policy: all move together */
+	BLS_MODE_HMP,               /* the switcher off; big.LITTLE MP places tasks by load */
+	BLS_MODE_EAS,               /* the switcher off; energy-aware wake-up placement */
+};
+
+/* bls_mode_switched - whether @m runs with the switcher on (IKS, cluster migration). */
+int bls_mode_switched(enum bls_mode m);
+
 struct bls_kernel_config {
 	struct bls_hw hw; /* ops and plat are filled in by bls_kernel_init() */
+	/* 0: IKS when switcher.enabled, else SMP. Otherwise switcher.enabled is ignored: the
+	 * mode says whether the switcher is on. */
+	enum bls_mode mode;
 	struct bls_switcher_config switcher;
 	/* The clusters' OPP tables and boot OPPs, for the big.LITTLE cpufreq driver. */
 	struct bls_cpufreq_config cpufreq;
 	/* Each cluster's frequency set at boot, before the governor starts (0: its boot OPP). */
 	unsigned boot_mhz[BLS_MAX_CLUSTERS];
-	/* The scheduler's tunables (its ncpus is set by bls_kernel_init()). */
+	/* The scheduler's tunables (its ncpus, placement and topology are set by
+	 * bls_kernel_init(); its HMP tunables and energy model are the caller's). */
 	struct bls_sched_config sched;
 	/* Load tracking: scale running time by the frequency's share of the cluster's maximum,
 	 * and by the cluster's capacity's share of the reference CPU's. */
@@ -109,7 +126,10 @@ struct bls_kernel {
 	int boostpulse_posted;
 	uint32_t kick;                       /* logical CPUs to send a reschedule to */
 	int booted; /* set by the boot CPU once the distributor is up */
-	int activity_mailbox;  /* a posted switcher on (1) / off (0) request, or -1 */
+	enum bls_mode mode;    /* now (the one being entered while the switcher turns off) */
+	int mode_mailbox;      /* a posted mode (enum bls_mode), or 0 */
+	unsigned cm_group;     /* cluster migration: the last group of switches started */
+	int cm_cluster;        /* ... and the cluster it moves to (-1: none yet) */
 	int disabling;         /* turning off: waiting for every pair to be home */
 	double ref_capacity;   /* capacity x max frequency of the fastest cluster */
 	unsigned lead;         /* the first online logical CPU: the power controller's answers, sysfs */
@@ -153,6 +173,17 @@ void bls_kernel_post_tunables(struct bls_kernel *k, const struct bls_governor_tu
  * partners and unpaired CPUs come online as logical CPUs of their own. On: those go offline
  * again. Returns 0 or -BLS_EINVAL (no pairs). */
 int bls_kernel_post_switcher_active(struct bls_kernel *k, int active);
+
+/* bls_kernel_post_mode - a userspace request for big.LITTLE mode @mode, as Linaro's tree
+ * allowed at run time: between a switched mode (IKS, cluster migration) and one without the
+ * switcher (SMP, HMP, EAS) the switcher turns off or on as above; between IKS and cluster
+ * migration the cpufreq policies are regrouped; among SMP, HMP and EAS the scheduler's
+ * placement changes. Any context; the caller then raises BLS_IRQ_DOORBELL(0). Returns 0 or
+ * -BLS_EINVAL (not a mode, or a switched mode without pairs). */
+int bls_kernel_post_mode(struct bls_kernel *k, enum bls_mode mode);
+
+/* bls_kernel_mode - the mode the kernel is in (the last one taken). */
+enum bls_mode bls_kernel_mode(const struct bls_kernel *k);
 
 #ifdef __cplusplus
 }

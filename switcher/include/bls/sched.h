@@ -8,6 +8,12 @@
  * a logical CPU); the kernel tells the scheduler which are online and at what capacity each
  * runs.
  *
+ * Where a task wakes, and which tasks balancing moves, is the placement's choice
+ * (enum bls_placement): CFS's, which treats every CPU alike; Linaro's big.LITTLE MP (HMP,
+ * src/sched/hmp.c), which sorts tasks between the clusters by tracked load; or energy-aware
+ * (EAS, src/sched/eas.c), which wakes a task where the energy model says it costs least.
+ * HMP and EAS need the topology (each CPU's cluster, fixed: the switcher off).
+ *
  * A task is NEW until first woken, then RUNNABLE (queued: running or waiting), SLEEPING (its
  * timer on the run queue it slept on), BLOCKED (on an event) or EXITED:
  *
@@ -39,13 +45,62 @@ enum bls_task_state {
 #define BLS_NICE_0_WEIGHT 1024u
 #define BLS_NO_DEADLINE UINT64_MAX
 
+enum bls_placement {
+	BLS_PLACE_FAIR = 0x81, /* CFS: spread by load; every CPU alike */
+	BLS_PLACE_HMP = 0x82,  /* big.LITTLE MP: tasks sorted between clusters by tracked load */
+	BLS_PLACE_EAS = 0x83,  /* energy-aware wake-up placement */
+};
+
+/* Linaro's big.LITTLE MP (CONFIG_SCHED_HMP) tunables: /sys/kernel/hmp and its Kconfig.
+ * Loads are the HMP load (runnable average over load_avg_period_ms), 0..1024. */
+struct bls_hmp_config {
+	unsigned up_threshold;       /* a task above it belongs on a big CPU (700) */
+	unsigned down_threshold;     /* a task below it belongs on a little CPU (512) */
+	unsigned load_avg_period_ms; /* half-life of the HMP load (32) */
+	uint64_t up_interval_ns;     /* least time from a task's last move between clusters to
+				      * its next one up (hmp_next_up_threshold) */
+	uint64_t down_interval_ns;   /* ... and to its next one down */
+	int fork_to_big;             /* new tasks start on a big CPU, with full load */
+	int wake_migration;          /* a waking task changes cluster by its load */
+	int forced_up;               /* a running little task above up_threshold is moved up */
+	int idle_pull;               /* an idle big CPU pulls the heaviest such task */
+	int offload;                 /* a big CPU with tasks waiting pushes one to an idle little CPU */
+	int prio_filter;             /* tasks at nice >= prio_filter_nice never go up */
+	int prio_filter_nice;
+	int packing;                 /* small tasks are packed on the first little CPU ... */
+	unsigned packing_limit;      /* ... while its load stays below this (650) */
+};
+
+/* The energy model EAS places by: per cluster, per OPP, the capacity (of the reference CPU
+ * at its top OPP, 1024) and the busy power of a core and of the cluster; and the cluster's
+ * power when powered with every core idle. Units are the model's own (only ratios matter). */
+struct bls_energy_model {
+	unsigned nopps[BLS_MAX_CLUSTERS];
+	double cap[BLS_MAX_CLUSTERS][BLS_MAX_OPPS];
+	double core_power[BLS_MAX_CLUSTERS][BLS_MAX_OPPS];
+	double cluster_power[BLS_MAX_CLUSTERS][BLS_MAX_OPPS];
+	double cluster_idle_power[BLS_MAX_CLUSTERS];
+};
+
 struct bls_sched_config {
 	unsigned ncpus;                 /* logical CPUs that may ever be online */
 	uint64_t latency_ns;            /* sched_latency: every runnable task runs once per period */
 	uint64_t min_granularity_ns;    /* the shortest slice; the period grows beyond latency/min */
 	uint64_t wakeup_granularity_ns; /* a woken task preempts when this much more entitled */
-	uint64_t balance_interval_ns;   /* periodic balancing of a CPU with tasks waiting */
+	uint64_t balance_interval_ns;   /* periodic balancing of a CPU with tasks waiting (and,
+					 * under HMP, the forced up-migration's check of a busy one) */
+	enum bls_placement placement;   /* 0: BLS_PLACE_FAIR */
+	/* The topology, for HMP and EAS: each CPU's cluster, and each cluster's capacity at its
+	 * top OPP (the fastest's is 1024). */
+	unsigned nclusters;
+	unsigned cpu_cluster[BLS_MAX_CPUS];
+	double cluster_capacity[BLS_MAX_CLUSTERS];
+	struct bls_hmp_config hmp;
+	struct bls_energy_model em;
 };
+
+/* bls_hmp_default_config - Linaro's LSK defaults (iks-facts.md 6.3; docs/modes.md). */
+void bls_hmp_default_config(struct bls_hmp_config *h);
 
 struct bls_sched_task_config {
 	uint32_t affinity; /* logical CPUs it may run on; 0: every one */
@@ -71,6 +126,7 @@ struct bls_sched_task {
 	uint64_t wake_at_ns;   /* SLEEPING: when its timer fires */
 	unsigned event;        /* BLOCKED: on what */
 	struct bls_pelt pelt;
+	struct bls_pelt hmp_load; /* HMP's: runnable, on a clock scaled to load_avg_period_ms */
 	struct bls_sched_task_stats stats;
 	/* private */
 	uint64_t since_ns;     /* RUNNABLE: when it last started waiting or running */
@@ -78,6 +134,9 @@ struct bls_sched_task {
 	int latency_pending;   /* woken, not run yet */
 	uint64_t block_seq;    /* BLOCKED: order of arrival, for signal's longest waiter */
 	uint64_t last_latency_ns;
+	uint64_t last_xmig_ns; /* its last move between clusters (HMP's spacing; 0: none) */
+	double hmp_frozen;     /* its HMP load when it last stopped running to wait */
+	uint64_t xmig_at_ns;   /* moved to another cluster then, not run there yet (0: none) */
 };
 
 struct bls_rq {
@@ -93,6 +152,9 @@ struct bls_rq {
 	double scale;            /* capacity x frequency, of the reference's (util invariance) */
 	uint64_t idle_ns;        /* time with nothing runnable, up to idle_since */
 	uint64_t idle_since_ns;
+	/* An active migration asked of this CPU (HMP's idle pull): its task @pull_task moves to
+	 * @pull_to at this CPU's next scheduling point, where it is not running; -1: none. */
+	int pull_to, pull_task;
 };
 
 /* Events the scheduler records for the kernel to trace once its data is consistent. */
@@ -101,6 +163,8 @@ enum bls_sched_event {
 	BLS_SCHED_EV_MIGRATE,    /* a: task, b: the CPU it moved to */
 	BLS_SCHED_EV_SWITCH,     /* a: the task that ran (~0: idle), b: the task now running (~0: idle) */
 	BLS_SCHED_EV_LATENCY,    /* a: task, b: ns from when it was meant to wake to running */
+	BLS_SCHED_EV_XMIGRATED,  /* a: task, now running on another cluster; b: ns from the
+				  * decision to move it to running there (HMP and EAS only) */
 };
 #define BLS_SCHED_MAX_EVENTS (4 * BLS_MAX_TASKS)
 
@@ -109,11 +173,16 @@ struct bls_sched_stats {
 	uint64_t migrations;        /* tasks moved between run queues, for any reason */
 	uint64_t wakeups;
 	uint64_t load_balance_moves; /* of which by balancing (idle pull, periodic push) */
+	/* Moves between clusters (HMP and EAS only), by direction and by cause. */
+	uint64_t up_migrations, down_migrations;
+	uint64_t hmp_fork, hmp_wake, hmp_forced, hmp_idle_pull, hmp_offload;
+	uint64_t eas_wakeups;        /* wake-ups placed by the energy model */
 };
 
 struct bls_sched {
 	struct bls_sched_config cfg;
 	uint32_t online;             /* logical CPUs online */
+	uint32_t big;                /* CPUs of the fastest clusters (HMP's "fast domain") */
 	unsigned ntasks;
 	struct bls_sched_task task[BLS_MAX_TASKS];
 	struct bls_rq rq[BLS_MAX_CPUS];
@@ -172,6 +241,20 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
  * their affinity is widened to every online CPU, as Linux breaks it). Returns the CPUs that
  * received a task. */
 uint32_t bls_sched_set_online(struct bls_sched *s, uint32_t online, uint64_t now_ns);
+
+/* bls_sched_set_placement - the placement from now on (the mode changed at run time). HMP
+ * and EAS need a topology in the configuration. Returns 0 or -BLS_EINVAL. */
+int bls_sched_set_placement(struct bls_sched *s, enum bls_placement p, uint64_t now_ns);
+
+/* bls_sched_hmp_load - @task's HMP load (0..1024) at @now_ns, as its up- and down-migration
+ * decisions read it. */
+double bls_sched_hmp_load(struct bls_sched *s, unsigned task, uint64_t now_ns);
+
+/* bls_sched_energy - the energy model's estimate of the power (its units) of the CPUs'
+ * utilisations @util (0..1024 each, of ncpus): per cluster, the OPP schedutil picks for its
+ * busiest CPU (1.25 x headroom), each core busy util/cap of the time, the cluster busy as its
+ * busiest core, idle the rest. What EAS compares between candidate CPUs. */
+double bls_sched_energy(const struct bls_sched *s, const double *util);
 
 /* bls_sched_set_scale - @cpu now runs at @scale of the reference capacity (0..1]. */
 void bls_sched_set_scale(struct bls_sched *s, unsigned cpu, uint64_t now_ns, double scale);

@@ -20,6 +20,7 @@ extern "C" {
 #define BLS_MAX_CPUS_PER_CLUSTER 4
 #define BLS_MAX_CPUS (BLS_MAX_CLUSTERS * BLS_MAX_CPUS_PER_CLUSTER)
 #define BLS_MAX_TASKS 64
+#define BLS_MAX_OPPS 16 /* per cluster */
 
 enum bls_error {
 	BLS_OK = 0,
@@ -66,6 +67,8 @@ enum bls_trace_event {
 	BLS_TRACE_SPC_DONE,           /* arg0: cluster, arg1: OPP index reached (~0: refused) */
 	BLS_TRACE_SWITCH_STEP,        /* a blackout step ended; arg1: enum bls_switch_step */
 	BLS_TRACE_GUEST_ERROR,        /* arg0: enum bls_guest_error, arg1: its detail */
+	BLS_TRACE_SWITCH_GROUP,       /* cluster migration: the switch logical CPU arg0 starts now
+				       * belongs to group arg1 (every CPU moving together) */
 	/* The operating system's events (docs/os.md): time stamps only, no meter reads. */
 	BLS_TRACE_SCHED_WAKEUP,       /* arg0: task, arg1: the logical CPU it was queued on */
 	BLS_TRACE_SCHED_MIGRATE,      /* arg0: task, arg1: the logical CPU it moved to */
@@ -75,6 +78,10 @@ enum bls_trace_event {
 	BLS_TRACE_CPU_FREQUENCY,      /* arg0: a policy's logical CPU, arg1: its new frequency (MHz) */
 	BLS_TRACE_GOV_LOAD,           /* arg0: a logical CPU, arg1: the load (%) its governor sampled */
 	BLS_TRACE_MCPM_CPU_STATE,     /* arg0: a physical CPU, arg1: its new MCPM state (enum bls_mcpm_cpu_state) */
+	BLS_TRACE_MODE,               /* arg0: the big.LITTLE mode now (enum bls_mode), arg1: the one before */
+	BLS_TRACE_TASK_XMIGRATED,     /* arg0: task, now running on another cluster (HMP, EAS); arg1:
+				       * ns from the decision to move it */
+	BLS_TRACE_LAST = BLS_TRACE_TASK_XMIGRATED
 };
 
 /* The blackout's steps, in order (BLS_TRACE_SWITCH_STEP marks the end of each). */

@@ -30,6 +30,12 @@ static int hotplugged_out(const struct bls_kernel *k, int l)
 	return l >= 0 && l < 32 && (k->cfg.offline >> l & 1u);
 }
 
+/* The scheduler's placement in mode @m. */
+static enum bls_placement placement_of(enum bls_mode m)
+{
+	return m == BLS_MODE_HMP ? BLS_PLACE_HMP : m == BLS_MODE_EAS ? BLS_PLACE_EAS : BLS_PLACE_FAIR;
+}
+
 /* --- the governor's view of the kernel ---------------------------------------------------- */
 
 static uint64_t env_idle_ns(void *ctx, unsigned cpu, uint64_t now_ns)
@@ -45,10 +51,16 @@ static double env_util(void *ctx, unsigned cpu, uint64_t now_ns)
 static void env_request(void *ctx, unsigned cpu, unsigned mhz)
 {
 	/* Taken by the logical CPU's host at its next scheduling point (the speed-change
-	 * thread's work); the host is woken if it is not the caller. */
+	 * thread's work); the host is woken if it is not the caller. Under cluster migration
+	 * the one policy's speed is every logical CPU's. */
 	struct bls_kernel *k = ctx;
-	k->mailbox_mhz[cpu] = mhz;
-	k->kick |= 1u << cpu;
+	uint32_t cpus = 1u << cpu;
+	if (k->mode == BLS_MODE_CLUSTER_MIGRATION && bls_switcher_active(&k->sw))
+		cpus = online_mask(k);
+	for (unsigned l = 0; l < BLS_MAX_CPUS; l++)
+		if (cpus >> l & 1u)
+			k->mailbox_mhz[l] = mhz;
+	k->kick |= cpus;
 }
 
 static void env_sampled(void *ctx, unsigned cpu, unsigned load_pct)
@@ -84,10 +96,17 @@ static void build_policies(struct bls_kernel *k, uint64_t t)
 	unsigned n = 0;
 	memset(p, 0, sizeof(p));
 	if (cf->switching) {
+		/* IKS: a policy per logical CPU; cluster migration: one for them all, which
+		 * starts where its first CPU is. */
+		const int one = k->mode == BLS_MODE_CLUSTER_MIGRATION;
 		const struct bls_vtable *vt = &cf->vtable;
 		for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++) {
 			if (hotplugged_out(k, (int)l))
 				continue;
+			if (one && n) {
+				p[0].cpus |= 1u << l;
+				continue;
+			}
 			struct bls_policy *q = &p[n++];
 			q->cpus = 1u << l;
 			q->first_cpu = l;
@@ -145,7 +164,6 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 			return -BLS_EINVAL;
 
 	memset(k, 0, sizeof(*k));
-	k->activity_mailbox = -1;
 	k->ops = ops;
 	k->plat = plat;
 	k->wl = wl;
@@ -158,7 +176,13 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 	int rc = bls_mcpm_init(&k->mcpm, &k->cfg.hw, &bls_mcpm_tc2);
 	if (rc)
 		return rc;
+	k->mode = cfg->mode ? cfg->mode : cfg->switcher.enabled ? BLS_MODE_IKS : BLS_MODE_SMP;
+	if (k->mode < BLS_MODE_SMP || k->mode > BLS_MODE_EAS)
+		return -BLS_EINVAL;
+	k->cfg.mode = k->mode;
+	k->cm_cluster = -1;
 	struct bls_switcher_config swc = cfg->switcher;
+	swc.enabled = bls_mode_switched(k->mode);
 	/* The pairs' home is the boot cluster; with CPUs hotplugged out (the switcher never on)
 	 * the boot CPU may be any online one, and the pairs are only bookkeeping. */
 	swc.boot_cluster = hw->cpu_cluster[cfg->offline ? 0 : cfg->boot_cpu];
@@ -186,9 +210,18 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 	while (k->lead < hw->ncpus && hotplugged_out(k, (int)k->lead))
 		k->lead++;
 
-	/* The scheduler knows every CPU that may ever be a logical CPU of its own. */
+	/* The scheduler knows every CPU that may ever be a logical CPU of its own, and the
+	 * topology its HMP and energy-aware placements use with the switcher off. */
 	struct bls_sched_config sc = cfg->sched;
 	sc.ncpus = hw->ncpus;
+	sc.nclusters = hw->nclusters;
+	for (unsigned c = 0; c < hw->ncpus; c++)
+		sc.cpu_cluster[c] = hw->cpu_cluster[c];
+	for (unsigned c = 0; c < hw->nclusters; c++) {
+		const unsigned n = cfg->cpufreq.nopps[c];
+		sc.cluster_capacity[c] = 1024.0 * cfg->capacity_dmips_mhz[c] * cfg->cpufreq.opp_mhz[c][n - 1] / k->ref_capacity;
+	}
+	sc.placement = placement_of(k->mode);
 	if (bls_sched_init(&k->sched, &sc, online_mask(k), 0))
 		return -BLS_EINVAL;
 	for (unsigned t = 0; t < cfg->ntasks; t++)
@@ -198,11 +231,37 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 	return 0;
 }
 
+int bls_mode_switched(enum bls_mode m)
+{
+	return m == BLS_MODE_IKS || m == BLS_MODE_CLUSTER_MIGRATION;
+}
+
+enum bls_mode bls_kernel_mode(const struct bls_kernel *k)
+{
+	return k->mode;
+}
+
+int bls_kernel_post_mode(struct bls_kernel *k, enum bls_mode mode)
+{
+	if (mode < BLS_MODE_SMP || mode > BLS_MODE_EAS || (bls_mode_switched(mode) && k->sw.npairs == 0))
+		return -BLS_EINVAL;
+	if (placement_of(mode) != BLS_PLACE_FAIR && k->sched.cfg.nclusters < 2)
+		return -BLS_EINVAL;
+	k->mode_mailbox = (int)mode;
+	return 0;
+}
+
 int bls_kernel_post_switcher_active(struct bls_kernel *k, int active)
 {
 	if (k->sw.npairs == 0)
 		return -BLS_EINVAL;
-	k->activity_mailbox = active != 0;
+	/* The sysfs flag: on from any mode without the switcher is IKS; off from a switched
+	 * mode is SMP; otherwise the mode stays. */
+	const enum bls_mode now = k->mode_mailbox ? (enum bls_mode)k->mode_mailbox : k->mode;
+	if (active && !bls_mode_switched(now))
+		k->mode_mailbox = BLS_MODE_IKS;
+	else if (!active && bls_mode_switched(now))
+		k->mode_mailbox = BLS_MODE_SMP;
 	return 0;
 }
 
@@ -254,6 +313,7 @@ static void trace_sched_event(void *ctx, unsigned kind, unsigned a, unsigned b)
 		[BLS_SCHED_EV_MIGRATE] = BLS_TRACE_SCHED_MIGRATE,
 		[BLS_SCHED_EV_SWITCH] = BLS_TRACE_SCHED_SWITCH,
 		[BLS_SCHED_EV_LATENCY] = BLS_TRACE_WAKEUP_LATENCY,
+		[BLS_SCHED_EV_XMIGRATED] = BLS_TRACE_TASK_XMIGRATED,
 	};
 	tc->k->ops->trace(tc->k->plat, tc->cpu, map[kind], a, b);
 }
@@ -278,6 +338,20 @@ static void take_frequency_request(struct bls_kernel *k, unsigned cpu, unsigned 
 		/* The switcher is bringing every CPU home: no new switches meanwhile. */
 		k->stats.freq_requests_refused++;
 		return;
+	}
+	if (k->mode == BLS_MODE_CLUSTER_MIGRATION && k->cpufreq.switching &&
+	    bls_cpufreq_lookup(&k->cpufreq.vtable, mhz)) {
+		/* Cluster migration: the switches that move every logical CPU to the same
+		 * cluster form a group, which opens with the first of them. */
+		const unsigned from = k->cpufreq.resident[l];
+		const unsigned to = bls_cpufreq_cluster_for(&k->cpufreq.vtable, from, mhz);
+		if (to != from) {
+			if (k->cm_cluster != (int)to) {
+				k->cm_group++;
+				k->cm_cluster = (int)to;
+			}
+			k->ops->trace(k->plat, cpu, BLS_TRACE_SWITCH_GROUP, l, k->cm_group);
+		}
 	}
 	if (bls_cpufreq_target(&k->cpufreq, cpu, l, mhz))
 		k->stats.freq_requests_refused++;
@@ -329,6 +403,8 @@ static void finish_disable(struct bls_kernel *k, unsigned cpu)
 	k->disabling = 0;
 	sw->stats.disables++;
 	bls_cpufreq_set_switching(&k->cpufreq, 0);
+	rc = bls_sched_set_placement(&k->sched, placement_of(k->mode), now(k, cpu));
+	BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
 	for (unsigned c = before; c < k->cfg.hw.ncpus; c++) {
 		route_logical(k, cpu, c);
 		bls_mcpm_set_entry_vector(&k->mcpm, cpu, c, BLS_VECTOR_ONLINE);
@@ -338,27 +414,43 @@ static void finish_disable(struct bls_kernel *k, unsigned cpu)
 	logical_cpus_changed(k, cpu);
 }
 
-static void take_activity_request(struct bls_kernel *k, unsigned cpu)
+/* The mode is now @m (traced where it is taken). */
+static void enter_mode(struct bls_kernel *k, unsigned cpu, enum bls_mode m)
+{
+	const enum bls_mode old = k->mode;
+	k->mode = m;
+	k->cm_cluster = -1;
+	k->ops->trace(k->plat, cpu, BLS_TRACE_MODE, m, old);
+}
+
+static void take_mode_request(struct bls_kernel *k, unsigned cpu)
 {
 	struct bls_switcher *sw = &k->sw;
-	const int want = k->activity_mailbox;
-	if (want < 0)
+	if (!k->mode_mailbox || k->disabling)
+		return; /* a request waits until the switcher is off */
+	const enum bls_mode want = (enum bls_mode)k->mode_mailbox;
+	k->mode_mailbox = 0;
+	if (want == k->mode)
 		return;
-	k->activity_mailbox = -1;
-	if (want && !bls_switcher_active(sw) && !k->disabling) {
-		/* On: the partners and unpaired CPUs go offline (their tasks move to the logical
-		 * CPUs that remain); a kick wakes each to notice. */
+	const int on = bls_switcher_active(sw);
+	enter_mode(k, cpu, want);
+	if (bls_mode_switched(want) && !on) {
+		/* The switcher on: the partners and unpaired CPUs go offline (their tasks move to
+		 * the logical CPUs that remain); a kick wakes each to notice. */
+		int rc = bls_sched_set_placement(&k->sched, BLS_PLACE_FAIR, now(k, cpu));
+		BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
 		const unsigned before = bls_switcher_nlogical(sw);
-		int rc = bls_switcher_set_active(sw, 1);
+		rc = bls_switcher_set_active(sw, 1);
 		BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
 		sw->stats.enables++;
 		for (unsigned c = bls_switcher_nlogical(sw); c < before; c++)
 			bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
 		bls_cpufreq_set_switching(&k->cpufreq, 1);
 		logical_cpus_changed(k, cpu);
-	} else if (!want && bls_switcher_active(sw) && !k->disabling) {
-		/* Off: every logical CPU back to its boot cluster first (the cpufreq driver stops
-		 * switching: a transaction in flight finishes without one). */
+	} else if (!bls_mode_switched(want) && on) {
+		/* The switcher off: every logical CPU back to its boot cluster first (the cpufreq
+		 * driver stops switching: a transaction in flight finishes without one); the
+		 * placement changes once the other CPUs are online (finish_disable). */
 		k->disabling = 1;
 		bls_cpufreq_set_switching(&k->cpufreq, 0);
 		const unsigned home = bls_switcher_home_cluster(sw);
@@ -374,6 +466,13 @@ static void take_activity_request(struct bls_kernel *k, unsigned cpu)
 				bls_gic_send_sgi(&k->cfg.hw, cpu, host, BLS_SGI_KICK);
 		}
 		finish_disable(k, cpu);
+	} else if (on) {
+		/* IKS <-> cluster migration: the same logical CPUs, the policies regrouped. */
+		build_policies(k, now(k, cpu));
+	} else {
+		/* Among SMP, HMP and EAS: the scheduler's placement. */
+		int rc = bls_sched_set_placement(&k->sched, placement_of(want), now(k, cpu));
+		BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
 	}
 }
 
@@ -667,6 +766,7 @@ static void boot(struct bls_kernel *k, unsigned cpu)
 				BLS_CHECK(hw, cpu, rc == 0); /* validated before boot */
 			}
 		const uint64_t t = now(k, cpu);
+		k->ops->trace(k->plat, cpu, BLS_TRACE_MODE, k->mode, 0);
 		build_policies(k, t);
 		for (unsigned i = 0; i < k->sched.ntasks; i++)
 			k->kick |= 1u << bls_sched_wake(&k->sched, i, t, t);
@@ -721,7 +821,7 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 			take_tunables(k, cpu);
 		take_frequency_request(k, cpu, lc);
 		service_cpufreq(k, cpu, lc);
-		take_activity_request(k, cpu);
+		take_mode_request(k, cpu);
 		if (k->disabling)
 			finish_disable(k, cpu);
 
@@ -763,6 +863,7 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 			flush_sched_events(k, cpu);
 			if (k->sched.rq[lc].nr_running > 0)
 				continue;
+			send_kicks(k, cpu, l); /* an idle pull asked of another CPU */
 			do_idle(k, cpu, lc);
 			bls_governor_idle(&k->gov, lc, 0, now(k, cpu));
 			interrupted = 1;

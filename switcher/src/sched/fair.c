@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#define NO_TASK (-1)
+#include "internal.h"
 
 unsigned bls_sched_weight(int nice)
 {
@@ -13,7 +13,7 @@ unsigned bls_sched_weight(int nice)
 	return (unsigned)lround(BLS_NICE_0_WEIGHT * pow(1.25, -nice));
 }
 
-static void record(struct bls_sched *s, unsigned kind, unsigned a, unsigned b)
+void sched_record(struct bls_sched *s, unsigned kind, unsigned a, unsigned b)
 {
 	if (s->nev == BLS_SCHED_MAX_EVENTS) {
 		s->ev_dropped++;
@@ -53,7 +53,49 @@ int bls_sched_init(struct bls_sched *s, const struct bls_sched_config *cfg, uint
 		s->rq[c].scale = 1.0;
 		s->rq[c].idle_since_ns = now_ns;
 		s->rq[c].next_balance_ns = now_ns + cfg->balance_interval_ns;
+		s->rq[c].pull_to = NO_TASK;
+		s->rq[c].pull_task = NO_TASK;
 	}
+	if (!s->cfg.placement)
+		s->cfg.placement = BLS_PLACE_FAIR;
+	return bls_sched_set_placement(s, s->cfg.placement, now_ns);
+}
+
+int bls_sched_set_placement(struct bls_sched *s, enum bls_placement p, uint64_t now_ns)
+{
+	if (p != BLS_PLACE_FAIR && p != BLS_PLACE_HMP && p != BLS_PLACE_EAS)
+		return -BLS_EINVAL;
+	if (p != BLS_PLACE_FAIR) {
+		/* A topology: clusters of known capacity, the fastest at 1024. */
+		const struct bls_sched_config *c = &s->cfg;
+		if (c->nclusters < 1 || c->nclusters > BLS_MAX_CLUSTERS)
+			return -BLS_EINVAL;
+		double top = 0;
+		for (unsigned k = 0; k < c->nclusters; k++)
+			top = c->cluster_capacity[k] > top ? c->cluster_capacity[k] : top;
+		if (!(top > 0))
+			return -BLS_EINVAL;
+		s->big = 0;
+		for (unsigned cpu = 0; cpu < c->ncpus; cpu++) {
+			if (c->cpu_cluster[cpu] >= c->nclusters)
+				return -BLS_EINVAL;
+			if (c->cluster_capacity[c->cpu_cluster[cpu]] >= top)
+				s->big |= 1u << cpu;
+		}
+		if (p == BLS_PLACE_HMP && (c->hmp.load_avg_period_ms == 0 || c->hmp.down_threshold >= c->hmp.up_threshold))
+			return -BLS_EINVAL;
+		if (p == BLS_PLACE_EAS)
+			for (unsigned k = 0; k < c->nclusters; k++)
+				if (c->em.nopps[k] == 0 || c->em.nopps[k] > BLS_MAX_OPPS)
+					return -BLS_EINVAL;
+	}
+	if (p == BLS_PLACE_HMP && s->cfg.placement != BLS_PLACE_HMP) {
+		/* HMP's load starts from what load tracking knows (the same signal on its own
+		 * clock), not from nothing. */
+		for (unsigned i = 0; i < s->ntasks; i++)
+			hmp_load_seed(s, i, now_ns);
+	}
+	s->cfg.placement = p;
 	return 0;
 }
 
@@ -76,26 +118,29 @@ int bls_sched_add_task(struct bls_sched *s, const struct bls_sched_task_config *
 			break;
 		}
 	bls_pelt_init(&t->pelt, now_ns);
+	bls_pelt_init(&t->hmp_load, s->cfg.placement == BLS_PLACE_HMP ? hmp_clock(s, now_ns) : now_ns);
 	return (int)id;
 }
 
 /* --- accounting ------------------------------------------------------------------------- */
 
-static int is_curr(const struct bls_sched *s, unsigned id)
+int sched_is_curr(const struct bls_sched *s, unsigned id)
 {
 	return s->rq[s->task[id].cpu].curr == (int)id;
 }
 
-/* Bring @id's load tracking up to @now under the state it has been in. */
-static void pelt_sync(struct bls_sched *s, unsigned id, uint64_t now)
+void sched_pelt_sync(struct bls_sched *s, unsigned id, uint64_t now)
 {
 	struct bls_sched_task *t = &s->task[id];
 	if (t->state == BLS_TASK_NEW || t->state == BLS_TASK_EXITED) {
 		t->pelt.last_ns = now > t->pelt.last_ns ? now : t->pelt.last_ns;
 		return;
 	}
-	const int running = is_curr(s, id);
-	bls_pelt_update(&t->pelt, now, t->state == BLS_TASK_RUNNABLE, running, s->rq[t->cpu].scale);
+	const int running = sched_is_curr(s, id);
+	const int runnable = t->state == BLS_TASK_RUNNABLE;
+	bls_pelt_update(&t->pelt, now, runnable, running, s->rq[t->cpu].scale);
+	if (s->cfg.placement == BLS_PLACE_HMP)
+		bls_pelt_update(&t->hmp_load, hmp_clock(s, now), runnable, running, 1.0);
 }
 
 static void update_min_vruntime(struct bls_sched *s, unsigned cpu);
@@ -112,7 +157,7 @@ static void update_curr(struct bls_sched *s, unsigned cpu, uint64_t now)
 	rq->curr_accounted_ns = now;
 	t->stats.runtime_ns += delta;
 	t->vruntime += delta * BLS_NICE_0_WEIGHT / t->weight;
-	pelt_sync(s, (unsigned)rq->curr, now);
+	sched_pelt_sync(s, (unsigned)rq->curr, now);
 	if (rq->nr_running == 1) {
 		if (t->vruntime > rq->min_vruntime)
 			rq->min_vruntime = t->vruntime;
@@ -174,12 +219,11 @@ static void renormalise(struct bls_sched *s, unsigned id, unsigned from, unsigne
 	t->vruntime = t->vruntime >= a ? t->vruntime - a + b : b;
 }
 
-/* A waiting task goes to another run queue. */
-static void migrate(struct bls_sched *s, unsigned id, unsigned to, uint64_t now)
+void sched_migrate(struct bls_sched *s, unsigned id, unsigned to, uint64_t now)
 {
 	struct bls_sched_task *t = &s->task[id];
 	const unsigned from = t->cpu;
-	pelt_sync(s, id, now);
+	sched_pelt_sync(s, id, now);
 	const int queued = t->state == BLS_TASK_RUNNABLE;
 	if (queued)
 		dequeue(s, id, now);
@@ -192,7 +236,31 @@ static void migrate(struct bls_sched *s, unsigned id, unsigned to, uint64_t now)
 	}
 	t->stats.migrations++;
 	s->stats.migrations++;
-	record(s, BLS_SCHED_EV_MIGRATE, id, to);
+	sched_record(s, BLS_SCHED_EV_MIGRATE, id, to);
+	if (s->cfg.placement != BLS_PLACE_FAIR && t->state != BLS_TASK_NEW &&
+	    s->cfg.cpu_cluster[from] != s->cfg.cpu_cluster[to]) {
+		/* Between clusters (a new task's first placement is not a move): timed from here
+		 * to its first run there. */
+		const int up = s->cfg.cluster_capacity[s->cfg.cpu_cluster[to]] >
+			       s->cfg.cluster_capacity[s->cfg.cpu_cluster[from]];
+		if (up)
+			s->stats.up_migrations++;
+		else
+			s->stats.down_migrations++;
+		t->xmig_at_ns = t->last_xmig_ns = now ? now : 1; /* 0 is "none" */
+	}
+}
+
+void sched_detach_curr(struct bls_sched *s, unsigned cpu, uint64_t now)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	if (rq->curr == NO_TASK)
+		return;
+	update_curr(s, cpu, now);
+	s->task[rq->curr].since_ns = now;
+	rq->last_ran = rq->curr; /* its switch is traced at the next pick */
+	rq->curr = NO_TASK;
+	rq->need_resched = 1;
 }
 
 /* --- slices ----------------------------------------------------------------------------- */
@@ -213,34 +281,41 @@ uint64_t bls_sched_slice_ns(const struct bls_sched *s, unsigned cpu)
 
 /* --- waking ----------------------------------------------------------------------------- */
 
-static int cpu_allowed(const struct bls_sched *s, const struct bls_sched_task *t, unsigned cpu)
+int sched_cpu_allowed(const struct bls_sched *s, const struct bls_sched_task *t, unsigned cpu)
 {
 	return (t->affinity >> cpu & 1u) && (s->online >> cpu & 1u);
+}
+
+int sched_select_cpu_in(const struct bls_sched *s, const struct bls_sched_task *t, uint32_t among)
+{
+	const unsigned n = s->cfg.ncpus;
+	if (sched_cpu_allowed(s, t, t->cpu) && (among >> t->cpu & 1u) && s->rq[t->cpu].nr_running == 0)
+		return (int)t->cpu;
+	for (unsigned i = 1; i <= n; i++) {
+		const unsigned c = (t->cpu + i) % n;
+		if (sched_cpu_allowed(s, t, c) && (among >> c & 1u) && s->rq[c].nr_running == 0)
+			return (int)c;
+	}
+	int best = -1;
+	for (unsigned i = 0; i < n; i++) {
+		const unsigned c = (t->cpu + i) % n;
+		if (sched_cpu_allowed(s, t, c) && (among >> c & 1u) &&
+		    (best < 0 || s->rq[c].weight < s->rq[best].weight))
+			best = (int)c;
+	}
+	return best;
 }
 
 /* Previous CPU if idle, else an idle CPU (the first after it), else the least loaded. */
 static unsigned select_cpu(const struct bls_sched *s, const struct bls_sched_task *t)
 {
-	const unsigned n = s->cfg.ncpus;
-	if (cpu_allowed(s, t, t->cpu) && s->rq[t->cpu].nr_running == 0)
-		return t->cpu;
-	for (unsigned i = 1; i <= n; i++) {
-		const unsigned c = (t->cpu + i) % n;
-		if (cpu_allowed(s, t, c) && s->rq[c].nr_running == 0)
-			return c;
-	}
-	int best = -1;
-	for (unsigned i = 0; i < n; i++) {
-		const unsigned c = (t->cpu + i) % n;
-		if (cpu_allowed(s, t, c) && (best < 0 || s->rq[c].weight < s->rq[best].weight))
-			best = (int)c;
-	}
-	return best < 0 ? t->cpu : (unsigned)best;
+	const int c = sched_select_cpu_in(s, t, ~0u);
+	return c < 0 ? t->cpu : (unsigned)c;
 }
 
 /* A woken task more entitled than the running one by the wake-up granularity preempts it
  * (check_preempt_wakeup, the granularity scaled to the woken task's weight). */
-static void check_preempt(struct bls_sched *s, unsigned cpu, unsigned id, uint64_t now)
+void sched_check_preempt(struct bls_sched *s, unsigned cpu, unsigned id, uint64_t now)
 {
 	struct bls_rq *rq = &s->rq[cpu];
 	if (rq->curr == NO_TASK) {
@@ -259,14 +334,22 @@ static int wake(struct bls_sched *s, unsigned id, uint64_t now, uint64_t woken_a
 	struct bls_sched_task *t = &s->task[id];
 	if (t->state != BLS_TASK_NEW && t->state != BLS_TASK_SLEEPING && t->state != BLS_TASK_BLOCKED)
 		return -BLS_EINVAL;
-	pelt_sync(s, id, now);
+	/* HMP decides on the load as it was when the task went to sleep (its history is
+	 * frozen while it sleeps: ARM DEN0024A 16.3); it decays for the sleep only after. */
+	const double frozen_load = t->hmp_frozen;
+	sched_pelt_sync(s, id, now);
 	const int fresh = t->state == BLS_TASK_NEW;
 	const unsigned prev = t->cpu;
-	const unsigned cpu = select_cpu(s, t);
+	int placed = -1;
+	if (s->cfg.placement == BLS_PLACE_HMP)
+		placed = hmp_select_cpu(s, id, now, fresh, frozen_load);
+	else if (s->cfg.placement == BLS_PLACE_EAS)
+		placed = eas_select_cpu(s, id, now);
+	const unsigned cpu = placed >= 0 ? (unsigned)placed : select_cpu(s, t);
 	update_curr(s, cpu, now); /* the queues' minimums as of now */
 	if (cpu != prev) {
 		update_curr(s, prev, now);
-		migrate(s, id, cpu, now); /* not queued: its lag moves, and the count */
+		sched_migrate(s, id, cpu, now); /* not queued: its lag moves, and the count */
 	}
 	/* Placement (place_entity): a new task starts at the queue's min_vruntime; a sleeper
 	 * gets at most half a latency period of credit. */
@@ -280,8 +363,8 @@ static int wake(struct bls_sched *s, unsigned id, uint64_t now, uint64_t woken_a
 	t->latency_pending = 1;
 	t->stats.wakeups++;
 	s->stats.wakeups++;
-	record(s, BLS_SCHED_EV_WAKEUP, id, cpu);
-	check_preempt(s, cpu, id, now);
+	sched_record(s, BLS_SCHED_EV_WAKEUP, id, cpu);
+	sched_check_preempt(s, cpu, id, now);
 	return (int)cpu;
 }
 
@@ -356,7 +439,7 @@ int bls_sched_pick(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 	const int next = leftmost(s, cpu);
 	/* Load tracking up to now under the old roles, before they change. */
 	if (next != NO_TASK && next != prev)
-		pelt_sync(s, (unsigned)next, now_ns);
+		sched_pelt_sync(s, (unsigned)next, now_ns);
 	rq->curr = next;
 	rq->exec_start_ns = now_ns;
 	rq->curr_accounted_ns = now_ns;
@@ -365,7 +448,7 @@ int bls_sched_pick(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 	rq->last_ran = NO_TASK;
 	if (next == NO_TASK) {
 		if (from != NO_TASK)
-			record(s, BLS_SCHED_EV_SWITCH, (unsigned)from, ~0u);
+			sched_record(s, BLS_SCHED_EV_SWITCH, (unsigned)from, ~0u);
 		return NO_TASK;
 	}
 	struct bls_sched_task *t = &s->task[next];
@@ -373,12 +456,17 @@ int bls_sched_pick(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 		if (now_ns > t->since_ns)
 			t->stats.wait_ns += now_ns - t->since_ns;
 		s->stats.context_switches++;
-		record(s, BLS_SCHED_EV_SWITCH, from == NO_TASK ? ~0u : (unsigned)from, (unsigned)next);
+		sched_record(s, BLS_SCHED_EV_SWITCH, from == NO_TASK ? ~0u : (unsigned)from, (unsigned)next);
+	}
+	if (t->xmig_at_ns) {
+		const uint64_t lat = now_ns - (t->xmig_at_ns <= now_ns ? t->xmig_at_ns : now_ns);
+		t->xmig_at_ns = 0;
+		sched_record(s, BLS_SCHED_EV_XMIGRATED, (unsigned)next, lat > UINT32_MAX ? UINT32_MAX : (unsigned)lat);
 	}
 	if (t->latency_pending) {
 		t->latency_pending = 0;
 		t->last_latency_ns = now_ns - t->woken_at_ns;
-		record(s, BLS_SCHED_EV_LATENCY, (unsigned)next,
+		sched_record(s, BLS_SCHED_EV_LATENCY, (unsigned)next,
 		       t->last_latency_ns > UINT32_MAX ? UINT32_MAX : (unsigned)t->last_latency_ns);
 	}
 	return next;
@@ -392,6 +480,7 @@ static void stop_curr(struct bls_sched *s, unsigned cpu, uint64_t now, enum bls_
 		return;
 	const unsigned id = (unsigned)rq->curr;
 	update_curr(s, cpu, now);
+	s->task[id].hmp_frozen = s->task[id].hmp_load.runnable_avg;
 	dequeue(s, id, now);
 	rq->curr = NO_TASK;
 	rq->last_ran = (int)id; /* its switch is traced at the next pick, to whatever comes */
@@ -425,15 +514,24 @@ void bls_sched_exit(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 
 /* --- balancing -------------------------------------------------------------------------- */
 
+/* Whether balancing may move tasks between @a and @b: under HMP only within a cluster (its
+ * domains replace balancing between them: DISABLE_CPU_SCHED_DOMAIN_BALANCE). */
+static int same_domain(const struct bls_sched *s, unsigned a, unsigned b)
+{
+	return s->cfg.placement != BLS_PLACE_HMP || s->cfg.cpu_cluster[a] == s->cfg.cpu_cluster[b];
+}
+
 /* The waiting task of @from that may run on @to, least entitled first (it would wait
  * longest where it is). */
 static int movable(const struct bls_sched *s, unsigned from, unsigned to)
 {
 	int best = NO_TASK;
+	if (!same_domain(s, from, to))
+		return NO_TASK;
 	for (unsigned i = 0; i < s->ntasks; i++) {
 		const struct bls_sched_task *t = &s->task[i];
 		if (t->state == BLS_TASK_RUNNABLE && t->cpu == from && s->rq[from].curr != (int)i &&
-		    cpu_allowed(s, t, to) && (best == NO_TASK || t->vruntime > s->task[best].vruntime))
+		    sched_cpu_allowed(s, t, to) && (best == NO_TASK || t->vruntime > s->task[best].vruntime))
 			best = (int)i;
 	}
 	return best;
@@ -443,6 +541,15 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 {
 	const unsigned n = s->cfg.ncpus;
 	struct bls_rq *rq = &s->rq[cpu];
+	uint32_t kicked = 0;
+	/* An active migration asked of us goes first: we are at a scheduling point. */
+	if (rq->pull_to != NO_TASK)
+		kicked |= hmp_active_pull(s, cpu, now_ns);
+	const int due = now_ns >= rq->next_balance_ns;
+	if (s->cfg.placement == BLS_PLACE_HMP)
+		kicked |= hmp_balance(s, cpu, now_ns, due);
+	else if (s->cfg.placement == BLS_PLACE_EAS && !eas_overutilized(s, now_ns))
+		return kicked; /* energy-aware placement stands while every CPU has headroom */
 	if (rq->nr_running == 0) {
 		/* Idle balance: pull from the busiest CPU with a task waiting that may come. */
 		int busiest = -1, id = NO_TASK;
@@ -456,18 +563,20 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 			}
 		}
 		if (id == NO_TASK)
-			return 0;
-		migrate(s, (unsigned)id, cpu, now_ns);
+			return kicked;
+		sched_migrate(s, (unsigned)id, cpu, now_ns);
 		s->stats.load_balance_moves++;
 		rq->need_resched = 1;
-		return 1u << cpu;
+		return kicked | 1u << cpu;
 	}
-	if (rq->nr_running < 2 || now_ns < rq->next_balance_ns)
-		return 0;
+	if (rq->nr_running < 2 || !due) {
+		if (due && s->cfg.placement == BLS_PLACE_HMP)
+			rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns; /* HMP's next tick */
+		return kicked;
+	}
 	rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns;
 	/* Busy balance: an idle CPU first (the nohz kick), else the least loaded, if moving a
 	 * task there narrows the gap. */
-	uint32_t kicked = 0;
 	for (unsigned i = 1; i < n; i++) {
 		const unsigned c = (cpu + i) % n;
 		if (!(s->online >> c & 1u) || s->rq[c].nr_running != 0)
@@ -475,7 +584,7 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 		const int m = movable(s, cpu, c);
 		if (m == NO_TASK)
 			continue;
-		migrate(s, (unsigned)m, c, now_ns);
+		sched_migrate(s, (unsigned)m, c, now_ns);
 		s->stats.load_balance_moves++;
 		s->rq[c].need_resched = 1;
 		kicked |= 1u << c;
@@ -485,15 +594,16 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 	int target = -1;
 	for (unsigned i = 1; i < n; i++) {
 		const unsigned c = (cpu + i) % n;
-		if ((s->online >> c & 1u) && (target < 0 || s->rq[c].weight < s->rq[target].weight))
+		if ((s->online >> c & 1u) && same_domain(s, cpu, c) &&
+		    (target < 0 || s->rq[c].weight < s->rq[target].weight))
 			target = (int)c;
 	}
 	if (target >= 0 && rq->nr_running >= 2) {
 		const int m = movable(s, cpu, (unsigned)target);
 		if (m != NO_TASK && rq->weight - s->rq[target].weight > s->task[m].weight) {
-			migrate(s, (unsigned)m, (unsigned)target, now_ns);
+			sched_migrate(s, (unsigned)m, (unsigned)target, now_ns);
 			s->stats.load_balance_moves++;
-			check_preempt(s, (unsigned)target, (unsigned)m, now_ns);
+			sched_check_preempt(s, (unsigned)target, (unsigned)m, now_ns);
 			kicked |= 1u << target;
 		}
 	}
@@ -520,13 +630,13 @@ uint32_t bls_sched_set_online(struct bls_sched *s, uint32_t online, uint64_t now
 		}
 		unsigned to = t->cpu;
 		for (unsigned c = 0; c < s->cfg.ncpus; c++)
-			if (cpu_allowed(s, t, c)) {
+			if (sched_cpu_allowed(s, t, c)) {
 				to = c;
 				break;
 			}
-		migrate(s, i, to, now_ns);
+		sched_migrate(s, i, to, now_ns);
 		if (t->state == BLS_TASK_RUNNABLE)
-			check_preempt(s, to, i, now_ns);
+			sched_check_preempt(s, to, i, now_ns);
 		kicked |= 1u << to;
 	}
 	return kicked;
@@ -553,6 +663,9 @@ uint64_t bls_sched_next_deadline(const struct bls_sched *s, unsigned cpu)
 			d = t->wake_at_ns;
 	}
 	const struct bls_rq *rq = &s->rq[cpu];
+	/* HMP's tick: a busy CPU checks its task for forced up-migration. */
+	if (s->cfg.placement == BLS_PLACE_HMP && rq->curr != NO_TASK && rq->next_balance_ns < d)
+		d = rq->next_balance_ns;
 	if (rq->nr_running > 1 && rq->curr != NO_TASK) {
 		const uint64_t slice_end = rq->exec_start_ns + bls_sched_slice_ns(s, cpu);
 		if (slice_end < d)
@@ -579,10 +692,10 @@ static double cpu_sum(struct bls_sched *s, unsigned cpu, uint64_t now, int util)
 		struct bls_sched_task *t = &s->task[i];
 		if (t->cpu != cpu || t->state == BLS_TASK_NEW || t->state == BLS_TASK_EXITED)
 			continue;
-		if (is_curr(s, i))
+		if (sched_is_curr(s, i))
 			update_curr(s, cpu, now);
 		else
-			pelt_sync(s, i, now);
+			sched_pelt_sync(s, i, now);
 		sum += util ? t->pelt.util_avg : t->pelt.runnable_avg;
 	}
 	return sum;

@@ -1,0 +1,48 @@
+/* switcher/src/sched/internal.h -- what the scheduler's files share (kernel/sched/sched.h):
+ * the fair scheduler's primitives, and the placement policies' entry points. Not a public
+ * header: bls/sched.h is the contract. */
+#ifndef BLS_SCHED_INTERNAL_H
+#define BLS_SCHED_INTERNAL_H
+
+#include "bls/sched.h"
+
+#define NO_TASK (-1)
+
+/* fair.c */
+void sched_record(struct bls_sched *s, unsigned kind, unsigned a, unsigned b);
+int sched_is_curr(const struct bls_sched *s, unsigned id);
+/* Bring @id's load tracking (and HMP's) up to @now under the state it has been in. */
+void sched_pelt_sync(struct bls_sched *s, unsigned id, uint64_t now);
+int sched_cpu_allowed(const struct bls_sched *s, const struct bls_sched_task *t, unsigned cpu);
+/* CFS's choice among the CPUs of @among: the task's previous CPU if idle, else an idle one,
+ * else the least loaded; -1 when none is allowed. */
+int sched_select_cpu_in(const struct bls_sched *s, const struct bls_sched_task *t, uint32_t among);
+/* A task not running goes to @to's run queue (between clusters: timed and counted). */
+void sched_migrate(struct bls_sched *s, unsigned id, unsigned to, uint64_t now);
+/* @cpu's running task stops running, staying queued there: for an active migration, at
+ * @cpu's own scheduling point (where it is not executing). */
+void sched_detach_curr(struct bls_sched *s, unsigned cpu, uint64_t now);
+void sched_check_preempt(struct bls_sched *s, unsigned cpu, unsigned id, uint64_t now);
+
+/* hmp.c */
+/* HMP's clock: time scaled so that load_avg_period_ms is load tracking's half-life. */
+uint64_t hmp_clock(const struct bls_sched *s, uint64_t now);
+/* Start @id's HMP load from its load tracking's (HMP turned on at run time). */
+void hmp_load_seed(struct bls_sched *s, unsigned id, uint64_t now);
+/* Where @id wakes (fork and wake migration, packing); -1: CFS's choice. @load is its HMP
+ * load when it went to sleep. */
+int hmp_select_cpu(struct bls_sched *s, unsigned id, uint64_t now, int fresh, double load);
+/* @cpu's HMP balancing at a scheduling point (@due: its tick): idle pull when idle, forced
+ * up-migration of its task when little, offload when big with tasks waiting. Returns the
+ * CPUs to kick. */
+uint32_t hmp_balance(struct bls_sched *s, unsigned cpu, uint64_t now, int due);
+/* The active migration asked of @cpu (its rq's pull_to and pull_task): done now. */
+uint32_t hmp_active_pull(struct bls_sched *s, unsigned cpu, uint64_t now);
+
+/* eas.c */
+/* Where @id wakes: the CPU that fits it at the least estimated energy; -1: none fits. */
+int eas_select_cpu(struct bls_sched *s, unsigned id, uint64_t now);
+/* Some CPU is short of headroom: load balancing works as CFS's again. */
+int eas_overutilized(struct bls_sched *s, uint64_t now);
+
+#endif /* BLS_SCHED_INTERNAL_H */
