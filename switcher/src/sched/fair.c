@@ -95,6 +95,9 @@ int bls_sched_set_placement(struct bls_sched *s, enum bls_placement p, uint64_t 
 		for (unsigned i = 0; i < s->ntasks; i++)
 			hmp_load_seed(s, i, now_ns);
 	}
+	if (p != BLS_PLACE_HMP)
+		for (unsigned c = 0; c < s->cfg.ncpus; c++)
+			s->rq[c].pull_to = s->rq[c].pull_task = NO_TASK; /* HMP's pulls end with it */
 	s->cfg.placement = p;
 	return 0;
 }
@@ -663,8 +666,9 @@ uint64_t bls_sched_next_deadline(const struct bls_sched *s, unsigned cpu)
 			d = t->wake_at_ns;
 	}
 	const struct bls_rq *rq = &s->rq[cpu];
-	/* HMP's tick: a busy CPU checks its task for forced up-migration. */
-	if (s->cfg.placement == BLS_PLACE_HMP && rq->curr != NO_TASK && rq->next_balance_ns < d)
+	/* HMP's tick: a busy little CPU checks its task for forced up-migration. */
+	if (s->cfg.placement == BLS_PLACE_HMP && rq->curr != NO_TASK && !(s->big >> cpu & 1u) &&
+	    rq->next_balance_ns < d)
 		d = rq->next_balance_ns;
 	if (rq->nr_running > 1 && rq->curr != NO_TASK) {
 		const uint64_t slice_end = rq->exec_start_ns + bls_sched_slice_ns(s, cpu);
