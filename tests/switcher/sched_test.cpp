@@ -11,11 +11,23 @@ namespace {
 
 constexpr uint64_t ms = 1000000;
 
-// Linux's base tunables (6 ms, 0.75 ms, 1 ms), a 4 ms balance interval, @n logical CPUs.
+// @n logical CPUs, @latency and Linux's other base tunables (0.75 ms, 1 ms), a 4 ms balance
+// interval; CFS placement, no topology.
+bls_sched_config config(unsigned n, uint64_t latency = 6 * ms)
+{
+    bls_sched_config c{};
+    c.ncpus = n;
+    c.latency_ns = latency;
+    c.min_granularity_ns = 750000;
+    c.wakeup_granularity_ns = 1 * ms;
+    c.balance_interval_ns = 4 * ms;
+    return c;
+}
+
 bls_sched make(unsigned n, uint32_t online = 0)
 {
     bls_sched s;
-    const bls_sched_config c = {n, 6 * ms, 750000, 1 * ms, 4 * ms};
+    const bls_sched_config c = config(n);
     EXPECT_EQ(bls_sched_init(&s, &c, online ? online : (1u << n) - 1, 0), 0);
     return s;
 }
@@ -39,7 +51,7 @@ TEST(sched, weights_follow_the_nice_levels)
 TEST(sched, init_and_add_refuse_what_cannot_be)
 {
     bls_sched s;
-    const bls_sched_config bad = {2, 500000, 750000, 1 * ms, 4 * ms}; // latency < granularity
+    const bls_sched_config bad = config(2, 500000); // latency < granularity
     EXPECT_EQ(bls_sched_init(&s, &bad, 3, 0), -BLS_EINVAL);
     s = make(2);
     EXPECT_EQ(add(s, 20), -BLS_EINVAL);
