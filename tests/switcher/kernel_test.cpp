@@ -295,7 +295,10 @@ bls_kernel_config two_tasks_on_cpu0()
     c.cpufreq.little_cluster = 1;
     c.capacity_dmips_mhz[0] = 1024;
     c.capacity_dmips_mhz[1] = 512;
-    c.sched = {0, 6000000, 750000, 1000000, 4000000};
+    c.sched.latency_ns = 6000000;
+    c.sched.min_granularity_ns = 750000;
+    c.sched.wakeup_granularity_ns = 1000000;
+    c.sched.balance_interval_ns = 4000000;
     for (unsigned cl = 0; cl < 2; cl++) {
         c.cpuidle.nstates[cl] = 2;
         c.cpuidle.state[cl][0] = {BLS_IDLE_WFI, 1, 1};
