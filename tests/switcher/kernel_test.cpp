@@ -430,7 +430,10 @@ TEST(kernel, boot_cpu_brings_up_the_gic_and_cpufreq_then_wakes_the_tasks_and_rel
         routing.insert(routing.end(), {"R GICD_ITARGETSR" + std::to_string(irq / 4), t,
                                        "R GICD_IPRIORITYR" + std::to_string(irq / 4), p, e});
     }
-    const std::string wakeup = "trace cpu0 " + std::to_string(BLS_TRACE_SCHED_WAKEUP);
+    const auto tp = [](unsigned event) { return "trace cpu0 " + std::to_string(event); };
+    const std::string wakeup = tp(BLS_TRACE_SCHED_WAKEUP);
+    // The mode it boots in (the switcher off: SMP), then the tasks woken.
+    const std::string mode_smp = tp(BLS_TRACE_MODE) + " " + std::to_string(BLS_MODE_SMP) + " 0";
     // Up to the first execution.
     auto first_run = std::find_if(f.calls.begin(), f.calls.end(),
                                   [](const std::string& x) { return x.rfind("execute", 0) == 0; });
@@ -445,14 +448,15 @@ TEST(kernel, boot_cpu_brings_up_the_gic_and_cpufreq_then_wakes_the_tasks_and_rel
                        "R GICD_ITARGETSR31", "W GICD_ITARGETSR31=0x1000000",
                        "R GICD_IPRIORITYR31", "W GICD_IPRIORITYR31=0xa0000000",
                        "W GICD_ISENABLER3=0x80000000",
-                       "trace cpu0 10 1 1", "W SPC_PERF_LVL1=0x1",
+                       tp(BLS_TRACE_SPC_REQUEST) + " 1 1", "W SPC_PERF_LVL1=0x1", mode_smp,
                        wakeup + " 0 0", wakeup + " 1 0", "dsb cpu0", "sev cpu0"},
                       gic_cpu_init,
                       // The handler runs at boot and after interrupts only. Task 0 runs
                       // first (the lowest id among equals: a switch from idle, and its
                       // wake-up latency, 0 ns), with a timer for the end of its slice: two
                       // tasks of equal weight share 6 ms, 3 ms each.
-                      {"R GICC_IAR", "trace cpu0 16 4294967295 0", "trace cpu0 17 0 0",
+                      {"R GICC_IAR", tp(BLS_TRACE_SCHED_SWITCH) + " 4294967295 0",
+                       tp(BLS_TRACE_WAKEUP_LATENCY) + " 0 0",
                        "timer cpu0 3000000", "execute cpu0 ctx0 10 ws64"}}));
     EXPECT_EQ(k.booted, 1);
     EXPECT_EQ(k.cpufreq.stats.spc_requests, 1u);
@@ -545,7 +549,8 @@ TEST(kernel, a_workload_that_never_runs_nor_waits_is_a_guest_error_and_its_task_
     EXPECT_EQ(k.stats.workload_errors, 1u);
     EXPECT_EQ(k.sched.task[0].state, BLS_TASK_EXITED);
     EXPECT_EQ(k.task_stats[0].steps, 1000u);
-    EXPECT_EQ(only(f.calls, {"trace cpu0 13"}), (std::vector<std::string>{"trace cpu0 13 2 0"}));
+    const std::string guest_error = "trace cpu0 " + std::to_string(BLS_TRACE_GUEST_ERROR);
+    EXPECT_EQ(only(f.calls, {guest_error}), (std::vector<std::string>{guest_error + " 2 0"}));
 }
 
 // The power-management verbs, without the shared-memory traffic of MCPM and its vlocks.
