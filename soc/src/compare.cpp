@@ -36,6 +36,7 @@ const compare_metric_info compare_metric_table[compare_metrics] = {
     {"energy_j", "energy_j.total", "energy", "(J)", false},
     {"avg_power_mw", "avg_power_mw", "avg power", "(mW)", false},
     {"switches", "switches.count", "switches", "", true},
+    {"migrations", "migrations.count", "migrations", "", true},
 };
 
 namespace {
@@ -276,13 +277,15 @@ bool read_compare_summary(const std::string& path, compare_row& row, std::string
         error = path + ": not a summary (a JSON " + std::string(j.type_name()) + ", not an object)";
         return false;
     }
-    row.scenario.reset();
-    if (auto it = j.find("scenario"); it != j.end() && !it->is_null()) {
-        if (!it->is_string()) {
-            error = path + ": scenario is not a string";
-            return false;
+    for (auto [key, field] : {std::make_pair("scenario", &row.scenario), std::make_pair("mode", &row.mode)}) {
+        field->reset();
+        if (auto it = j.find(key); it != j.end() && !it->is_null()) {
+            if (!it->is_string()) {
+                error = path + ": " + key + " is not a string";
+                return false;
+            }
+            *field = it->get<std::string>();
         }
-        row.scenario = it->get<std::string>();
     }
     for (int m = 0; m < compare_metrics; m++) {
         compare_value& v = row.values[m];
@@ -340,11 +343,15 @@ std::string compare_table(const std::vector<compare_row>& rows)
                             std::strlen(compare_metric_table[m].heading2)});
     }
     const std::vector<std::string> labels = row_labels(rows);
-    std::size_t label_w = std::strlen("scenario");
+    std::size_t label_w = std::strlen("scenario"), mode_w = std::strlen("mode");
     for (const std::string& l : labels)
         label_w = std::max(label_w, l.size());
+    for (const compare_row& r : rows)
+        mode_w = std::max(mode_w, r.mode ? r.mode->size() : 1);
 
-    std::string h1 = pad_right("scenario", label_w), h2 = pad_right("", label_w), rule(label_w, '-');
+    std::string h1 = pad_right("scenario", label_w) + sep + pad_right("mode", mode_w),
+                h2 = pad_right("", label_w) + sep + pad_right("", mode_w),
+                rule = std::string(label_w, '-') + sep + std::string(mode_w, '-');
     for (int m = 0; m < compare_metrics; m++) {
         h1 += sep + pad_left(compare_metric_table[m].heading1, cols[m].width);
         h2 += sep + pad_left(compare_metric_table[m].heading2, cols[m].width);
@@ -352,7 +359,7 @@ std::string compare_table(const std::vector<compare_row>& rows)
     }
     std::string out = rstrip(h1) + "\n" + rstrip(h2) + "\n" + rule + "\n";
     for (std::size_t i = 0; i < rows.size(); i++) {
-        std::string line = pad_right(labels[i], label_w);
+        std::string line = pad_right(labels[i], label_w) + sep + pad_right(rows[i].mode ? *rows[i].mode : "-", mode_w);
         for (int m = 0; m < compare_metrics; m++) {
             const column& c = cols[m];
             const std::string cell = pad_left(c.values[i], c.value_w) + " " + pad_right(c.ratios[i], c.ratio_w);
@@ -375,6 +382,7 @@ std::string compare_json(const std::vector<compare_row>& rows)
         o["input"] = r.input;
         if (!r.dir.empty())
             o["dir"] = r.dir;
+        o["mode"] = r.mode ? json(*r.mode) : json(nullptr);
         for (int m = 0; m < compare_metrics; m++) {
             const compare_value& v = r.values[m];
             const std::string key = compare_metric_table[m].key;

@@ -3,6 +3,7 @@
 // sysctl and sysfs settings (scheduler, cpuidle, governor).
 #include <bls/governor.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "blsim/soc/platform.h"
@@ -72,8 +73,11 @@ bls_kernel_config platform::kernel_config(unsigned ncpus) const
             kc.boot_cpu++;
     }
 
-    // The switcher.
-    kc.switcher.enabled = cfg_.switcher.enabled;
+    // The big.LITTLE mode at boot; the switcher runs in the switched ones.
+    kc.mode = static_cast<bls_mode>(kernel_mode_of(cfg_.mode));
+    if (!kc.mode)
+        throw internal_error("mode '" + cfg_.mode + "' passed validation but is not the kernel's");
+    kc.switcher.enabled = mode_switched(cfg_.mode);
     kc.switcher.pairing = cfg_.switcher.pairing == "in_order" ? BLS_PAIRING_IN_ORDER : BLS_PAIRING_LINUX;
     const switch_costs& sc = cfg_.switcher.costs_cycles;
     kc.switcher.costs = {static_cast<uint32_t>(sc.tick_suspend), static_cast<uint32_t>(sc.cpu_pm_enter),
@@ -116,6 +120,42 @@ bls_kernel_config platform::kernel_config(unsigned ncpus) const
     kc.sched.balance_interval_ns = 1000ull * static_cast<unsigned>(sch.balance_interval_us);
     kc.freq_invariant = sch.freq_invariant;
     kc.cpu_invariant = sch.cpu_invariant;
+
+    // Linaro's big.LITTLE MP (sysfs /sys/kernel/hmp), for mode hmp.
+    bls_hmp_default_config(&kc.sched.hmp);
+    const hmp_config& h = cfg_.hmp;
+    bls_hmp_config& kh = kc.sched.hmp;
+    kh.up_threshold = static_cast<unsigned>(h.up_threshold);
+    kh.down_threshold = static_cast<unsigned>(h.down_threshold);
+    kh.load_avg_period_ms = static_cast<unsigned>(h.load_avg_period_ms);
+    kh.up_interval_ns = 1000ull * static_cast<unsigned>(h.up_interval_us);
+    kh.down_interval_ns = 1000ull * static_cast<unsigned>(h.down_interval_us);
+    kh.fork_to_big = h.fork_to_big;
+    kh.wake_migration = h.wake_migration;
+    kh.forced_up = h.forced_up_migration;
+    kh.idle_pull = h.idle_pull;
+    kh.offload = h.offload;
+    kh.prio_filter = h.prio_filter;
+    kh.prio_filter_nice = h.prio_filter_nice;
+    kh.packing = h.packing;
+    kh.packing_limit = static_cast<unsigned>(h.packing_limit);
+
+    // The energy model EAS places by: the SoC's EAS tables, capacities relative to the fastest
+    // cluster's top OPP (1024).
+    double ref = 0;
+    for (const model::cluster_params& cp : soc.clusters)
+        ref = std::max(ref, static_cast<double>(cp.capacity_dmips_mhz) * (cp.opps.empty() ? 0 : cp.opps.back().freq_mhz));
+    bls_energy_model& em = kc.sched.em;
+    for (std::size_t c = 0; c < soc.clusters.size(); c++) {
+        const model::cluster_params& cp = soc.clusters[c];
+        em.nopps[c] = static_cast<unsigned>(cp.opps.size());
+        for (std::size_t i = 0; i < cp.opps.size(); i++) {
+            em.cap[c][i] = ref > 0 ? 1024.0 * cp.capacity_dmips_mhz * cp.opps[i].freq_mhz / ref : 0;
+            em.core_power[c][i] = cp.opps[i].core_power_eas;
+            em.cluster_power[c][i] = cp.opps[i].cluster_power_eas;
+        }
+        em.cluster_idle_power[c] = cp.wfi_power_eas;
+    }
 
     // cpuidle: the SoC's states, or WFI alone.
     for (std::size_t i = 0; i < soc.clusters.size(); i++) {

@@ -170,7 +170,12 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
     // The software: one C kernel shared by every core; its tasks' behaviour is the workload's.
     workload_ = make_workload(cfg_);
     live_governor_ = cfg_.governor;
-    os_probe_ = std::make_unique<os_probe>(workload_->ntasks());
+    std::vector<unsigned> cpu_cluster;
+    for (unsigned cpu = 0; cpu < ncpus; cpu++)
+        cpu_cluster.push_back(pc_->cluster_of(cpu));
+    os_probe_ = std::make_unique<os_probe>(workload_->ntasks(), std::move(cpu_cluster), big_cluster(soc),
+                                           kernel_mode_of(cfg_.mode), *meter_,
+                                           [this](std::uint64_t t) { meter_->advance_all(t); });
     bls_kernel_config kc = kernel_config(ncpus);
     static const bls_workload_ops workload_ops = {
         .next = [](void* wl, unsigned task, uint64_t now_ns, bls_step* out) -> int {
@@ -205,12 +210,14 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
     executing_.assign(ncpus, -1);
 
     // The scenario's userspace writes: scaling_setspeed, each to its logical CPU with that
-    // CPU's doorbell rung; the governor's tunables and the switcher on or off, rung on
-    // logical cpu0's.
+    // CPU's doorbell rung; the governor's tunables, the switcher on or off and the mode, rung
+    // on the first online logical CPU's.
     for (const freq_request& r : cfg_.governor.setspeed)
         script_.push_back({r.at_ms, static_cast<int>(r.cpu), static_cast<unsigned>(r.freq_mhz)});
     for (const activity_change& a : cfg_.switcher.activity)
         script_.push_back({a.at_ms, a.active ? -1 : -2, 0});
+    for (const mode_change& m : cfg_.mode_changes)
+        script_.push_back({m.at_ms, -4, kernel_mode_of(m.mode)});
     for (std::size_t i = 0; i < cfg_.governor.writes.size(); i++)
         script_.push_back({cfg_.governor.writes[i].at_ms, -3, static_cast<unsigned>(i)});
     std::stable_sort(script_.begin(), script_.end(),
@@ -278,6 +285,11 @@ void platform::timeline_step()
                 throw internal_error("a validated tunable write was refused: " + diag.first_text());
             const bls_governor_tunables t = governor_tunables(live_governor_);
             bls_kernel_post_tunables(&kernel_, &t, w.tunable == "boostpulse");
+        } else if (e.cpu == -4) {
+            const int rc = bls_kernel_post_mode(&kernel_, static_cast<bls_mode>(e.mhz));
+            if (rc != 0)
+                throw internal_error(std::string("the kernel refused a validated mode change to ") +
+                                     (mode_name(e.mhz) ? mode_name(e.mhz) : "?") + ": " + std::to_string(rc));
         } else {
             bls_kernel_post_switcher_active(&kernel_, e.cpu == -1);
         }
@@ -465,6 +477,15 @@ void platform::run(const progress_fn& progress)
     probe_->finish(now_ps());
     meter_->advance_all(now_ps());
     meter_->check_totals(now_ps());
+    // The run's intervals by mode cover it, and their energies add up to the total.
+    os_probe_->finish(now_ps());
+    std::vector<std::string> mode_problems = os_probe_->final_check(now_ps(), meter_->total_energy_j());
+    if (!mode_problems.empty())
+        model::invariant_failed("mode-energy-sum", now_ps(), "the OS probe",
+                                mode_problems.front() +
+                                    (mode_problems.size() > 1
+                                         ? " (and " + std::to_string(mode_problems.size() - 1) + " more)"
+                                         : std::string()));
     // No interrupt lost or delivered twice across the run's switches.
     std::vector<std::string> problems = probe_->final_check([this](unsigned irq) {
         for (unsigned cpu = 0; cpu < ncpus(); cpu++)

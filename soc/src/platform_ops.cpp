@@ -145,9 +145,21 @@ struct platform_ops_impl {
         // interval), so the CPU catches the kernel up first. An interrupt's acknowledgement
         // only needs its time: it is stamped with the CPU's own, without a context switch
         // (one per interrupt would cost the hot path).
-        // The operating system's events need their time only (and come by the thousand).
+        // The operating system's events need their time only (and come by the thousand); but
+        // a mode change reads the meter at its time, as a switch's phases do: the CPU catches
+        // the kernel up first (when it is the CPU's own thread that traces, as it should be;
+        // otherwise the kernel's time is the event's).
         if (event >= BLS_TRACE_SCHED_WAKEUP) {
-            p.os_probe_->tracepoint(c.local_time().value(), cpu, event, a, b);
+            std::uint64_t t = c.local_time().value();
+            if (event == BLS_TRACE_MODE) {
+                const sc_core::sc_process_handle h = sc_core::sc_get_current_process_handle();
+                const bool own_thread =
+                    sc_core::sc_is_running() && h.valid() && h.proc_kind() == sc_core::SC_THREAD_PROC_;
+                if (own_thread)
+                    c.sync();
+                t = own_thread ? c.local_time().value() : sc_core::sc_time_stamp().value();
+            }
+            p.os_probe_->tracepoint(t, cpu, event, a, b);
             return;
         }
         if (event == BLS_TRACE_GUEST_ERROR) {

@@ -81,6 +81,23 @@ namespace {
 
 std::string cpu_name(unsigned cpu) { return "cpu" + std::to_string(cpu); }
 
+// Whether the run is in mode @mode at any time (at boot or by a change).
+bool runs_in(const scenario_config& cfg, const std::string& mode)
+{
+    if (cfg.mode == mode)
+        return true;
+    for (const mode_change& m : cfg.mode_changes)
+        if (m.mode == mode)
+            return true;
+    return false;
+}
+
+std::string mode_string(unsigned kernel_mode)
+{
+    const char* n = mode_name(kernel_mode);
+    return n ? n : "mode " + std::to_string(kernel_mode);
+}
+
 } // namespace
 
 std::string summary_json(platform& p, const host_stats& host, const std::vector<std::string>& extra_files)
@@ -95,6 +112,7 @@ std::string summary_json(platform& p, const host_stats& host, const std::vector<
     j["scenario"] = cfg.name;
     j["seed"] = cfg.seed;
     j["sim_time_s"] = sim_s;
+    j["mode"] = cfg.mode;
 
     json energy;
     energy["total"] = m.total_energy_j();
@@ -139,6 +157,31 @@ std::string summary_json(platform& p, const host_stats& host, const std::vector<
     energy["clusters_by_opp_mhz"] = by_opp;
     j["energy_j"] = energy;
     j["avg_power_mw"] = sim_s > 0 ? m.total_energy_j() / sim_s * 1e3 : 0.0;
+
+    // The run by mode, when the mode changed: each interval's energy (the meter read at the
+    // changes; they add up to the total, an invariant checked at the end of the run), and the
+    // switches requested and tasks moved between the clusters in it.
+    const std::vector<os_probe::mode_interval>& intervals = p.os().mode_intervals();
+    if (intervals.size() > 1) {
+        json list = json::array();
+        for (std::size_t i = 0; i < intervals.size(); i++) {
+            const os_probe::mode_interval& mi = intervals[i];
+            const bool last = i + 1 == intervals.size();
+            std::uint64_t switches = 0;
+            for (const switch_record& r : p.probe().records())
+                if (r.t_request >= mi.start_ps && (r.t_request < mi.end_ps || (last && r.t_request == mi.end_ps)))
+                    switches++;
+            const double len_s = static_cast<double>(mi.end_ps - mi.start_ps) / 1e12;
+            list.push_back({{"mode", mode_string(mi.mode)},
+                            {"start_s", static_cast<double>(mi.start_ps) / 1e12},
+                            {"end_s", static_cast<double>(mi.end_ps) / 1e12},
+                            {"energy_j", mi.energy_j()},
+                            {"avg_power_mw", len_s > 0 ? mi.energy_j() / len_s * 1e3 : 0.0},
+                            {"switches", switches},
+                            {"migrations", mi.migrations}});
+        }
+        j["mode_intervals"] = list;
+    }
 
     json res_cores = json::object();
     for (unsigned cpu = 0; cpu < p.ncpus(); cpu++) {
@@ -200,6 +243,15 @@ std::string summary_json(platform& p, const host_stats& host, const std::vector<
                   {"wakeups", ss.wakeups},
                   {"load_balance_moves", ss.load_balance_moves},
                   {"timer_irqs", k.stats.timer_irqs}};
+
+    // Tasks moved between the clusters (HMP, EAS): up to the big cluster or down, and from the
+    // decision to move each to it running there.
+    const os_probe& os = p.os();
+    if (os.migrations() > 0 || runs_in(cfg, "hmp") || runs_in(cfg, "eas"))
+        j["migrations"] = {{"count", os.migrations()},
+                           {"up", os.migrations_up()},
+                           {"down", os.migrations_down()},
+                           {"latency_us", distribution(os.migration_latency())}};
 
     // The cpufreq statistics of each policy as it stands at the end (time_in_state since the
     // policies were last made: the switcher turned on or off remakes them).
@@ -294,6 +346,10 @@ std::string summary_json(platform& p, const host_stats& host, const std::vector<
                   {"first_man", ms.first_man},
                   {"raced_power_up", ms.raced_power_up}};
     j["switches"] = sw;
+    // Cluster migration: the switches of one group move every logical CPU together; the
+    // group's blackout runs from its first CPU's blackout start to its last CPU's end.
+    if (runs_in(cfg, "cluster-migration") || probe.groups() > 0)
+        j["cluster_migration"] = {{"groups", probe.groups()}, {"blackout_us", distribution(probe.group_blackout())}};
 
     j["interrupts"] = {{"handled", probe.irqs_handled()},
                        {"merged", probe.irqs_merged()},
@@ -324,7 +380,7 @@ std::string switches_csv(platform& p)
     for (const char* step : switch_step_names)
         os << "," << step << "_us";
     os << ",total_us,inbound_cluster_powered_up,outbound_cluster_powered_down,energy_window_j,"
-          "energy_overhead_j\n";
+          "energy_overhead_j,group\n";
     // Times are whole picoseconds: printed exactly, by integer arithmetic (and far faster
     // than printf's floating point, a large part of a short run's time otherwise).
     auto fixed = [](char* out, std::uint64_t ps, std::uint64_t unit, int decimals, bool negative) {
@@ -363,9 +419,13 @@ std::string switches_csv(platform& p)
         for (int k = 0; k < switch_steps; k++)
             os << ',' << fixed(num, r.step_ps(k), 1000000, 6, false);
         os << ',' << us(r.t_request, r.t_outbound_off);
-        std::snprintf(line, sizeof line, ",%d,%d,%.9g,%.9g\n", r.inbound_cluster_powered_up ? 1 : 0,
+        std::snprintf(line, sizeof line, ",%d,%d,%.9g,%.9g,", r.inbound_cluster_powered_up ? 1 : 0,
                       r.outbound_cluster_powered_down ? 1 : 0, r.energy_window_j, r.energy_overhead_j);
         os << line;
+        // Cluster migration's group; empty for a switch of no group (IKS, the switcher turned off).
+        if (r.group)
+            os << r.group;
+        os << '\n';
     }
     return os.str();
 }
@@ -438,6 +498,33 @@ std::string human_summary(platform& p, const host_stats& host)
             std::snprintf(line, sizeof line, "  ... and %zu more in switches.csv\n", probe.records().size() - shown);
             os << line;
         }
+    }
+    if (probe.groups() > 0) {
+        const model::log_histogram g = probe.group_blackout();
+        std::snprintf(line, sizeof line, "cluster migration: %zu group%s of switches, group blackout %.2f..%.2f us\n",
+                      probe.groups(), probe.groups() == 1 ? "" : "s", g.min() / 1e6, g.max() / 1e6);
+        os << line;
+    }
+    const os_probe& osp = p.os();
+    if (osp.migrations() > 0) {
+        const model::log_histogram& h = osp.migration_latency();
+        std::snprintf(line, sizeof line,
+                      "migrations between the clusters: %llu (%llu up, %llu down), decision to running "
+                      "%.1f us median, %.1f us at most\n",
+                      static_cast<unsigned long long>(osp.migrations()),
+                      static_cast<unsigned long long>(osp.migrations_up()),
+                      static_cast<unsigned long long>(osp.migrations_down()), h.percentile(0.5) / 1e6,
+                      h.max() / 1e6);
+        os << line;
+    }
+    if (osp.mode_intervals().size() > 1) {
+        std::string modes;
+        for (const os_probe::mode_interval& mi : osp.mode_intervals()) {
+            std::snprintf(line, sizeof line, "%s %s %.3f-%.3f s %.4f J", modes.empty() ? "modes:" : ";",
+                          mode_string(mi.mode).c_str(), mi.start_ps / 1e12, mi.end_ps / 1e12, mi.energy_j());
+            modes += line;
+        }
+        os << modes << "\n";
     }
     // The OS: the governor's decisions per policy (time at each frequency above 1 %) and the
     // scheduler's activity.

@@ -7,6 +7,7 @@
 #include <bls/cpufreq.h>
 #include <bls/cpuidle.h>
 #include <bls/governor.h>
+#include <bls/kernel.h>
 #include <bls/types.h>
 
 #include <algorithm>
@@ -580,9 +581,7 @@ schema<activity_change> activity_schema()
 schema<switcher_config> switcher_schema()
 {
     schema<switcher_config> s;
-    s.boolean("enabled", &switcher_config::enabled,
-              "Run the In-Kernel Switcher: CPUs paired across the two clusters, one logical CPU per pair.")
-        .choice("pairing", &switcher_config::pairing,
+    s.choice("pairing", &switcher_config::pairing,
                 {{"linux", std::string("linux")}, {"in_order", std::string("in_order")}},
                 "linux: each boot-cluster CPU with the last free CPU of the other cluster (TC2: "
                 "cpu0-cpu4, cpu1-cpu3); in_order: with the first.")
@@ -593,7 +592,58 @@ schema<switcher_config> switcher_schema()
                  "fetches, the saved context), each a DRAM round trip whatever the CPU's clock.")
         .list("activity", &switcher_config::activity, activity_schema(), 0, 10000,
               "Turning the switcher on and off during the run (the real system's "
-              "/sys/kernel/bL_switcher/active).");
+              "/sys/kernel/bL_switcher/active): on is mode iks, off mode smp. Not with mode_changes.");
+    return s;
+}
+
+// The modes by name, with the kernel's values (enum bls_mode).
+const std::vector<std::pair<std::string, std::string>>& mode_options()
+{
+    static const std::vector<std::pair<std::string, std::string>> options = {
+        {"smp", "smp"}, {"iks", "iks"}, {"cluster-migration", "cluster-migration"}, {"hmp", "hmp"}, {"eas", "eas"}};
+    return options;
+}
+
+schema<mode_change> mode_change_schema()
+{
+    schema<mode_change> s;
+    s.real("at_ms", &mode_change::at_ms, 0, 1e9, "ms", "When.", true)
+        .choice("mode", &mode_change::mode, mode_options(),
+                "The mode asked for (as mode). Between a switched mode (iks, cluster-migration) and "
+                "one without the switcher, the switcher turns off (every logical CPU back to the "
+                "boot cluster, then the others online) or on.",
+                true);
+    return s;
+}
+
+schema<hmp_config> hmp_schema()
+{
+    using p = hmp_config;
+    schema<p> s;
+    s.integer("up_threshold", &p::up_threshold, 0, 1023, "load (0..1024)",
+              "A task whose HMP load is above it belongs on a big CPU (/sys/kernel/hmp/up_threshold).")
+        .integer("down_threshold", &p::down_threshold, 0, 1023, "load (0..1024)",
+                 "A task whose HMP load is below it belongs on a little CPU; below up_threshold.")
+        .integer("load_avg_period_ms", &p::load_avg_period_ms, 1, 1000, "ms",
+                 "Half-life of the HMP load (the runnable average HMP decides by).")
+        .integer("up_interval_us", &p::up_interval_us, 0, 10000000, "us",
+                 "Least time from a task's last move between clusters to a move up (Linux: 4096 << 10 ns).")
+        .integer("down_interval_us", &p::down_interval_us, 0, 10000000, "us",
+                 "Least time from a task's last move between clusters to a move down.")
+        .boolean("fork_to_big", &p::fork_to_big, "New tasks start on a big CPU, with a full load.")
+        .boolean("wake_migration", &p::wake_migration, "A waking task changes cluster by its load.")
+        .boolean("forced_up_migration", &p::forced_up_migration,
+                 "A task running on a little CPU above up_threshold is moved up at once.")
+        .boolean("idle_pull", &p::idle_pull, "An idle big CPU pulls the heaviest such task.")
+        .boolean("offload", &p::offload,
+                 "A big CPU with tasks waiting pushes one to an idle little CPU.")
+        .boolean("prio_filter", &p::prio_filter,
+                 "Tasks at nice prio_filter_nice or above never go up (off in the TC2 defconfig).")
+        .integer("prio_filter_nice", &p::prio_filter_nice, -20, 19, "", "The nice level of prio_filter.")
+        .boolean("packing", &p::packing,
+                 "Small tasks are packed on the first little CPU (off on TC2) ...")
+        .integer("packing_limit", &p::packing_limit, 0, 1024, "load (0..1024)",
+                 "... while its load stays below this.");
     return s;
 }
 
@@ -605,18 +655,31 @@ schema<scenario_config> make_scenario_schema(bool soc_required)
         .integer("seed", &scenario_config::seed, 0, 2147483647, "",
                  "Seed of every random choice of the run; same seed, same results.")
         .real("duration_s", &scenario_config::duration_s, 1e-6, 1e6, "s", "Simulated time.")
+        .choice("mode", &scenario_config::mode, mode_options(),
+                "The big.LITTLE mode at boot. smp: the switcher off, every CPU its own, CFS "
+                "placement; iks: the In-Kernel Switcher, CPUs paired across the two clusters, a "
+                "cpufreq policy per logical CPU; cluster-migration: the switcher's pairs under one "
+                "policy, all moving cluster together; hmp: the switcher off, Linaro's big.LITTLE MP "
+                "sorting tasks between the clusters by load (hmp); eas: the switcher off, "
+                "energy-aware wake-up placement by the SoC's EAS tables.")
+        .list("mode_changes", &scenario_config::mode_changes, mode_change_schema(), 0, 10000,
+              "Mode changes during the run, in time order, as Linaro's sysfs allowed. Not with "
+              "switcher.activity.")
         .object("soc", &scenario_config::soc, soc_schema(),
                 "The SoC. In a scenario file, a path to a SoC file (relative to the scenario) "
                 "or the mapping itself.",
                 soc_required)
         .object("governor", &scenario_config::governor, governor_schema(), "cpufreq governor.")
         .object("sched", &scenario_config::sched, sched_schema(), "The scheduler.")
+        .object("hmp", &scenario_config::hmp, hmp_schema(),
+                "Linaro's big.LITTLE MP (mode hmp), at the LSK's defaults for TC2.")
         .object("cpuidle", &scenario_config::cpuidle, cpuidle_schema(), "cpuidle.")
         .object("workload", &scenario_config::workload, workload_schema(), "What runs.")
         .object("switcher", &scenario_config::switcher, switcher_schema(), "The In-Kernel Switcher.")
         .integers("online_cpus", &scenario_config::online_cpus, 0, BLS_MAX_CPUS - 1, BLS_MAX_CPUS, "",
                   "CPU hotplug at boot: the CPUs that come up, the others stay powered down "
-                  "(empty: every CPU). Only with the switcher off.");
+                  "(empty: every CPU). Only in modes without the switcher (smp, hmp, eas), "
+                  "mode_changes included.");
     return s;
 }
 
@@ -812,6 +875,86 @@ void load_replay_csv(const std::string& file, workload_config& w, const mark& at
         d.error(mark{shown, 1, 1}, "the replay file is empty (a header line 'time_ms,task,util_pct' first)");
 }
 
+// Whether the switcher runs at any time of the run: a switched mode at boot or later, or
+// switcher.activity turning it on.
+bool ever_switched(const scenario_config& c)
+{
+    bool on = mode_switched(c.mode);
+    for (const mode_change& m : c.mode_changes)
+        on |= mode_switched(m.mode);
+    for (const activity_change& a : c.switcher.activity)
+        on |= a.active;
+    return on;
+}
+
+// Whether the switcher is on at @at_ms as the scenario asks for it: the mode at boot, then the
+// last change (mode_changes, switcher.activity) before that time.
+bool switched_at(const scenario_config& c, double at_ms)
+{
+    bool on = mode_switched(c.mode);
+    double latest = -1;
+    for (const mode_change& m : c.mode_changes)
+        if (m.at_ms < at_ms && m.at_ms >= latest) {
+            latest = m.at_ms;
+            on = mode_switched(m.mode);
+        }
+    for (const activity_change& a : c.switcher.activity)
+        if (a.at_ms < at_ms && a.at_ms >= latest) {
+            latest = a.at_ms;
+            on = a.active;
+        }
+    return on;
+}
+
+// The modes and their changes: what each needs of the SoC, and the changes' order.
+void check_modes(const scenario_config& c, const bind_context& ctx, diagnostics& d)
+{
+    // Every place a mode is named: (key, mode).
+    std::vector<std::pair<std::string, std::string>> named = {{"mode", c.mode}};
+    for (std::size_t i = 0; i < c.mode_changes.size(); i++)
+        named.emplace_back("mode_changes[" + std::to_string(i) + "].mode", c.mode_changes[i].mode);
+    const std::string nclusters = std::to_string(c.soc.clusters.size());
+    bool eas_reported = false;
+    for (const auto& [key, mode] : named) {
+        if (mode_switched(mode) && c.soc.clusters.size() != 2)
+            d.error(ctx.where(key), key + ": " + mode + " runs the switcher, which pairs the CPUs of two "
+                                                       "clusters; the SoC has " + nclusters);
+        if (mode == "hmp" && c.soc.clusters.size() != 2)
+            d.error(ctx.where(key), key + ": hmp sorts tasks between a big and a little cluster; the SoC has " +
+                                        nclusters);
+        if (mode == "eas" && !eas_reported) {
+            // EAS places by the SoC's energy model: a busy core's power at every OPP.
+            for (std::size_t i = 0; i < c.soc.clusters.size() && !eas_reported; i++)
+                for (std::size_t k = 0; k < c.soc.clusters[i].opps.size() && !eas_reported; k++)
+                    if (!(c.soc.clusters[i].opps[k].core_power_eas > 0)) {
+                        d.error(ctx.where(key), key + ": eas places tasks by the SoC's EAS energy model; soc.clusters[" +
+                                                    std::to_string(i) + "].opps[" + std::to_string(k) +
+                                                    "].core_power_eas is " +
+                                                    cfg::format_number(c.soc.clusters[i].opps[k].core_power_eas) +
+                                                    " (every OPP's must be above 0)");
+                        eas_reported = true;
+                    }
+        }
+    }
+    if (!c.mode_changes.empty() && !c.switcher.activity.empty())
+        d.error(ctx.where("mode_changes"), "mode_changes: not together with switcher.activity (on is mode iks, "
+                                           "off mode smp: give those changes in mode_changes)");
+    for (std::size_t i = 1; i < c.mode_changes.size(); i++)
+        if (c.mode_changes[i].at_ms < c.mode_changes[i - 1].at_ms) {
+            const std::string p = "mode_changes[" + std::to_string(i) + "].at_ms";
+            d.error(ctx.where(p), p + ": changes go in time order; " + cfg::format_number(c.mode_changes[i].at_ms) +
+                                      " ms is before the previous " +
+                                      cfg::format_number(c.mode_changes[i - 1].at_ms) + " ms");
+        }
+    if (c.hmp.down_threshold >= c.hmp.up_threshold) {
+        // Located where the pair was last touched: the down threshold, unless only the up one was given.
+        const bool up_only = ctx.given("hmp.up_threshold") && !ctx.given("hmp.down_threshold");
+        d.error(ctx.where(up_only ? "hmp.up_threshold" : "hmp.down_threshold"),
+                "hmp.down_threshold: " + std::to_string(c.hmp.down_threshold) + " must be below up_threshold (" +
+                    std::to_string(c.hmp.up_threshold) + ")");
+    }
+}
+
 // The workload's own rules, and CPU hotplug.
 void check_workload(scenario_config& c, const std::string& path, const bind_context& ctx, diagnostics& d)
 {
@@ -870,9 +1013,9 @@ void check_workload(scenario_config& c, const std::string& path, const bind_cont
             d.error(ctx.where(p), p + ": cpu" + std::to_string(cpu) + " is listed twice");
         online |= 1u << cpu;
     }
-    if (c.switcher.enabled || !c.switcher.activity.empty())
-        d.error(ctx.where("online_cpus"), "online_cpus: CPU hotplug is for runs with the switcher off "
-                                          "(switcher.enabled: false and no switcher.activity)");
+    if (ever_switched(c) || !c.switcher.activity.empty())
+        d.error(ctx.where("online_cpus"), "online_cpus: CPU hotplug is for runs without the switcher "
+                                          "(mode smp, hmp or eas, in mode_changes too, and no switcher.activity)");
     for (std::size_t k = 0; k < c.governor.setspeed.size(); k++) {
         const int cpu = c.governor.setspeed[k].cpu;
         if (cpu >= 0 && cpu < 32 && !(online >> cpu & 1u)) {
@@ -1042,17 +1185,15 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                                       cluster + "'");
     }
 
-    if (c.switcher.enabled && c.soc.clusters.size() != 2)
-        d.error(ctx.where("switcher.enabled"), "switcher.enabled: the switcher pairs the CPUs of two "
-                                               "clusters; the SoC has " +
-                                                   std::to_string(c.soc.clusters.size()));
-    bool ever_on = c.switcher.enabled;
+    check_modes(c, ctx, d);
+    bool activity_on = false;
     for (const activity_change& a : c.switcher.activity)
-        ever_on |= a.active;
-    if (ever_on && c.soc.clusters.size() != 2)
+        activity_on |= a.active;
+    if (activity_on && c.soc.clusters.size() != 2)
         d.error(ctx.where("switcher.activity"), "switcher.activity: the switcher pairs the CPUs of "
                                                 "two clusters; the SoC has " +
                                                     std::to_string(c.soc.clusters.size()));
+    const bool ever_on = ever_switched(c);
     // Tasks stay on logical CPUs that exist whether the switcher is on or off.
     int nlogical = logical_cpus(c);
     if (ever_on && c.soc.clusters.size() == 2)
@@ -1140,30 +1281,61 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                                                std::to_string(nlogical) + cpus_are);
             continue;
         }
-        bool ok = false;
-        if (c.switcher.enabled && big >= 0) {
-            // The merged virtual table (without one, its own error is reported above).
-            ok = !have_table || bls_cpufreq_lookup(&table, static_cast<unsigned>(r.freq_mhz)) != nullptr;
-        } else if (!c.switcher.enabled) {
+        // A virtual frequency while the switcher is on, a real one of the CPU's cluster without:
+        // as the switcher is at boot or as the changes before the write leave it (the kernel
+        // takes a change a little later, and refuses a write it cannot take, counting it).
+        auto valid = [&](bool switched) {
+            if (switched) // the merged virtual table (without one, its own error is reported above)
+                return big >= 0 && (!have_table || bls_cpufreq_lookup(&table, static_cast<unsigned>(r.freq_mhz)) != nullptr);
             int cpu = r.cpu;
             for (const model::cluster_params& cl : c.soc.clusters) {
-                if (cpu < cl.cores) {
-                    for (const model::opp_point& o : cl.opps)
-                        ok |= o.freq_mhz == r.freq_mhz;
-                    break;
-                }
+                if (cpu < cl.cores)
+                    return std::any_of(cl.opps.begin(), cl.opps.end(),
+                                       [&](const model::opp_point& o) { return o.freq_mhz == r.freq_mhz; });
                 cpu -= cl.cores;
             }
-        }
+            return false;
+        };
+        const bool on = switched_at(c, r.at_ms);
+        const bool ok = valid(on) || valid(mode_switched(c.mode));
         if (!ok)
             d.error(ctx.where(p + ".freq_mhz"),
                     p + ".freq_mhz: " + std::to_string(r.freq_mhz) + " MHz is not " +
-                        (c.switcher.enabled ? "in the switcher's virtual frequency table"
+                        (on ? "in the switcher's virtual frequency table"
                                             : "an OPP of the CPU's cluster"));
     }
 }
 
 } // namespace
+
+bool mode_switched(const std::string& mode) { return mode == "iks" || mode == "cluster-migration"; }
+
+unsigned kernel_mode_of(const std::string& mode)
+{
+    if (mode == "smp")
+        return BLS_MODE_SMP;
+    if (mode == "iks")
+        return BLS_MODE_IKS;
+    if (mode == "cluster-migration")
+        return BLS_MODE_CLUSTER_MIGRATION;
+    if (mode == "hmp")
+        return BLS_MODE_HMP;
+    if (mode == "eas")
+        return BLS_MODE_EAS;
+    return 0;
+}
+
+const char* mode_name(unsigned kernel_mode)
+{
+    switch (kernel_mode) {
+    case BLS_MODE_SMP: return "smp";
+    case BLS_MODE_IKS: return "iks";
+    case BLS_MODE_CLUSTER_MIGRATION: return "cluster-migration";
+    case BLS_MODE_HMP: return "hmp";
+    case BLS_MODE_EAS: return "eas";
+    }
+    return nullptr;
+}
 
 int big_cluster(const model::soc_params& soc)
 {
@@ -1180,7 +1352,7 @@ int logical_cpus(const scenario_config& cfg)
     int total = 0;
     for (const model::cluster_params& c : cfg.soc.clusters)
         total += c.cores;
-    if (!cfg.switcher.enabled || cfg.soc.clusters.size() != 2)
+    if (!mode_switched(cfg.mode) || cfg.soc.clusters.size() != 2)
         return total;
     // Each CPU of the boot cluster (the first) pairs with one of the other.
     return std::min(cfg.soc.clusters[0].cores, cfg.soc.clusters[1].cores);

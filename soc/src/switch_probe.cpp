@@ -16,7 +16,8 @@ std::uint64_t switch_record::step_ps(int k) const
 
 switch_probe::switch_probe(unsigned ncpus, const model::energy_meter& meter,
                            std::function<void(std::uint64_t)> advance)
-    : meter_(meter), advance_(std::move(advance)), open_(ncpus), cpufreq_(ncpus),
+    : meter_(meter), advance_(std::move(advance)), open_(ncpus), cpufreq_(ncpus), pending_group_(ncpus, 0),
+      txn_group_(ncpus, 0),
       cluster_up_since_(meter.nclusters(), 0), up_uncore_(meter.nclusters(), 0.0),
       up_lump_seen_(meter.nclusters(), 0.0), step_(switch_steps)
 {
@@ -54,9 +55,19 @@ void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, uns
         return;
     }
     close_settled(t);
+    if (event == BLS_TRACE_SWITCH_GROUP) {
+        // Cluster migration: announced just before the switch's cpufreq transaction begins.
+        if (a < pending_group_.size())
+            pending_group_[a] = b;
+        return;
+    }
     if (event == BLS_TRACE_CPUFREQ_BEGIN) {
-        if (a < cpufreq_.size())
+        if (a < cpufreq_.size()) {
             cpufreq_[a] = std::make_pair(t, b);
+            // The group belongs to this transaction; one begun without a group has none.
+            txn_group_[a] = pending_group_[a];
+            pending_group_[a] = 0;
+        }
         return;
     }
     if (a >= open_.size())
@@ -74,6 +85,10 @@ void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, uns
                 s->r.t_cpufreq = cpufreq_[a]->first;
             cpufreq_[a].reset();
         }
+        // Its group: announced for it, or for the transaction that led to it.
+        if (!s->r.group)
+            s->r.group = pending_group_[a] ? pending_group_[a] : txn_group_[a];
+        pending_group_[a] = txn_group_[a] = 0;
         s->r.to_cluster = b;
         break;
     case BLS_TRACE_INBOUND_KICKED:
@@ -229,6 +244,36 @@ void switch_probe::complete(open_switch& s)
     for (int k = 0; k < switch_steps; k++)
         step_[static_cast<std::size_t>(k)].record(r.step_ps(k));
     done_.push_back(r);
+}
+
+namespace {
+
+// Each group's blackout: (first start, last end), by group id.
+std::map<unsigned, std::pair<std::uint64_t, std::uint64_t>> group_spans(const std::vector<switch_record>& records)
+{
+    std::map<unsigned, std::pair<std::uint64_t, std::uint64_t>> spans;
+    for (const switch_record& r : records) {
+        if (!r.group)
+            continue;
+        auto [it, fresh] = spans.emplace(r.group, std::make_pair(r.t_blackout_start, r.t_blackout_end));
+        if (!fresh) {
+            it->second.first = std::min(it->second.first, r.t_blackout_start);
+            it->second.second = std::max(it->second.second, r.t_blackout_end);
+        }
+    }
+    return spans;
+}
+
+} // namespace
+
+std::size_t switch_probe::groups() const { return group_spans(done_).size(); }
+
+model::log_histogram switch_probe::group_blackout() const
+{
+    model::log_histogram h;
+    for (const auto& [group, span] : group_spans(done_))
+        h.record(span.second >= span.first ? span.second - span.first : 0);
+    return h;
 }
 
 std::size_t switch_probe::distribution_bytes() const

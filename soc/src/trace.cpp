@@ -15,6 +15,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "blsim/soc/scenario.h"
+
 namespace blsim::soc {
 
 trace_recorder::trace_recorder(trace_context ctx) : ctx_(std::move(ctx)) { recs_.reserve(1 << 16); }
@@ -43,7 +45,7 @@ void trace_recorder::cluster_counter(std::uint64_t t_ps, unsigned cluster, count
     recs_.push_back({t_ps, kind::counter, static_cast<std::uint8_t>(c), static_cast<std::uint16_t>(cluster), 0, 0, value});
 }
 
-static_assert(BLS_TRACE_MCPM_CPU_STATE < 256, "a kernel event is kept in a record's 8-bit sub");
+static_assert(BLS_TRACE_LAST < 256, "a kernel event is kept in a record's 8-bit sub");
 
 void trace_recorder::kernel(std::uint64_t t_ps, unsigned cpu, unsigned event, unsigned a, unsigned b)
 {
@@ -128,6 +130,7 @@ constexpr int logical_pid = 50;
 int cpu_tid(unsigned cpu, int k) { return 100 * (static_cast<int>(cpu) + 1) + k; } // 0 tasks, 1 idle, 2 power, 3 mcpm
 int cluster_tid(unsigned c) { return 10000 + static_cast<int>(c); }
 int logical_tid(unsigned l) { return 5000 + static_cast<int>(l); }
+constexpr int mode_tid = 4999; // the big.LITTLE mode's changes, in the logical CPUs' process
 
 void append_int(std::string& b, std::uint64_t v)
 {
@@ -255,6 +258,7 @@ std::string trace_recorder::perfetto_json(const std::vector<switch_record>& swit
         out.meta(name_meta("thread_name", pid, cpu_tid(cpu, 3), n + " mcpm"));
     }
     out.meta(name_meta("process_name", logical_pid, -1, "logical CPUs"));
+    bool mode_named = false;
 
     // Open slices, to end at the next state and at the end of the run: tid -> pid (0: none).
     std::map<int, int> open;
@@ -343,6 +347,39 @@ std::string trace_recorder::perfetto_json(const std::vector<switch_record>& swit
                 begin_slice(pid, cpu_tid(r.cpu, 3), r.t_ps, k < 4 ? names[k] : "?", "mcpm");
                 break;
             }
+            case BLS_TRACE_MODE: {
+                // A global instant (across every track), on a track of its own.
+                if (!mode_named) {
+                    mode_named = true;
+                    out.meta(name_meta("thread_name", logical_pid, mode_tid, "big.LITTLE mode"));
+                }
+                const char* now = mode_name(a);
+                const char* before = b ? mode_name(b) : nullptr;
+                const std::string now_s = now ? now : std::to_string(a);
+                std::string name = "mode " + now_s;
+                std::string args = "\"mode\":" + quoted(now_s);
+                if (b) {
+                    const std::string before_s = before ? before : std::to_string(b);
+                    name += " (from " + before_s + ")";
+                    args += ",\"previous\":" + quoted(before_s);
+                }
+                std::string s = slice('i', name, logical_pid, mode_tid, r.t_ps, "mode");
+                s.insert(s.size() - 1, ",\"s\":\"g\",\"args\":{" + args + "}");
+                out.add(r.t_ps, s);
+                break;
+            }
+            case BLS_TRACE_TASK_XMIGRATED: {
+                // On the CPU it now runs on, with the time from the decision to move it.
+                const std::string& to = ctx_.cluster_names.at(ctx_.cpu_cluster.at(r.cpu));
+                std::string s = slice('i', "xmigrated " + ctx_.task_names.at(a) + " -> " + to, pid,
+                                      cpu_tid(r.cpu, 0), r.t_ps, "sched");
+                std::string args = ",\"s\":\"t\",\"args\":{\"latency_us\":";
+                append_ts(args, static_cast<std::uint64_t>(b) * 1000); // ns -> ps, printed as us
+                args += "}";
+                s.insert(s.size() - 1, args);
+                out.add(r.t_ps, s);
+                break;
+            }
             case BLS_TRACE_GOV_LOAD:
                 logical_track(a);
                 out.add_with(r.t_ps, [&](std::string& o) {
@@ -371,7 +408,8 @@ std::string trace_recorder::perfetto_json(const std::vector<switch_record>& swit
         const std::uint64_t end = std::max({r.t_done, r.t_outbound_off, r.t_blackout_end, r.t_alive});
         const std::string dir = ctx_.cluster_names.at(r.from_cluster) + "->" + ctx_.cluster_names.at(r.to_cluster);
         out.add(r.t_request, complete("switch " + dir, logical_pid, tid, r.t_request, end,
-                                      "\"outbound\":" + std::to_string(r.outbound) + ",\"inbound\":" + std::to_string(r.inbound)));
+                                      "\"outbound\":" + std::to_string(r.outbound) + ",\"inbound\":" + std::to_string(r.inbound) +
+                                          (r.group ? ",\"group\":" + std::to_string(r.group) : std::string())));
         const std::uint64_t on = std::max(r.t_request, r.t_inbound_power_on);
         out.add(r.t_request, complete("request to power-on", logical_pid, tid, r.t_request, on, ""));
         out.add(on, complete("inbound power-up to alive", logical_pid, tid, on, std::max(on, r.t_alive), ""));

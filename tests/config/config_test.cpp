@@ -958,14 +958,14 @@ TEST(Workloads, TheFourBbenchScenariosLoad)
 TEST(Workloads, HotplugIsCheckedAgainstTheSocAndTheSwitcher)
 {
     loaded r = load(scenarios + "bbench-2xa7.yaml",
-                    {"online_cpus=[2, 7, 2]", "switcher.enabled=true", "workload.bbench.cpus=[0, 1]",
+                    {"online_cpus=[2, 7, 2]", "mode=iks", "workload.bbench.cpus=[0, 1]",
                      "workload.audio.cpus=[4]"});
     ASSERT_FALSE(r.ok);
     EXPECT_EQ(r.errors, (messages{
                             set_at(1, 13) + ": online_cpus[1]: cpu7 does not exist (the SoC has 5 CPUs)",
                             set_at(1, 13) + ": online_cpus[2]: cpu2 is listed twice",
-                            set_at(1, 13) + ": online_cpus: CPU hotplug is for runs with the switcher off "
-                                            "(switcher.enabled: false and no switcher.activity)",
+                            set_at(1, 13) + ": online_cpus: CPU hotplug is for runs without the switcher "
+                                            "(mode smp, hmp or eas, in mode_changes too, and no switcher.activity)",
                             set_at(3, 22) + ": workload.bbench.cpus: the browser may run only on offline CPUs (online_cpus)",
                             set_at(4, 21) + ": workload.audio.cpus: the audio decoder may run only on offline CPUs (online_cpus)",
                         }));
@@ -1017,4 +1017,211 @@ TEST(Workloads, AnRtAppFileThatCannotBeReadIsReportedWhereItIsNamed)
     ASSERT_FALSE(r.ok);
     EXPECT_EQ(r.errors, (messages{set_at(3, 21) + ": cannot read rt-app file '/nonexistent-blsim/x.json': No such file "
                                                   "or directory"}));
+}
+
+// ------------------------------------------------------------------------------------------
+// The big.LITTLE modes (mode, mode_changes, hmp)
+
+TEST(Modes, TheModeAtBootIsSmpUnlessSaidAndTheIksScenariosSayIks)
+{
+    loaded d = load(default_path);
+    ASSERT_TRUE(d.ok) << ::testing::PrintToString(d.errors);
+    EXPECT_EQ(d.cfg.mode, "smp");
+    EXPECT_TRUE(d.cfg.mode_changes.empty());
+    EXPECT_EQ(blsim::soc::logical_cpus(d.cfg), 5);
+    for (const char* f : {"bbench-iks-default.yaml", "bbench-iks-tuned.yaml", "governor-steps.yaml",
+                          "rtapp-periodic.yaml", "switch-pingpong.yaml", "switcher-onoff.yaml"}) {
+        loaded r = load(scenarios + f);
+        ASSERT_TRUE(r.ok) << f << ::testing::PrintToString(r.errors);
+        EXPECT_EQ(r.cfg.mode, "iks") << f;
+        EXPECT_EQ(blsim::soc::logical_cpus(r.cfg), 2) << f; // the pairs
+    }
+    for (const char* f : {"bbench-2xa15.yaml", "bbench-2xa7.yaml", "rtapp-pipeline.yaml"})
+        EXPECT_EQ(load(scenarios + f).cfg.mode, "smp") << f;
+    // The key it replaces is gone.
+    loaded old = load(default_path, {"switcher.enabled=true"});
+    EXPECT_FALSE(old.ok);
+    EXPECT_EQ(old.errors, messages{set_at(1, 10) + ": unknown key 'enabled' in switcher (did you mean 'pairing'?)"});
+}
+
+TEST(Modes, EveryModeIsAChoiceByName)
+{
+    for (const char* m : {"smp", "iks", "cluster-migration", "hmp", "eas"}) {
+        loaded r = load(default_path, {std::string("mode=") + m, "governor.name=performance", "governor.freq_mhz={}",
+                                       "workload.tasks.0.cpus=[0]", "workload.tasks.1.cpus=[1]",
+                                       "workload.tasks.2.cpus=[0]", "workload.tasks.3.cpus=[1]"});
+        ASSERT_TRUE(r.ok) << m << ::testing::PrintToString(r.errors);
+        EXPECT_EQ(r.cfg.mode, m);
+        EXPECT_EQ(blsim::soc::kernel_mode_of(m) != 0, true) << m;
+        EXPECT_STREQ(blsim::soc::mode_name(blsim::soc::kernel_mode_of(m)), m);
+        EXPECT_EQ(blsim::soc::mode_switched(m), std::string(m) == "iks" || std::string(m) == "cluster-migration") << m;
+    }
+    EXPECT_EQ(blsim::soc::kernel_mode_of("big.LITTLE"), 0u);
+    EXPECT_EQ(blsim::soc::mode_name(0), nullptr);
+    loaded r = load(default_path, {"mode=mp"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 6) + ": mode: expected one of smp, iks, cluster-migration, hmp, eas, got 'mp'"});
+}
+
+TEST(Modes, ModeChangesAreTimedModesInOrder)
+{
+    loaded r = load(default_path, {"mode_changes=[{at_ms: 100, mode: hmp}, {at_ms: 200, mode: eas}, {at_ms: 200, mode: smp}]"});
+    ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
+    ASSERT_EQ(r.cfg.mode_changes.size(), 3u);
+    EXPECT_DOUBLE_EQ(r.cfg.mode_changes[1].at_ms, 200);
+    EXPECT_EQ(r.cfg.mode_changes[1].mode, "eas");
+
+    r = load(default_path, {"mode_changes=[{at_ms: 300, mode: hmp}, {at_ms: 200, mode: eas}, {at_ms: 100}, {mode: smp}]"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{set_at(1, 14) + ": mode_changes[2]: missing required key 'mode'",
+                                  set_at(1, 14) + ": mode_changes[3]: missing required key 'at_ms'"}));
+    r = load(default_path, {"mode_changes=[{at_ms: 300, mode: hmp}, {at_ms: 200, mode: eas}]"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 14) + ": mode_changes[1].at_ms: changes go in time order; 200 ms is "
+                                                 "before the previous 300 ms"});
+}
+
+TEST(Modes, ModeErrorsInAFileAreLocatedWhereTheyAreWritten)
+{
+    loaded r = load(data("modes_bad.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{
+                            at("modes_bad.yaml", 6, 3) + ": mode_changes: not together with switcher.activity (on is "
+                                                         "mode iks, off mode smp: give those changes in mode_changes)",
+                            at("modes_bad.yaml", 7, 13) + ": mode_changes[1].at_ms: changes go in time order; 200 ms "
+                                                          "is before the previous 300 ms",
+                            at("modes_bad.yaml", 10, 19) + ": hmp.down_threshold: 650 must be below up_threshold (600)",
+                        }));
+}
+
+TEST(Modes, ASwitchedModeNeedsTwoClustersWhereverItIsNamed)
+{
+    loaded r = load(data("inline_soc.yaml"), {"mode=iks", "mode_changes=[{at_ms: 1, mode: smp}, {at_ms: 2, mode: cluster-migration}]"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{set_at(1, 6) + ": mode: iks runs the switcher, which pairs the CPUs of two clusters; "
+                                                 "the SoC has 1",
+                                  set_at(2, 14) + ": mode_changes[1].mode: cluster-migration runs the switcher, which "
+                                                  "pairs the CPUs of two clusters; the SoC has 1"}));
+    // HMP sorts tasks between two clusters as well; EAS places them on one as well as on two.
+    r = load(data("inline_soc.yaml"), {"soc.energy.model=eas", "mode=hmp"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(2, 6) + ": mode: hmp sorts tasks between a big and a little cluster; the SoC has 1"});
+    EXPECT_TRUE(load(data("inline_soc.yaml"), {"mode=eas"}).ok);
+}
+
+TEST(Modes, EasNeedsTheSocsEasTables)
+{
+    loaded r = load(default_path, {"soc.clusters.a7.opps.2.core_power_eas=0",
+                                   "mode_changes=[{at_ms: 10, mode: hmp}, {at_ms: 20, mode: eas}, {at_ms: 30, mode: eas}]"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(2, 14) + ": mode_changes[1].mode: eas places tasks by the SoC's EAS energy "
+                                                 "model; soc.clusters[1].opps[2].core_power_eas is 0 (every OPP's "
+                                                 "must be above 0)"});
+    r = load(default_path, {"soc.clusters.a15.opps.0.core_power_eas=0", "mode=eas"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(2, 6) + ": mode: eas places tasks by the SoC's EAS energy model; "
+                                                "soc.clusters[0].opps[0].core_power_eas is 0 (every OPP's must be above 0)"});
+    // Other modes do without.
+    EXPECT_TRUE(load(default_path, {"soc.clusters.a15.opps.0.core_power_eas=0", "mode=hmp"}).ok);
+}
+
+TEST(Modes, ModeChangesAndTheSwitchersActivityDoNotMix)
+{
+    loaded r = load(scenarios + "switcher-onoff.yaml", {"mode_changes=[{at_ms: 600, mode: cluster-migration}]"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 14) + ": mode_changes: not together with switcher.activity (on is mode "
+                                                 "iks, off mode smp: give those changes in mode_changes)"});
+}
+
+TEST(Modes, HotplugIsForModesWithoutTheSwitcherAllRunLong)
+{
+    EXPECT_TRUE(load(scenarios + "bbench-2xa15.yaml", {"mode=hmp", "mode_changes=[{at_ms: 10, mode: eas}]"}).ok);
+    loaded r = load(scenarios + "bbench-2xa15.yaml", {"mode_changes=[{at_ms: 10, mode: hmp}, {at_ms: 20, mode: iks}]"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{scenarios + "bbench-2xa15.yaml:11:14: online_cpus: CPU hotplug is for runs "
+                                             "without the switcher (mode smp, hmp or eas, in mode_changes too, and "
+                                             "no switcher.activity)"});
+}
+
+TEST(Modes, TasksStayOnLogicalCpusThatExistInEveryModeOfTheRun)
+{
+    // cpu2 exists under SMP, not as a logical CPU of the switcher's two pairs.
+    loaded r = load(default_path, {"mode_changes=[{at_ms: 500, mode: cluster-migration}]"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{
+                            default_path + ":22:29: workload.tasks[2].cpus[0]: cpu2 does not exist (the SoC has 2 "
+                                                 "logical CPUs with the switcher on)",
+                            default_path + ":23:29: workload.tasks[3].cpus[0]: cpu3 does not exist (the SoC has 2 "
+                                                 "logical CPUs with the switcher on)",
+                        }));
+}
+
+TEST(Modes, AFrequencyWriteIsCheckedInTheModeAtBootOrOfItsTime)
+{
+    // SMP at boot, the writes real OPPs (a15 1000, a7 800); IKS from 100 ms, where a write may
+    // name a virtual frequency (400: the A7 at 800 MHz).
+    const std::vector<std::string> smp_then_iks = {
+        "mode_changes=[{at_ms: 100, mode: iks}]", "workload.tasks.2.cpus=[0]", "workload.tasks.3.cpus=[1]"};
+    std::vector<std::string> o = smp_then_iks;
+    o.push_back("governor.setspeed=[{at_ms: 50, cpu: 0, freq_mhz: 1000}, {at_ms: 200, cpu: 0, freq_mhz: 400}]");
+    loaded r = load(default_path, o);
+    EXPECT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
+    // Before the change 400 is no OPP of cpu0's cluster; after it, 1300 is neither a virtual
+    // frequency nor an OPP of cpu1's cluster (SMP at boot).
+    o = smp_then_iks;
+    o.push_back("governor.setspeed=[{at_ms: 50, cpu: 0, freq_mhz: 400}, {at_ms: 200, cpu: 1, freq_mhz: 1300}]");
+    r = load(default_path, o);
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{set_at(4, 19) + ": governor.setspeed[0].freq_mhz: 400 MHz is not an OPP of the "
+                                                  "CPU's cluster",
+                                  set_at(4, 19) + ": governor.setspeed[1].freq_mhz: 1300 MHz is not in the "
+                                                  "switcher's virtual frequency table"}));
+}
+
+TEST(Modes, TheHmpTunablesHaveLinarosDefaultsAndTheirThresholdsAnOrder)
+{
+    loaded d = load(default_path);
+    ASSERT_TRUE(d.ok);
+    const blsim::soc::hmp_config& h = d.cfg.hmp;
+    EXPECT_EQ(h.up_threshold, 700);
+    EXPECT_EQ(h.down_threshold, 512);
+    EXPECT_EQ(h.load_avg_period_ms, 32);
+    EXPECT_EQ(h.up_interval_us, 4194);
+    EXPECT_EQ(h.down_interval_us, 4194);
+    EXPECT_TRUE(h.fork_to_big && h.wake_migration && h.forced_up_migration && h.idle_pull && h.offload);
+    EXPECT_FALSE(h.prio_filter);
+    EXPECT_EQ(h.prio_filter_nice, 5);
+    EXPECT_FALSE(h.packing);
+    EXPECT_EQ(h.packing_limit, 650);
+
+    loaded r = load(default_path, {"hmp.down_threshold=700"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 20) + ": hmp.down_threshold: 700 must be below up_threshold (700)"});
+    // Located at the threshold given.
+    r = load(default_path, {"hmp.up_threshold=400"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 18) + ": hmp.down_threshold: 512 must be below up_threshold (400)"});
+    r = load(default_path, {"hmp={up_threshold: 1024, load_avg_period_ms: 0, prio_filter_nice: 20, packing_limit: 1025}"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{set_at(1, 5) + ": hmp.up_threshold: 1024 is out of range 0..1023",
+                                  set_at(1, 5) + ": hmp.load_avg_period_ms: 0 is out of range 1..1000",
+                                  set_at(1, 5) + ": hmp.prio_filter_nice: 20 is out of range -20..19",
+                                  set_at(1, 5) + ": hmp.packing_limit: 1025 is out of range 0..1024"}));
+}
+
+TEST(Modes, TheEffectiveConfigurationKeepsTheModesAndTunables)
+{
+    loaded first = load(default_path, {"mode=eas", "mode_changes=[{at_ms: 100, mode: hmp}, {at_ms: 250.5, mode: smp}]",
+                                       "hmp.packing=true", "hmp.up_interval_us=0"});
+    ASSERT_TRUE(first.ok) << ::testing::PrintToString(first.errors);
+    const std::string text = effective_yaml(first.cfg);
+    EXPECT_NE(text.find("\nmode: eas\n"), std::string::npos) << text;
+    loaded second = reload_effective(first.cfg, "blsim_config_test_effective_modes.yaml");
+    ASSERT_TRUE(second.ok) << ::testing::PrintToString(second.errors);
+    EXPECT_EQ(effective_yaml(second.cfg), text);
+    ASSERT_EQ(second.cfg.mode_changes.size(), 2u);
+    EXPECT_DOUBLE_EQ(second.cfg.mode_changes[1].at_ms, 250.5);
+    EXPECT_EQ(second.cfg.mode_changes[1].mode, "smp");
+    EXPECT_TRUE(second.cfg.hmp.packing);
+    EXPECT_EQ(second.cfg.hmp.up_interval_us, 0);
 }

@@ -39,9 +39,10 @@ result blsim(const std::string& args, const fs::path& cwd)
 }
 
 // Three runs as a user would have them: two bbench-like runs with every field, one run of a
-// workload without pages or audio (no perf section) whose switch count is zero.
+// workload without pages or audio (no perf section) whose switch count is zero, from before
+// summaries had a mode. A fourth, under HMP, moved tasks between the clusters.
 const char* const summary_a = R"({
-  "schema_version": 3, "scenario": "bbench-a15", "seed": 1, "sim_time_s": 20.0,
+  "schema_version": 3, "scenario": "bbench-a15", "seed": 1, "sim_time_s": 20.0, "mode": "smp",
   "energy_j": {"total": 12.5, "clusters": {"a15": 10.0, "a7": 2.5}},
   "avg_power_mw": 625.0,
   "switches": {"count": 4, "requests": 5},
@@ -49,7 +50,7 @@ const char* const summary_a = R"({
            "audio": {"deadline_misses": 0}}
 })";
 const char* const summary_b = R"({
-  "schema_version": 3, "scenario": "bbench-switcher", "seed": 1, "sim_time_s": 20.0,
+  "schema_version": 3, "scenario": "bbench-switcher", "seed": 1, "sim_time_s": 20.0, "mode": "iks",
   "energy_j": {"total": 10.0},
   "avg_power_mw": 500.0,
   "switches": {"count": 12},
@@ -60,6 +61,14 @@ const char* const summary_c = R"({
   "energy_j": {"total": 7.25},
   "avg_power_mw": 120.75,
   "switches": {"count": 0, "requests": 0}
+})";
+const char* const summary_d = R"({
+  "schema_version": 3, "scenario": "bbench-hmp", "seed": 1, "sim_time_s": 20.0, "mode": "hmp",
+  "energy_j": {"total": 11.0},
+  "avg_power_mw": 550.0,
+  "switches": {"count": 0},
+  "migrations": {"count": 57, "up": 30, "down": 27},
+  "perf": {"bbench": {"score": 76.0, "page_load_s": {"total": 3.3}}, "audio": {"deadline_misses": 1}}
 })";
 
 class compare_test : public ::testing::Test {
@@ -74,6 +83,7 @@ protected:
         write(dir / "a" / "summary.json", summary_a);
         write(dir / "b" / "summary.json", summary_b);
         write(dir / "c" / "summary.json", summary_c);
+        write(dir / "d" / "summary.json", summary_d);
     }
     void TearDown() override { fs::remove_all(dir); }
     result compare(const std::string& args) { return blsim("compare " + args, dir); }
@@ -86,17 +96,45 @@ TEST_F(compare_test, three_run_directories_make_one_table_relative_to_the_first)
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_EQ(r.out,
-              "scenario                 score      page load   audio         energy      avg power    switches\n"
-              "                                    total (s)  misses            (J)           (mW)\n"
-              "---------------  -------------  -------------  ------  -------------  -------------  ----------\n"
-              "bbench-a15       80.00 (1.00x)  3.200 (1.00x)   0 (-)  12.50 (1.00x)  625.0 (1.00x)   4 (1.00x)\n"
-              "bbench-switcher  68.00 (0.85x)  3.680 (1.15x)   3 (-)  10.00 (0.80x)  500.0 (0.80x)  12 (3.00x)\n"
-              "tc2-default          -              -           -       7.25 (0.58x)  120.8 (0.19x)   0 (0.00x)\n"
+              "scenario         mode          score      page load   audio         energy      avg power    switches  migrations\n"
+              "                                          total (s)  misses            (J)           (mW)\n"
+              "---------------  ----  -------------  -------------  ------  -------------  -------------  ----------  ----------\n"
+              "bbench-a15       smp   80.00 (1.00x)  3.200 (1.00x)   0 (-)  12.50 (1.00x)  625.0 (1.00x)   4 (1.00x)          -\n"
+              "bbench-switcher  iks   68.00 (0.85x)  3.680 (1.15x)   3 (-)  10.00 (0.80x)  500.0 (0.80x)  12 (3.00x)          -\n"
+              "tc2-default      -         -              -           -       7.25 (0.58x)  120.8 (0.19x)   0 (0.00x)          -\n"
               "ratios in parentheses are relative to the first row; -: missing or no ratio; higher score is better\n");
-    // Fits a 100-column terminal.
+    // Fits a 120-column terminal.
     std::istringstream lines(r.out);
     for (std::string l; std::getline(lines, l);)
-        EXPECT_LE(l.size(), 100u) << l;
+        EXPECT_LE(l.size(), 120u) << l;
+}
+
+TEST_F(compare_test, the_mode_and_the_migrations_between_clusters_are_columns)
+{
+    const result r = compare("a d");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out,
+              "scenario    mode          score      page load   audio         energy      avg power   switches  migrations\n"
+              "                                     total (s)  misses            (J)           (mW)\n"
+              "----------  ----  -------------  -------------  ------  -------------  -------------  ---------  ----------\n"
+              "bbench-a15  smp   80.00 (1.00x)  3.200 (1.00x)   0 (-)  12.50 (1.00x)  625.0 (1.00x)  4 (1.00x)       -\n"
+              "bbench-hmp  hmp   76.00 (0.95x)  3.300 (1.03x)   1 (-)  11.00 (0.88x)  550.0 (0.88x)  0 (0.00x)      57 (-)\n"
+              "ratios in parentheses are relative to the first row; -: missing or no ratio; higher score is better\n");
+    const json j = json::parse(compare("--json d a").out);
+    const json& d = j["rows"][0];
+    EXPECT_EQ(d["mode"], "hmp");
+    EXPECT_TRUE(d["migrations"].is_number_integer());
+    EXPECT_EQ(d["migrations"], 57);
+    EXPECT_EQ(d["migrations_ratio"], 1.0);
+    EXPECT_EQ(j["rows"][1]["mode"], "smp");
+    EXPECT_TRUE(j["rows"][1]["migrations"].is_null());
+    EXPECT_TRUE(j["rows"][1]["migrations_ratio"].is_null());
+
+    // A mode that is not a string is a broken summary.
+    write(dir / "bad" / "summary.json", R"({"scenario": "x", "mode": 3})");
+    const result bad = compare("a bad");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_EQ(bad.err, "blsim: compare: bad/summary.json: mode is not a string\n");
 }
 
 TEST_F(compare_test, a_base_without_a_field_or_with_zero_gives_no_ratio)
@@ -104,11 +142,11 @@ TEST_F(compare_test, a_base_without_a_field_or_with_zero_gives_no_ratio)
     const result r = compare("c a");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out,
-              "scenario         score  page load   audio         energy      avg power  switches\n"
-              "                        total (s)  misses            (J)           (mW)\n"
-              "-----------  ---------  ---------  ------  -------------  -------------  --------\n"
-              "tc2-default      -          -       -       7.25 (1.00x)  120.8 (1.00x)     0 (-)\n"
-              "bbench-a15   80.00 (-)  3.200 (-)   0 (-)  12.50 (1.72x)  625.0 (5.18x)     4 (-)\n"
+              "scenario     mode      score  page load   audio         energy      avg power  switches  migrations\n"
+              "                              total (s)  misses            (J)           (mW)\n"
+              "-----------  ----  ---------  ---------  ------  -------------  -------------  --------  ----------\n"
+              "tc2-default  -         -          -       -       7.25 (1.00x)  120.8 (1.00x)     0 (-)          -\n"
+              "bbench-a15   smp   80.00 (-)  3.200 (-)   0 (-)  12.50 (1.72x)  625.0 (5.18x)     4 (-)          -\n"
               "ratios in parentheses are relative to the first row; -: missing or no ratio; higher score is better\n");
 }
 
@@ -117,8 +155,8 @@ TEST_F(compare_test, runs_of_the_same_scenario_are_told_apart_by_their_argument)
     fs::copy(dir / "a", dir / "a2");
     const result r = compare("a a2/summary.json");
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("\nbbench-a15 (a)                80.00 (1.00x)"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("\nbbench-a15 (a2/summary.json)  80.00 (1.00x)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\nbbench-a15 (a)                smp   80.00 (1.00x)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\nbbench-a15 (a2/summary.json)  smp   80.00 (1.00x)"), std::string::npos) << r.out;
 }
 
 TEST_F(compare_test, json_gives_every_value_and_ratio_or_null)
@@ -129,10 +167,11 @@ TEST_F(compare_test, json_gives_every_value_and_ratio_or_null)
     EXPECT_EQ(j["base"], "bbench-a15");
     ASSERT_EQ(j["rows"].size(), 2u);
     const json& a = j["rows"][0];
-    EXPECT_EQ(a.size(), 15u) << a.dump();
+    EXPECT_EQ(a.size(), 18u) << a.dump();
     EXPECT_EQ(a["scenario"], "bbench-a15");
     EXPECT_EQ(a["input"], "a");
     EXPECT_EQ(a["dir"], "a");
+    EXPECT_EQ(a["mode"], "smp");
     EXPECT_EQ(a["score"], 80.0);
     EXPECT_EQ(a["score_ratio"], 1.0);
     EXPECT_EQ(a["page_load_s"], 3.2);
@@ -146,13 +185,15 @@ TEST_F(compare_test, json_gives_every_value_and_ratio_or_null)
     EXPECT_EQ(a["avg_power_mw_ratio"], 1.0);
     EXPECT_EQ(a["switches"], 4);
     EXPECT_EQ(a["switches_ratio"], 1.0);
+    EXPECT_TRUE(a["migrations"].is_null()); // no migrations section: not an HMP or EAS run
+    EXPECT_TRUE(a["migrations_ratio"].is_null());
 
     const json& c = j["rows"][1];
     EXPECT_EQ(c["scenario"], "tc2-default");
     EXPECT_EQ(c["input"], "c");
     EXPECT_EQ(c["dir"], "c");
-    for (const char* k : {"score", "score_ratio", "page_load_s", "page_load_s_ratio", "audio_misses",
-                          "audio_misses_ratio"})
+    for (const char* k : {"mode", "score", "score_ratio", "page_load_s", "page_load_s_ratio", "audio_misses",
+                          "audio_misses_ratio", "migrations", "migrations_ratio"})
         EXPECT_TRUE(c[k].is_null()) << k;
     EXPECT_EQ(c["energy_j"], 7.25);
     EXPECT_DOUBLE_EQ(c["energy_j_ratio"].get<double>(), 7.25 / 12.5);

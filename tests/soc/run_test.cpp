@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <cmath>
@@ -59,6 +60,11 @@ TEST_F(run_test, tc2_default_writes_a_consistent_summary)
     EXPECT_EQ(s["scenario"], "tc2-default");
     EXPECT_EQ(s["seed"], 1);
     EXPECT_DOUBLE_EQ(s["sim_time_s"].get<double>(), 2.0);
+    // SMP throughout: no intervals by mode, no cross-cluster migrations, no groups of switches.
+    EXPECT_EQ(s["mode"], "smp");
+    EXPECT_FALSE(s.contains("mode_intervals"));
+    EXPECT_FALSE(s.contains("migrations"));
+    EXPECT_FALSE(s.contains("cluster_migration"));
 
     // Energy adds up: cores + shared logic = clusters, clusters = total.
     double clusters = 0;
@@ -207,10 +213,10 @@ std::vector<std::vector<std::string>> csv_rows(const std::string& text)
     std::string line;
     while (std::getline(in, line)) {
         std::vector<std::string> cells;
-        std::istringstream l(line);
-        std::string cell;
-        while (std::getline(l, cell, ','))
-            cells.push_back(cell);
+        std::size_t from = 0;
+        for (std::size_t comma; (comma = line.find(',', from)) != std::string::npos; from = comma + 1)
+            cells.push_back(line.substr(from, comma - from));
+        cells.push_back(line.substr(from)); // the last cell, empty after a trailing comma
         rows.push_back(cells);
     }
     return rows;
@@ -465,6 +471,109 @@ TEST_F(run_test, a_check_of_the_c_code_stays_on_and_stops_the_run)
     EXPECT_NE(r.err.find(" s in cpu0: (from == BLS_CPU_DOWN && to == BLS_CPU_COMING_UP) ||"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("(switcher/src/bL/mcpm.c:"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir / "summary.json"));
+}
+
+TEST_F(run_test, a_run_through_every_mode_accounts_each_interval_and_they_add_up)
+{
+    // configs/scenarios/mode-tour.yaml: IKS, then HMP at 1.2 s, EAS at 2.2 s, cluster migration
+    // at 3.2 s, SMP at 4.2 s.
+    result r = blsim("run " + scenario("mode-tour.yaml") + " --out " + dir.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("\nmodes: iks 0.000-1.200 s "), std::string::npos) << r.out;
+    const json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_EQ(s["mode"], "iks"); // the mode at the start
+    const json& iv = s["mode_intervals"];
+    ASSERT_EQ(iv.size(), 5u) << s.dump(1);
+    const std::vector<std::string> modes = {"iks", "hmp", "eas", "cluster-migration", "smp"};
+    const std::vector<double> at = {0, 1.2, 2.2, 3.2, 4.2};
+    double energy = 0, last_end = 0;
+    std::uint64_t switches = 0, migrations = 0;
+    for (std::size_t i = 0; i < iv.size(); i++) {
+        SCOPED_TRACE(i);
+        EXPECT_EQ(iv[i]["mode"], modes[i]);
+        const double start = iv[i]["start_s"], end = iv[i]["end_s"], e = iv[i]["energy_j"];
+        // Each interval starts where the one before ended, when the kernel took the request
+        // (its doorbell, the lead CPU's wake-up from an idle state: within 2 ms).
+        EXPECT_DOUBLE_EQ(start, last_end);
+        EXPECT_GE(start, at[i]);
+        EXPECT_LT(start, at[i] + 2e-3);
+        EXPECT_GT(end, start);
+        EXPECT_GT(e, 0);
+        EXPECT_NEAR(iv[i]["avg_power_mw"].get<double>(), e / (end - start) * 1e3, 1e-9 * e / (end - start) * 1e3);
+        energy += e;
+        last_end = end;
+        switches += iv[i]["switches"].get<std::uint64_t>();
+        migrations += iv[i]["migrations"].get<std::uint64_t>();
+    }
+    EXPECT_DOUBLE_EQ(last_end, s["sim_time_s"].get<double>());
+    // The intervals' energies add up to the total (the run checks it as an invariant, too).
+    EXPECT_NEAR(energy, s["energy_j"]["total"].get<double>(), 1e-9 * s["energy_j"]["total"].get<double>());
+    // Every switch was requested in one of them, every migration happened in one.
+    EXPECT_EQ(switches, s["switches"]["count"].get<std::uint64_t>());
+    EXPECT_EQ(migrations, s["migrations"]["count"].get<std::uint64_t>());
+    // Under HMP tasks move between the clusters, not under IKS or SMP (the switcher moves
+    // the logical CPUs instead).
+    EXPECT_GT(iv[1]["migrations"].get<int>(), 0);
+    EXPECT_EQ(iv[0]["migrations"], 0);
+    EXPECT_EQ(iv[4]["migrations"], 0);
+    EXPECT_EQ(s["migrations"]["up"].get<int>() + s["migrations"]["down"].get<int>(), s["migrations"]["count"].get<int>());
+
+    // Cluster migration: when the load falls at 3.5 s, both logical CPUs go to the A7 as one
+    // group; no other switch has a group.
+    const csv_table t(slurp(dir / "switches.csv"));
+    ASSERT_EQ(t.rows.size(), s["switches"]["count"].get<std::size_t>());
+    std::map<std::string, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < t.rows.size(); i++) {
+        if (t.cell(i, "group").empty())
+            continue;
+        groups[t.cell(i, "group")].push_back(i);
+        EXPECT_GE(t.num(i, "t_request_s"), iv[3]["start_s"].get<double>()) << i;
+        EXPECT_LT(t.num(i, "t_request_s"), iv[3]["end_s"].get<double>()) << i;
+    }
+    const json& cm = s["cluster_migration"];
+    EXPECT_EQ(cm["groups"].get<std::size_t>(), groups.size());
+    ASSERT_GE(groups.size(), 1u);
+    double widest = 0;
+    for (const auto& [g, rows] : groups) {
+        SCOPED_TRACE(g);
+        ASSERT_EQ(rows.size(), 2u); // every logical CPU
+        EXPECT_NE(t.cell(rows[0], "logical_cpu"), t.cell(rows[1], "logical_cpu"));
+        EXPECT_EQ(t.cell(rows[0], "direction"), t.cell(rows[1], "direction"));
+        const double from = std::min(t.num(rows[0], "t_blackout_start_s"), t.num(rows[1], "t_blackout_start_s"));
+        const double to = std::max(t.num(rows[0], "t_blackout_end_s"), t.num(rows[1], "t_blackout_end_s"));
+        widest = std::max(widest, (to - from) * 1e6);
+        // The group's blackout holds each of its switches'.
+        EXPECT_GE((to - from) * 1e6 + 1e-6, std::max(t.num(rows[0], "blackout_us"), t.num(rows[1], "blackout_us")));
+    }
+    EXPECT_NEAR(cm["blackout_us"]["max"].get<double>(), widest, 1e-6);
+}
+
+TEST_F(run_test, hmp_moves_tasks_between_the_clusters_and_reports_each_move)
+{
+    // governor-steps' two tasks, free to run anywhere, under HMP from boot.
+    result r = blsim("run -q " + scenario("governor-steps.yaml") + " --out " + dir.string() +
+                     " --set mode=hmp --set duration_s=3 --set 'workload.tasks.0.cpus=[]' --set 'workload.tasks.1.cpus=[]'");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_EQ(s["mode"], "hmp");
+    EXPECT_FALSE(s.contains("mode_intervals")); // no change
+    const json& m = s["migrations"];
+    EXPECT_GT(m["count"].get<int>(), 0);
+    EXPECT_GT(m["up"].get<int>(), 0);
+    EXPECT_EQ(m["up"].get<int>() + m["down"].get<int>(), m["count"].get<int>());
+    EXPECT_LE(m["count"].get<int>(), s["sched"]["migrations"].get<int>()); // each is a move between run queues
+    EXPECT_GT(m["latency_us"]["min"].get<double>(), 0);
+    EXPECT_LE(m["latency_us"]["min"].get<double>(), m["latency_us"]["max"].get<double>());
+    // The switcher is off: no switches, no groups.
+    EXPECT_EQ(s["switches"]["count"], 0);
+    EXPECT_FALSE(s.contains("cluster_migration"));
+    // EAS reports its migrations the same way, even when it made none.
+    ASSERT_EQ(blsim("run -q " + scenario("governor-steps.yaml") + " --out " + (dir / "eas").string() +
+                    " --set mode=eas --set duration_s=1").status,
+              0);
+    const json e = json::parse(slurp(dir / "eas" / "summary.json"));
+    EXPECT_EQ(e["mode"], "eas");
+    EXPECT_TRUE(e.contains("migrations"));
 }
 
 TEST_F(run_test, the_switcher_turned_off_while_the_cpus_boot)

@@ -166,6 +166,57 @@ TEST_F(trace_test, the_ftrace_text_has_the_kernels_shape_and_events)
         EXPECT_GT(count[ev], 0) << ev;
 }
 
+TEST_F(trace_test, mode_changes_and_cross_cluster_migrations_are_instants)
+{
+    const std::string tour = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/mode-tour.yaml";
+    ASSERT_EQ(run("--out " + dir.string() + " --trace perfetto,ftrace " + tour), 0);
+    const json t = json::parse(slurp(dir / "trace.json"));
+    const json s = json::parse(slurp(dir / "summary.json"));
+    std::vector<std::string> modes;
+    int xmigrated = 0, grouped = 0;
+    bool mode_track_named = false;
+    for (const json& e : t.at("traceEvents")) {
+        if (e.at("ph") == "M") {
+            mode_track_named |= e.at("args").at("name") == "big.LITTLE mode" && e.at("pid") == 50;
+            continue;
+        }
+        if (e.value("cat", "") == "mode") {
+            // Global instants, on the mode's own track.
+            EXPECT_EQ(e.at("ph"), "i") << e.dump();
+            EXPECT_EQ(e.at("s"), "g") << e.dump();
+            EXPECT_EQ(e.at("pid"), 50) << e.dump();
+            const std::string name = e.at("name");
+            modes.push_back(name);
+            EXPECT_EQ(e.at("args").at("mode"), name.substr(5, name.find(" (") - 5)) << e.dump(); // "mode X (from Y)"
+        }
+        const std::string name = e.value("name", "");
+        if (name.rfind("switch ", 0) == 0 && e.contains("args") && e.at("args").contains("group"))
+            grouped++; // cluster migration's switches carry their group
+        if (name.rfind("xmigrated ", 0) == 0) {
+            // On the task track of the CPU the task now runs on, with the move's latency.
+            xmigrated++;
+            EXPECT_EQ(e.at("ph"), "i") << e.dump();
+            EXPECT_EQ(e.at("tid").get<int>() % 100, 0) << e.dump();
+            const std::string cluster = e.at("pid") == 1 ? "a15" : "a7";
+            EXPECT_EQ(name.substr(name.size() - cluster.size() - 4), " -> " + cluster) << e.dump();
+            EXPECT_GT(e.at("args").at("latency_us").get<double>(), 0) << e.dump();
+        }
+    }
+    EXPECT_TRUE(mode_track_named);
+    EXPECT_EQ(modes, (std::vector<std::string>{"mode iks", "mode hmp (from iks)", "mode eas (from hmp)",
+                                               "mode cluster-migration (from eas)",
+                                               "mode smp (from cluster-migration)"}));
+    EXPECT_EQ(xmigrated, s["migrations"]["count"].get<int>());
+    EXPECT_EQ(grouped, 2 * s["cluster_migration"]["groups"].get<int>()); // both logical CPUs of each group
+    EXPECT_GT(grouped, 0);
+    EXPECT_GT(xmigrated, 0);
+    // The kernel's text has no event Linux would not print: the moves are sched_migrate_task.
+    const std::string text = slurp(dir / "trace.txt");
+    EXPECT_EQ(text.find("xmigrat"), std::string::npos);
+    EXPECT_EQ(text.find("mode"), std::string::npos);
+    EXPECT_NE(text.find("sched_migrate_task"), std::string::npos);
+}
+
 TEST_F(trace_test, traces_are_the_same_bytes_each_time_and_gzip_holds_the_same_text)
 {
     ASSERT_EQ(run("--out " + (dir / "a").string() + " --trace perfetto,ftrace --set duration_s=1"), 0);

@@ -10,8 +10,9 @@
 
 namespace blsim::soc {
 
-// The compared quantities, in table order, each read from summary.json:
-inline constexpr int compare_metrics = 6;
+// The compared quantities, in table order, each read from summary.json (after the scenario
+// and its mode, which are text):
+inline constexpr int compare_metrics = 7;
 struct compare_metric_info {
     const char* key;       // the --json key (its ratio is key + "_ratio")
     const char* path;      // where summary.json holds it, dotted
@@ -32,6 +33,7 @@ struct compare_row {
     std::string input;                    // the argument as given
     std::string dir;                      // the run directory read; empty when it was temporary
     std::optional<std::string> scenario;  // the summary's "scenario"
+    std::optional<std::string> mode;      // the summary's "mode" (the mode at the start)
     compare_value values[compare_metrics];
 };
 
@@ -49,7 +51,7 @@ struct compare_options {
 bool parse_compare_args(const std::vector<std::string>& args, compare_options& opt, bool& help,
                         std::string& error);
 
-// Read the summary.json at @path into @row (scenario and values; not input or dir). Returns
+// Read the summary.json at @path into @row (scenario, mode and values; not input or dir). Returns
 // false with @error set ("<path>: <what is wrong>") if it cannot be read, is not JSON, or holds
 // a compared field of the wrong type. An absent or null field is only missing.
 bool read_compare_summary(const std::string& path, compare_row& row, std::string& error);

@@ -141,8 +141,10 @@ private:
     std::uint64_t cci_timeouts_ = 0;
     struct script_entry {
         double at_ms;
-        int cpu;      // a setspeed write's logical CPU; -1: switcher on, -2: off, -3: a tunable write
-        unsigned mhz; // setspeed: the frequency; tunable write: its index in governor.writes
+        int cpu;      // a setspeed write's logical CPU; -1: switcher on, -2: off, -3: a tunable
+                      // write, -4: a mode change
+        unsigned mhz; // setspeed: the frequency; tunable write: its index in governor.writes;
+                      // mode change: the mode (enum bls_mode)
     };
     governor_config live_governor_; // the governor's tunables as written so far
     std::vector<script_entry> script_;

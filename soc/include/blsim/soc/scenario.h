@@ -139,12 +139,44 @@ struct activity_change {
 };
 
 struct switcher_config {
-    bool enabled = false;
     std::vector<activity_change> activity;
     std::string pairing = "linux";
     switch_costs costs_cycles;
     int restore_uncached_words = 60;
 };
+
+// Linaro's big.LITTLE MP (HMP) tunables, as /sys/kernel/hmp and the LSK's Kconfig give them
+// (the TC2 defconfig's defaults; docs/config.md). Loads are 0..1024.
+struct hmp_config {
+    int up_threshold = 700;
+    int down_threshold = 512;
+    int load_avg_period_ms = 32;
+    int up_interval_us = 4194;   // Linux's 4096 << 10 ns
+    int down_interval_us = 4194;
+    bool fork_to_big = true;
+    bool wake_migration = true;
+    bool forced_up_migration = true;
+    bool idle_pull = true;
+    bool offload = true;
+    bool prio_filter = false;    // off in the TC2 defconfig
+    int prio_filter_nice = 5;
+    bool packing = false;        // off on TC2
+    int packing_limit = 650;
+};
+
+// A userspace request for another big.LITTLE mode at a point of the run.
+struct mode_change {
+    double at_ms = 0;
+    std::string mode = "smp";
+};
+
+// The big.LITTLE modes, as `mode` names them: smp, iks, cluster-migration, hmp, eas.
+// Whether @mode runs the switcher (iks, cluster-migration).
+bool mode_switched(const std::string& mode);
+// The kernel's enum bls_mode value of @mode (0: not a mode), and the name of one (nullptr:
+// not a mode).
+unsigned kernel_mode_of(const std::string& mode);
+const char* mode_name(unsigned kernel_mode);
 
 struct scenario_config {
     std::string name;
@@ -157,10 +189,13 @@ struct scenario_config {
     cpuidle_config cpuidle;
     workload_config workload;
     switcher_config switcher;
+    std::string mode = "smp";               // at boot
+    std::vector<mode_change> mode_changes;  // during the run, in time order
+    hmp_config hmp;
     std::vector<int> online_cpus; // hotplug at boot: the CPUs that come up (empty: all)
 };
 
-// The logical CPUs a configuration has: its CPUs, or with the switcher on the pairs.
+// The logical CPUs a configuration has at boot: its CPUs, or in a switched mode the pairs.
 int logical_cpus(const scenario_config& cfg);
 
 // @g after the write @w (a tunable of the governor, as the schema takes it); false with the

@@ -158,7 +158,7 @@ public:
 
     template <class E>
     schema& choice(const char* key, E T::*m, std::vector<std::pair<std::string, E>> options,
-                   const char* doc)
+                   const char* doc, bool required = false)
     {
         std::string names;
         for (const auto& o : options)
@@ -177,7 +177,7 @@ public:
                     return node::scalar(o.first, {});
             return node{};
         };
-        add(key, "choice", "", names, doc, false, bind, emit);
+        add(key, "choice", "", names, doc, required, bind, emit);
         return *this;
     }
 

@@ -38,6 +38,7 @@ inline constexpr const char* switch_step_names[switch_steps] = {
 
 struct switch_record {
     unsigned logical = 0;
+    unsigned group = 0; // cluster migration: the group of switches moving together (>= 1); 0: none
     unsigned from_cluster = 0, to_cluster = 0;
     unsigned outbound = 0, inbound = 0;
     std::uint64_t t_cpufreq = 0; // the frequency request that led to it (0: none, e.g. the switcher off)
@@ -90,6 +91,10 @@ public:
     const model::log_histogram& total() const { return total_; }
     const model::log_histogram& dvfs_wait() const { return dvfs_wait_; }
     const model::log_histogram& step(int k) const { return step_.at(static_cast<std::size_t>(k)); }
+    // Cluster migration: the groups of completed switches, and each group's blackout, from its
+    // first switch's blackout start to its last one's end, in ps (computed from records()).
+    std::size_t groups() const;
+    model::log_histogram group_blackout() const;
     // Memory held by the distributions: fixed, whatever the run's length.
     std::size_t distribution_bytes() const;
     double overhead_energy_j() const { return overhead_j_; }
@@ -126,6 +131,9 @@ private:
     std::vector<open_switch> closing_;              // past the blackout, until complete
     std::vector<switch_record> done_;
     std::vector<std::optional<std::pair<std::uint64_t, unsigned>>> cpufreq_; // per logical: (t, cluster)
+    // Per logical CPU: the group announced for its next switch (BLS_TRACE_SWITCH_GROUP), and
+    // the group of the cpufreq transaction it announced (0: none).
+    std::vector<unsigned> pending_group_, txn_group_;
     std::vector<std::uint64_t> cluster_up_since_; // per cluster: its power-up start, not yet claimed
     std::vector<double> up_uncore_;               // ... its shared logic's energy then
     std::vector<double> up_lump_seen_;            // power-up energies the meter has charged
