@@ -576,6 +576,88 @@ TEST_F(run_test, hmp_moves_tasks_between_the_clusters_and_reports_each_move)
     EXPECT_TRUE(e.contains("migrations"));
 }
 
+TEST_F(run_test, cluster_migration_moves_every_logical_cpu_and_one_cluster_runs_between_groups)
+{
+    // BBench under cluster migration, 5 s: many moves each way.
+    result r = blsim("run -q " + scenario("bbench-cm.yaml") + " --out " + dir.string() + " --set duration_s=5");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_EQ(s["mode"], "cluster-migration");
+    const csv_table t(slurp(dir / "switches.csv"));
+    // Each group: both logical CPUs, the same way; its window from the first blackout's
+    // start to the last's end.
+    struct window {
+        double from, to;
+        std::string direction;
+    };
+    std::map<int, std::vector<std::size_t>> rows;
+    for (std::size_t i = 0; i < t.rows.size(); i++) {
+        ASSERT_FALSE(t.cell(i, "group").empty()) << "every switch belongs to a group, row " << i;
+        rows[std::stoi(t.cell(i, "group"))].push_back(i);
+    }
+    ASSERT_GE(rows.size(), 10u);
+    EXPECT_EQ(s["cluster_migration"]["groups"].get<std::size_t>(), rows.size());
+    std::vector<window> w;
+    for (const auto& [g, rs] : rows) {
+        SCOPED_TRACE(g);
+        // (Numbered in order; a number may be missing: a group whose requests the governor
+        // took back before any switch began.)
+        ASSERT_EQ(rs.size(), 2u);
+        EXPECT_NE(t.cell(rs[0], "logical_cpu"), t.cell(rs[1], "logical_cpu"));
+        EXPECT_EQ(t.cell(rs[0], "direction"), t.cell(rs[1], "direction"));
+        w.push_back({std::min(t.num(rs[0], "t_blackout_start_s"), t.num(rs[1], "t_blackout_start_s")),
+                     std::max(t.num(rs[0], "t_blackout_end_s"), t.num(rs[1], "t_blackout_end_s")),
+                     t.cell(rs[0], "direction")});
+    }
+    // Groups follow one another, alternating, and never overlap: outside a group's handover
+    // both logical CPUs are on the same cluster.
+    for (std::size_t g = 1; g < w.size(); g++) {
+        SCOPED_TRACE(g);
+        EXPECT_GT(w[g].from, w[g - 1].to);
+        EXPECT_NE(w[g].direction, w[g - 1].direction);
+    }
+    EXPECT_EQ(w.front().direction, "a15->a7"); // from the boot cluster
+    // The third A7 is the unpaired CPU: it runs only from reset until it goes offline at
+    // boot (some microseconds' worth of energy).
+    EXPECT_LT(s["energy_j"]["cores_by_state"]["cpu2"]["on"].get<double>(), 1e-4);
+}
+
+TEST_F(run_test, iks_to_hmp_and_back_loses_no_task_and_keeps_the_invariants)
+{
+    // configs/scenarios/mode-switch.yaml: IKS, HMP from 500 ms, IKS from 1000 ms; one heavy
+    // task (70 %) and three light ones. The run checks its invariants as it goes (exit 0).
+    result r = blsim("run -q " + scenario("mode-switch.yaml") + " --out " + dir.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json s = json::parse(slurp(dir / "summary.json"));
+    const json& iv = s["mode_intervals"];
+    ASSERT_EQ(iv.size(), 3u);
+    EXPECT_EQ(iv[0]["mode"], "iks");
+    EXPECT_EQ(iv[1]["mode"], "hmp");
+    EXPECT_EQ(iv[2]["mode"], "iks");
+    // Under IKS logical CPUs switch, under HMP tasks migrate; not the other way round.
+    EXPECT_GT(iv[0]["switches"].get<int>(), 0);
+    EXPECT_EQ(iv[1]["switches"], 0);
+    EXPECT_GT(iv[1]["migrations"].get<int>(), 0);
+    EXPECT_EQ(iv[2]["migrations"], 0);
+    // The switcher went off and on again once each.
+    EXPECT_EQ(s["switches"]["switcher_disables"], 1);
+    EXPECT_EQ(s["switches"]["switcher_enables"], 1);
+    // No task lost: each did its share of the 1.5 s (util x 1.5 s of reference work), the
+    // light ones to within their job in progress, the heavy one (which waits on an A7 at
+    // times) to within 2 %.
+    const std::map<std::string, double> util = {{"heavy", 0.70}, {"light0", 0.10}, {"light1", 0.05}, {"light2", 0.05}};
+    const std::map<std::string, double> job_ms = {{"heavy", 7.0}, {"light0", 1.6}, {"light1", 0.4}, {"light2", 1.0}};
+    for (const auto& [task, u] : util) {
+        SCOPED_TRACE(task);
+        const double done = s["tasks"][task]["done_ref_ms"].get<double>();
+        const double want = u * 1500.0;
+        if (task == "heavy")
+            EXPECT_NEAR(done, want, 0.02 * want);
+        else
+            EXPECT_NEAR(done, want, job_ms.at(task));
+    }
+}
+
 TEST_F(run_test, the_switcher_turned_off_while_the_cpus_boot)
 {
     // Found by scripts/fuzz-cli: turned off at 0 ms, the switcher brought cpu4 online before it

@@ -75,7 +75,7 @@ int wake_after_running(double n)
     bls_sched s = make();
     const bls_sched_task_config tc = {0, 0};
     EXPECT_EQ(bls_sched_add_task(&s, &tc, 0), 0);
-    EXPECT_EQ(bls_sched_wake(&s, 0, 0, 0), 0); // nothing runs: the big CPU is as cheap as any
+    EXPECT_EQ(bls_sched_wake(&s, 0, 0, 0), 0); // new: CFS places it, on its first idle CPU
     EXPECT_EQ(bls_sched_pick(&s, 0, 0), 0);
     const uint64_t t = static_cast<uint64_t>(n * period);
     bls_sched_sleep(&s, 0, t, t);
@@ -97,13 +97,25 @@ TEST(eas, balancing_waits_while_no_cpu_is_overutilised)
     const bls_sched_task_config tc = {0, 0};
     ASSERT_EQ(bls_sched_add_task(&s, &tc, 0), 0);
     ASSERT_EQ(bls_sched_add_task(&s, &tc, 0), 1);
-    // Two new tasks, no history: every CPU costs the same (the two idle clusters, 15), so
-    // both stay where they start, CPU 0; the idle CPU 1 does not pull either.
+    // New tasks are spread as CFS does: one per CPU. Each runs one period (util
+    // 1024 * (1 - y) = 21.9) and wakes again at once.
     EXPECT_EQ(bls_sched_wake(&s, 0, 0, 0), 0);
-    EXPECT_EQ(bls_sched_wake(&s, 1, 0, 0), 0);
-    EXPECT_EQ(bls_sched_balance(&s, 1, 1 * ms), 0u);
-    EXPECT_EQ(s.rq[0].nr_running, 2u);
+    EXPECT_EQ(bls_sched_wake(&s, 1, 0, 0), 1);
+    EXPECT_EQ(bls_sched_pick(&s, 0, 0), 0);
+    EXPECT_EQ(bls_sched_pick(&s, 1, 0), 1);
+    bls_sched_sleep(&s, 0, period, period);
+    bls_sched_sleep(&s, 1, period, period);
+    // Task 0 wakes: on the big CPU the system would cost 30.9 + 10.6 = 41.5, beside task 1
+    // on the little one 10 + 16.1 = 26.1 (both little utilisations at its lowest OPP). Task
+    // 1 then stays there too.
+    bls_sched_expire(&s, 0, period);
+    EXPECT_EQ(s.task[0].cpu, 1u);
+    bls_sched_expire(&s, 1, period);
+    EXPECT_EQ(s.task[1].cpu, 1u);
     EXPECT_EQ(s.stats.eas_wakeups, 2u);
+    // The idle big CPU does not pull one of them: no CPU is short of headroom.
+    EXPECT_EQ(bls_sched_balance(&s, 0, period + 1 * ms), 0u);
+    EXPECT_EQ(s.rq[1].nr_running, 2u);
 }
 
 } // namespace

@@ -177,6 +177,7 @@ struct bls_sched_stats {
 	uint64_t up_migrations, down_migrations;
 	uint64_t hmp_fork, hmp_wake, hmp_forced, hmp_idle_pull, hmp_offload;
 	uint64_t eas_wakeups;        /* wake-ups placed by the energy model */
+	uint64_t eas_misfits;        /* running tasks moved to a CPU of more capacity */
 };
 
 struct bls_sched {

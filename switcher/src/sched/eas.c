@@ -5,7 +5,9 @@
  * whole system with it there, among the CPUs with room for it (its utilisation plus theirs,
  * with schedutil's 25 % headroom, within their capacity). None with room: CFS decides. While
  * every CPU has room for what runs on it ("not over-utilised") load balancing stays off, as
- * it would undo the placement; once one has not, CFS balances as usual.
+ * it would undo the placement; once one has not, CFS balances as usual. A task that has
+ * outgrown its CPU while running (a "misfit") moves, at that CPU's tick, to an idle CPU of
+ * more capacity: it may never sleep, so wake-up placement alone would never move it.
  */
 #include "internal.h"
 
@@ -83,6 +85,30 @@ int eas_select_cpu(struct bls_sched *s, unsigned id, uint64_t now)
 	if (best >= 0)
 		s->stats.eas_wakeups++;
 	return best;
+}
+
+uint32_t eas_misfit(struct bls_sched *s, unsigned cpu, uint64_t now)
+{
+	const struct bls_rq *rq = &s->rq[cpu];
+	if (rq->curr == NO_TASK)
+		return 0;
+	const unsigned id = (unsigned)rq->curr;
+	sched_pelt_sync(s, id, now);
+	const struct bls_sched_task *t = &s->task[id];
+	if (HEADROOM * t->pelt.util_avg <= capacity(s, cpu))
+		return 0;
+	int to = -1;
+	for (unsigned c = 0; c < s->cfg.ncpus; c++)
+		if (sched_cpu_allowed(s, t, c) && s->rq[c].nr_running == 0 && capacity(s, c) > capacity(s, cpu) &&
+		    (to < 0 || capacity(s, c) > capacity(s, (unsigned)to)))
+			to = (int)c;
+	if (to < 0)
+		return 0;
+	sched_detach_curr(s, cpu, now);
+	sched_migrate(s, id, (unsigned)to, now);
+	s->rq[to].need_resched = 1;
+	s->stats.eas_misfits++;
+	return 1u << to | 1u << cpu;
 }
 
 int eas_overutilized(struct bls_sched *s, uint64_t now)

@@ -346,8 +346,9 @@ static int wake(struct bls_sched *s, unsigned id, uint64_t now, uint64_t woken_a
 	int placed = -1;
 	if (s->cfg.placement == BLS_PLACE_HMP)
 		placed = hmp_select_cpu(s, id, now, fresh, frozen_load);
-	else if (s->cfg.placement == BLS_PLACE_EAS)
-		placed = eas_select_cpu(s, id, now);
+	else if (s->cfg.placement == BLS_PLACE_EAS && !fresh)
+		placed = eas_select_cpu(s, id, now); /* a new task has no utilisation yet: CFS
+						       * spreads it (fork balancing is not EAS's) */
 	const unsigned cpu = placed >= 0 ? (unsigned)placed : select_cpu(s, t);
 	update_curr(s, cpu, now); /* the queues' minimums as of now */
 	if (cpu != prev) {
@@ -551,8 +552,15 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 	const int due = now_ns >= rq->next_balance_ns;
 	if (s->cfg.placement == BLS_PLACE_HMP)
 		kicked |= hmp_balance(s, cpu, now_ns, due);
-	else if (s->cfg.placement == BLS_PLACE_EAS && !eas_overutilized(s, now_ns))
-		return kicked; /* energy-aware placement stands while every CPU has headroom */
+	else if (s->cfg.placement == BLS_PLACE_EAS && due)
+		kicked |= eas_misfit(s, cpu, now_ns);
+	if (s->cfg.placement == BLS_PLACE_EAS && !eas_overutilized(s, now_ns)) {
+		/* Energy-aware placement stands while every CPU has headroom; the balance tick
+		 * still moves on (a deadline left behind would fire at once, for ever). */
+		if (due)
+			rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns;
+		return kicked;
+	}
 	if (rq->nr_running == 0) {
 		/* Idle balance: pull from the busiest CPU with a task waiting that may come. */
 		int busiest = -1, id = NO_TASK;
@@ -573,8 +581,8 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 		return kicked | 1u << cpu;
 	}
 	if (rq->nr_running < 2 || !due) {
-		if (due && s->cfg.placement == BLS_PLACE_HMP)
-			rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns; /* HMP's next tick */
+		if (due && s->cfg.placement != BLS_PLACE_FAIR)
+			rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns; /* the next tick */
 		return kicked;
 	}
 	rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns;
@@ -666,8 +674,8 @@ uint64_t bls_sched_next_deadline(const struct bls_sched *s, unsigned cpu)
 			d = t->wake_at_ns;
 	}
 	const struct bls_rq *rq = &s->rq[cpu];
-	/* HMP's tick: a busy little CPU checks its task for forced up-migration. */
-	if (s->cfg.placement == BLS_PLACE_HMP && rq->curr != NO_TASK && !(s->big >> cpu & 1u) &&
+	/* The tick of a busy little CPU under HMP (forced up-migration) and EAS (a misfit). */
+	if (s->cfg.placement != BLS_PLACE_FAIR && rq->curr != NO_TASK && !(s->big >> cpu & 1u) &&
 	    rq->next_balance_ns < d)
 		d = rq->next_balance_ns;
 	if (rq->nr_running > 1 && rq->curr != NO_TASK) {

@@ -42,6 +42,9 @@ uint32_t hmp_active_pull(struct bls_sched *s, unsigned cpu, uint64_t now);
 /* eas.c */
 /* Where @id wakes: the CPU that fits it at the least estimated energy; -1: none fits. */
 int eas_select_cpu(struct bls_sched *s, unsigned id, uint64_t now);
+/* At busy @cpu's tick: its running task, too big for it, moves to an idle CPU of more
+ * capacity (the misfit task's active balance). Returns the CPUs to kick. */
+uint32_t eas_misfit(struct bls_sched *s, unsigned cpu, uint64_t now);
 /* Some CPU is short of headroom: load balancing works as CFS's again. */
 int eas_overutilized(struct bls_sched *s, uint64_t now);
 
