@@ -128,6 +128,7 @@ bls_kernel_config platform::kernel_config(unsigned ncpus) const
     kh.up_threshold = static_cast<unsigned>(h.up_threshold);
     kh.down_threshold = static_cast<unsigned>(h.down_threshold);
     kh.load_avg_period_ms = static_cast<unsigned>(h.load_avg_period_ms);
+    kh.frequency_invariant = h.frequency_invariant;
     kh.up_interval_ns = 1000ull * static_cast<unsigned>(h.up_interval_us);
     kh.down_interval_ns = 1000ull * static_cast<unsigned>(h.down_interval_us);
     kh.fork_to_big = h.fork_to_big;

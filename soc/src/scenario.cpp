@@ -626,6 +626,10 @@ schema<hmp_config> hmp_schema()
                  "A task whose HMP load is below it belongs on a little CPU; below up_threshold.")
         .integer("load_avg_period_ms", &p::load_avg_period_ms, 1, 1000, "ms",
                  "Half-life of the HMP load (the runnable average HMP decides by).")
+        .boolean("frequency_invariant", &p::frequency_invariant,
+                 "Count runnable time at the CPU's frequency's share of its cluster's top "
+                 "(HMP_FREQUENCY_INVARIANT_SCALE, /sys/kernel/hmp/frequency_invariant_load_scale); "
+                 "false: in full, so that a light task on a slow little CPU looks heavy.")
         .integer("up_interval_us", &p::up_interval_us, 0, 10000000, "us",
                  "Least time from a task's last move between clusters to a move up (Linux: 4096 << 10 ns).")
         .integer("down_interval_us", &p::down_interval_us, 0, 10000000, "us",

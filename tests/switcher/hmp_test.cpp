@@ -83,6 +83,7 @@ TEST(hmp, defaults_are_linaros)
     EXPECT_EQ(h.up_threshold, 700u);
     EXPECT_EQ(h.down_threshold, 512u);
     EXPECT_EQ(h.load_avg_period_ms, 32u);
+    EXPECT_TRUE(h.frequency_invariant);
     EXPECT_EQ(h.up_interval_ns, 4194304u); // 4096 << 10
     EXPECT_EQ(h.packing_limit, 650u);
     EXPECT_EQ(h.prio_filter_nice, 5);
@@ -117,6 +118,24 @@ TEST(hmp, forced_up_migration_happens_exactly_past_up_threshold)
     f.drain();
     ASSERT_EQ(f.xmigrated, std::vector<unsigned>{0});
     EXPECT_EQ(f.latency_ns, std::vector<unsigned>{30000});
+}
+
+TEST(hmp, a_task_on_a_slow_cpu_looks_lighter_when_the_load_is_frequency_invariant)
+{
+    // The little CPU at half its cluster's top speed (scale 215/1024 of the reference, its
+    // top being 430/1024): after 54 periods the frequency-invariant load is half the
+    // plain one, 353.05, and the task stays; counted in full (LSK without
+    // HMP_FREQUENCY_INVARIANT_SCALE), it is 706.10 and goes up.
+    for (int invariant : {1, 0}) {
+        bls_hmp_config h = defaults();
+        h.frequency_invariant = invariant;
+        hmp_fixture f = little_runner(h);
+        bls_sched_set_scale(&f.s, 2, 0, 215.0 / 1024.0);
+        const uint64_t t = 54 * period;
+        EXPECT_NEAR(bls_sched_hmp_load(&f.s, 0, t), invariant ? series(54) / 2 : series(54), 1e-6);
+        bls_sched_balance(&f.s, 2, t);
+        EXPECT_EQ(f.s.task[0].cpu, invariant ? 2u : 0u) << "invariant " << invariant;
+    }
 }
 
 // The task of little_runner, moved up at 54 periods, sleeps there at once for @d periods,

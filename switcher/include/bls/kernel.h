@@ -131,6 +131,8 @@ struct bls_kernel {
 	unsigned cm_group;     /* cluster migration: the last group of switches started */
 	int cm_cluster;        /* ... and the cluster it moves to (-1: none yet) */
 	int disabling;         /* turning off: waiting for every pair to be home */
+	uint32_t dying;        /* turning on: CPUs going offline that have yet to stop running */
+	uint32_t stopped;      /* ... and those that have, waiting for the others */
 	double ref_capacity;   /* capacity x max frequency of the fastest cluster */
 	unsigned lead;         /* the first online logical CPU: the power controller's answers, sysfs */
 	/* public, read-only */

@@ -52,11 +52,14 @@ enum bls_placement {
 };
 
 /* Linaro's big.LITTLE MP (CONFIG_SCHED_HMP) tunables: /sys/kernel/hmp and its Kconfig.
- * Loads are the HMP load (runnable average over load_avg_period_ms), 0..1024. */
+ * Loads are the HMP load (runnable average over load_avg_period_ms, optionally frequency
+ * invariant), 0..1024. */
 struct bls_hmp_config {
 	unsigned up_threshold;       /* a task above it belongs on a big CPU (700) */
 	unsigned down_threshold;     /* a task below it belongs on a little CPU (512) */
 	unsigned load_avg_period_ms; /* half-life of the HMP load (32) */
+	int frequency_invariant;     /* runnable time counts at the CPU's frequency's share of
+				      * its cluster's top (HMP_FREQUENCY_INVARIANT_SCALE) */
 	uint64_t up_interval_ns;     /* least time from a task's last move between clusters to
 				      * its next one up (hmp_next_up_threshold) */
 	uint64_t down_interval_ns;   /* ... and to its next one down */

@@ -423,11 +423,40 @@ static void enter_mode(struct bls_kernel *k, unsigned cpu, enum bls_mode m)
 	k->ops->trace(k->plat, cpu, BLS_TRACE_MODE, m, old);
 }
 
+/* Every CPU going offline has stopped: the switcher turns on, those CPUs leave (their tasks
+ * move to the logical CPUs that remain); a kick wakes each to notice. */
+static void finish_enable(struct bls_kernel *k, unsigned cpu)
+{
+	struct bls_switcher *sw = &k->sw;
+	const unsigned before = bls_switcher_nlogical(sw);
+	int rc = bls_switcher_set_active(sw, 1);
+	BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
+	sw->stats.enables++;
+	for (unsigned c = bls_switcher_nlogical(sw); c < before; c++)
+		if (c != cpu)
+			bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
+	k->stopped = 0;
+	bls_cpufreq_set_switching(&k->cpufreq, 1);
+	logical_cpus_changed(k, cpu);
+}
+
+/* @cpu, at a scheduling point (running nothing), stops if it is going offline; the last to
+ * stop (or the caller, when none has to) turns the switcher on. */
+static void stop_dying(struct bls_kernel *k, unsigned cpu)
+{
+	if (k->dying >> cpu & 1u) {
+		k->dying &= ~(1u << cpu);
+		k->stopped |= 1u << cpu;
+	}
+	if (!k->dying)
+		finish_enable(k, cpu);
+}
+
 static void take_mode_request(struct bls_kernel *k, unsigned cpu)
 {
 	struct bls_switcher *sw = &k->sw;
-	if (!k->mode_mailbox || k->disabling)
-		return; /* a request waits until the switcher is off */
+	if (!k->mode_mailbox || k->disabling || k->dying)
+		return; /* a request waits until the switcher is off, or on */
 	const enum bls_mode want = (enum bls_mode)k->mode_mailbox;
 	k->mode_mailbox = 0;
 	if (want == k->mode)
@@ -435,18 +464,19 @@ static void take_mode_request(struct bls_kernel *k, unsigned cpu)
 	const int on = bls_switcher_active(sw);
 	enter_mode(k, cpu, want);
 	if (bls_mode_switched(want) && !on) {
-		/* The switcher on: the partners and unpaired CPUs go offline (their tasks move to
-		 * the logical CPUs that remain); a kick wakes each to notice. */
+		/* The switcher on: the partners and unpaired CPUs go offline. Each stops running
+		 * tasks first (as cpu_down's stopper would), at its own scheduling point; the last
+		 * to stop turns the switcher on (finish_enable). */
 		int rc = bls_sched_set_placement(&k->sched, BLS_PLACE_FAIR, now(k, cpu));
 		BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
-		const unsigned before = bls_switcher_nlogical(sw);
-		rc = bls_switcher_set_active(sw, 1);
-		BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
-		sw->stats.enables++;
-		for (unsigned c = bls_switcher_nlogical(sw); c < before; c++)
-			bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
-		bls_cpufreq_set_switching(&k->cpufreq, 1);
-		logical_cpus_changed(k, cpu);
+		for (unsigned c = k->sw.npairs; c < bls_switcher_nlogical(sw); c++)
+			if (!hotplugged_out(k, (int)c))
+				k->dying |= 1u << c;
+		k->stopped = 0;
+		for (unsigned c = 0; c < 32; c++)
+			if ((k->dying >> c & 1u) && c != cpu)
+				bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
+		stop_dying(k, cpu);
 	} else if (!bls_mode_switched(want) && on) {
 		/* The switcher off: every logical CPU back to its boot cluster first (the cpufreq
 		 * driver stops switching: a transaction in flight finishes without one); the
@@ -813,6 +843,18 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 			handle_irqs(k, cpu);
 			interrupted = 0;
 		}
+		/* The switcher turning on: a CPU going offline stops here, between tasks, and
+		 * waits for the others (the last turns it on, and kicks it). */
+		if (k->dying >> cpu & 1u) {
+			stop_dying(k, cpu);
+			interrupted = 1; /* offline now, or waiting below */
+			continue;
+		}
+		if (k->stopped >> cpu & 1u) {
+			k->ops->cpu_wait_for_interrupt(k->plat, cpu);
+			interrupted = 1;
+			continue;
+		}
 		/* A caller asleep in the cpufreq driver whose request was answered goes on (the
 		 * switch request, the old cluster's clock); then userspace's writes and the
 		 * governor's next request. A clock already at its rate answers at once. */
@@ -822,6 +864,10 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 		take_frequency_request(k, cpu, lc);
 		service_cpufreq(k, cpu, lc);
 		take_mode_request(k, cpu);
+		if ((k->stopped >> cpu & 1u) || bls_switcher_logical_of(&k->sw, cpu) != l) {
+			interrupted = 1; /* it turned the switcher on, and is going offline */
+			continue;
+		}
 		if (k->disabling)
 			finish_disable(k, cpu);
 

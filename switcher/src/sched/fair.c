@@ -143,7 +143,7 @@ void sched_pelt_sync(struct bls_sched *s, unsigned id, uint64_t now)
 	const int runnable = t->state == BLS_TASK_RUNNABLE;
 	bls_pelt_update(&t->pelt, now, runnable, running, s->rq[t->cpu].scale);
 	if (s->cfg.placement == BLS_PLACE_HMP)
-		bls_pelt_update(&t->hmp_load, hmp_clock(s, now), runnable, running, 1.0);
+		hmp_load_update(s, id, now, runnable);
 }
 
 static void update_min_vruntime(struct bls_sched *s, unsigned cpu);
@@ -484,7 +484,7 @@ static void stop_curr(struct bls_sched *s, unsigned cpu, uint64_t now, enum bls_
 		return;
 	const unsigned id = (unsigned)rq->curr;
 	update_curr(s, cpu, now);
-	s->task[id].hmp_frozen = s->task[id].hmp_load.runnable_avg;
+	s->task[id].hmp_frozen = hmp_load_of(s, id);
 	dequeue(s, id, now);
 	rq->curr = NO_TASK;
 	rq->last_ran = (int)id; /* its switch is traced at the next pick, to whatever comes */

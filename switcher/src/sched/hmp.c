@@ -3,7 +3,8 @@
  *
  * The CPUs form two domains, the fastest clusters ("big") and the rest ("little"). Each task
  * carries an HMP load: its runnable average on a clock scaled so that load_avg_period_ms is
- * the half-life. A task above up_threshold belongs on big, one below down_threshold on
+ * the half-life, each runnable microsecond counted at the share of its cluster's top speed
+ * the CPU ran at (frequency invariance; else in full). A task above up_threshold belongs on big, one below down_threshold on
  * little; between them it stays where it is. Tasks change domain when they wake (fork to
  * big, wake migration), when a little CPU's tick finds its task heavy and a big CPU idle
  * (forced up-migration), when an idle big CPU pulls the heaviest little task (idle pull, an
@@ -22,6 +23,7 @@ void bls_hmp_default_config(struct bls_hmp_config *h)
 		.up_threshold = 700,
 		.down_threshold = 512,
 		.load_avg_period_ms = 32,
+		.frequency_invariant = 1,
 		/* hmp_next_up_threshold = 4096, compared with (now - last) >> 10 ns */
 		.up_interval_ns = 4096ull << 10,
 		.down_interval_ns = 4096ull << 10,
@@ -45,11 +47,34 @@ uint64_t hmp_clock(const struct bls_sched *s, uint64_t now)
 	return (uint64_t)((double)now * 32.0 / period);
 }
 
+/* The HMP load is kept in a load-tracking entity of its own: its runnable signal is the
+ * plain load, and its util signal, fed the runnable time at the frequency's share, the
+ * frequency-invariant one. */
+void hmp_load_update(struct bls_sched *s, unsigned id, uint64_t now, int runnable)
+{
+	struct bls_sched_task *t = &s->task[id];
+	/* The rq's scale is capacity x frequency of the reference's; of its own cluster's top
+	 * capacity that is the frequency's share. */
+	const double top = s->cfg.cluster_capacity[s->cfg.cpu_cluster[t->cpu]] / BLS_PELT_SCALE;
+	double f = s->rq[t->cpu].scale / top;
+	f = f > 1.0 ? 1.0 : f;
+	bls_pelt_update(&t->hmp_load, hmp_clock(s, now), runnable, runnable, f);
+}
+
+double hmp_load_of(const struct bls_sched *s, unsigned id)
+{
+	const struct bls_pelt *p = &s->task[id].hmp_load;
+	return s->cfg.hmp.frequency_invariant ? p->util_avg : p->runnable_avg;
+}
+
 void hmp_load_seed(struct bls_sched *s, unsigned id, uint64_t now)
 {
 	struct bls_sched_task *t = &s->task[id];
 	sched_pelt_sync(s, id, now);
+	/* From the plain runnable history (its speeds are not known). */
 	t->hmp_load = t->pelt;
+	t->hmp_load.util_sum = t->pelt.runnable_sum;
+	t->hmp_load.util_avg = t->pelt.runnable_avg;
 	t->hmp_load.last_ns = hmp_clock(s, now);
 }
 
@@ -59,7 +84,7 @@ double bls_sched_hmp_load(struct bls_sched *s, unsigned task, uint64_t now_ns)
 		return 0;
 	if (s->cfg.placement == BLS_PLACE_HMP)
 		sched_pelt_sync(s, task, now_ns);
-	return s->task[task].hmp_load.runnable_avg;
+	return hmp_load_of(s, task);
 }
 
 static int is_big(const struct bls_sched *s, unsigned cpu)
@@ -143,9 +168,9 @@ int hmp_select_cpu(struct bls_sched *s, unsigned id, uint64_t now, int fresh, do
 			return sched_select_cpu_in(s, t, domain_of(s, 0));
 		/* Fork to big, looking as heavy as it may be (init_task_runnable_average). */
 		const double y = bls_pelt_decay(1.0);
-		t->hmp_load.runnable_sum = BLS_PELT_PERIOD_US / (1.0 - y) - BLS_PELT_PERIOD_US;
+		t->hmp_load.runnable_sum = t->hmp_load.util_sum = BLS_PELT_PERIOD_US / (1.0 - y) - BLS_PELT_PERIOD_US;
 		t->hmp_load.period_contrib = 0;
-		t->hmp_load.runnable_avg = BLS_PELT_SCALE;
+		t->hmp_load.runnable_avg = t->hmp_load.util_avg = BLS_PELT_SCALE;
 		s->stats.hmp_fork++;
 		return sched_select_cpu_in(s, t, domain_of(s, 1));
 	}

@@ -27,6 +27,9 @@ void sched_check_preempt(struct bls_sched *s, unsigned cpu, unsigned id, uint64_
 /* hmp.c */
 /* HMP's clock: time scaled so that load_avg_period_ms is load tracking's half-life. */
 uint64_t hmp_clock(const struct bls_sched *s, uint64_t now);
+/* Account @id's HMP load up to @now (@runnable all along), and read it as it stands. */
+void hmp_load_update(struct bls_sched *s, unsigned id, uint64_t now, int runnable);
+double hmp_load_of(const struct bls_sched *s, unsigned id);
 /* Start @id's HMP load from its load tracking's (HMP turned on at run time). */
 void hmp_load_seed(struct bls_sched *s, unsigned id, uint64_t now);
 /* Where @id wakes (fork and wake migration, packing); -1: CFS's choice. @load is its HMP

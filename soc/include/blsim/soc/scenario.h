@@ -151,6 +151,7 @@ struct hmp_config {
     int up_threshold = 700;
     int down_threshold = 512;
     int load_avg_period_ms = 32;
+    bool frequency_invariant = true;
     int up_interval_us = 4194;   // Linux's 4096 << 10 ns
     int down_interval_us = 4194;
     bool fork_to_big = true;
