@@ -125,6 +125,7 @@ struct bls_kernel {
 	struct bls_governor_tunables posted_tunables;
 	int boostpulse_posted;
 	uint32_t kick;                       /* logical CPUs to send a reschedule to */
+	uint64_t timer_fired[BLS_MAX_CPUS];  /* the deadline each CPU's timer last fired for */
 	int booted; /* set by the boot CPU once the distributor is up */
 	enum bls_mode mode;    /* now (the one being entered while the switcher turns off) */
 	int mode_mailbox;      /* a posted mode (enum bls_mode), or 0 */

@@ -532,6 +532,7 @@ static void handle_irqs(struct bls_kernel *k, unsigned cpu)
 		if (irq == hw->timer_ppi) {
 			/* Our deadline: lower the (level) line; what is due is found below, and the
 			 * timer reprogrammed before we run or idle. */
+			k->timer_fired[cpu] = k->ops->timer_get(k->plat, cpu);
 			k->ops->timer_set(k->plat, cpu, BLS_TIMER_OFF);
 			k->stats.timer_irqs++;
 		} else if (irq == BLS_SGI_INBOUND_ALIVE) {
@@ -597,6 +598,10 @@ static uint64_t next_deadline(struct bls_kernel *k, unsigned l, int idle)
 
 static void program_timer(struct bls_kernel *k, unsigned cpu, uint64_t deadline)
 {
+	/* A deadline whose interrupt was handled has been dealt with: whatever it was for has
+	 * moved on. Programming it again would fire at once, for ever (a storm of timer
+	 * interrupts that starves the tasks): a kernel bug. */
+	BLS_CHECK(&k->cfg.hw, cpu, deadline == BLS_TIMER_OFF || deadline != k->timer_fired[cpu]);
 	if (k->ops->timer_get(k->plat, cpu) != deadline)
 		k->ops->timer_set(k->plat, cpu, deadline);
 }
@@ -916,8 +921,10 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 			continue;
 		}
 		uint64_t deadline = next_deadline(k, lc, 0);
-		if (k->has_step[t] && k->step[t].kind == BLS_STEP_SPIN && k->step[t].until_ns < deadline)
-			deadline = k->step[t].until_ns; /* a spin ends on the clock */
+		if (k->has_step[t] && k->step[t].kind == BLS_STEP_SPIN && k->step[t].until_ns < deadline &&
+		    k->step[t].until_ns > now(k, cpu))
+			deadline = k->step[t].until_ns; /* a spin ends on the clock (one over is ended
+							 * by run_task, without arming a timer) */
 		program_timer(k, cpu, deadline);
 		interrupted = run_task(k, cpu, lc, (unsigned)t);
 		send_kicks(k, cpu, l);
