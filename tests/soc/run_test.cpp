@@ -564,6 +564,10 @@ TEST_F(run_test, hmp_moves_tasks_between_the_clusters_and_reports_each_move)
     EXPECT_LE(m["count"].get<int>(), s["sched"]["migrations"].get<int>()); // each is a move between run queues
     EXPECT_GT(m["latency_us"]["min"].get<double>(), 0);
     EXPECT_LE(m["latency_us"]["min"].get<double>(), m["latency_us"]["max"].get<double>());
+    // A task's cache state does not travel: on the other cluster it fetches its working set,
+    // part of it through the CCI from the cluster it left (under SMP these two tasks never
+    // change cluster, and the CCI snoops nothing).
+    EXPECT_GT(s["cci"]["snoop_hits"].get<std::uint64_t>(), 0u);
     // The switcher is off: no switches, no groups.
     EXPECT_EQ(s["switches"]["count"], 0);
     EXPECT_FALSE(s.contains("cluster_migration"));
