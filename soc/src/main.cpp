@@ -22,9 +22,11 @@
 
 #include "blsim/soc/compare.h"
 #include "blsim/soc/platform.h"
+#include "blsim/soc/regress.h"
 #include "blsim/soc/reports.h"
 #include "blsim/soc/results.h"
 #include "blsim/soc/scenario.h"
+#include "blsim/soc/sweep.h"
 
 namespace {
 
@@ -43,6 +45,12 @@ const char* const main_help =
     "                      simulate a scenario (default: the built-in BBench study)\n"
     "  compare [-j N] [--json] [--keep DIR] [--set KEY=VALUE]... SCENARIO_OR_RUN_DIR...\n"
     "                      run or read several scenarios and tabulate them against the first\n"
+    "  regress [DIR] [-j N] [--bless] [--only NAME]...\n"
+    "                      run the regression cases and check their numbers against the goldens\n"
+    "  sweep SPEC --out DIR [-j N] [--shard K/N]\n"
+    "  sweep merge --out DIR SHARD_DIR...\n"
+    "                      run a scenario over a grid of parameters and seeds, resumably,\n"
+    "                      and aggregate metrics per point (docs/sweeps.md)\n"
     "  config-reference    print the configuration reference (docs/config.md)\n"
     "\n"
     "options:\n"
@@ -103,6 +111,50 @@ const char* const compare_help =
     "Every argument is checked, and every scenario loaded, before anything runs: a bad one\n"
     "exits 2 with nothing run. A run that fails shows its last stderr lines and the comparison\n"
     "exits with its class: 2 if it exited 2 (bad input), 1 otherwise.\n";
+
+const char* const regress_help =
+    "usage: blsim regress [DIR] [-j N] [--bless] [--only NAME]...\n"
+    "\n"
+    "Run every regression case DIR/NAME.yaml (default DIR: configs/regress, the repository's\n"
+    "own set when run from its root; docs/regress.md) as 'blsim run -q', and compare each\n"
+    "metric it names in the run's summary.json with its golden value in DIR/NAME.golden.json.\n"
+    "Prints a table (case, metric, golden, value, drift, relative drift, tolerance, status:\n"
+    "PASS, DRIFT, MISSING, NO-GOLDEN or RUN-FAILED) and a summary line.\n"
+    "\n"
+    "  -j, --jobs N        at most N runs at once (default: the number of online CPUs)\n"
+    "  --bless             write every case's golden file from this run's values instead of\n"
+    "                      comparing (all or none: nothing is written if a value is missing)\n"
+    "  --only NAME         only the case NAME (repeatable)\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "Every case, its scenario and its golden file are checked before anything runs; a problem\n"
+    "is printed as file:line:col: message. Exit status: 0 every metric within its tolerance\n"
+    "(with --bless: the goldens written), 1 a metric drifted or missing, a golden missing or a\n"
+    "run failed, 2 bad input.\n";
+
+const char* const sweep_help =
+    "usage: blsim sweep SPEC --out DIR [-j N] [--shard K/N]\n"
+    "       blsim sweep merge --out DIR SHARD_DIR...\n"
+    "\n"
+    "Run the base scenario of SPEC (a YAML file, docs/sweeps.md) at every point of its\n"
+    "parameter grid, once per seed, each run its own 'blsim run -q' process, into\n"
+    "DIR/points/<id>/seed-<S>/; then write DIR/results.csv and DIR/results.json: per point,\n"
+    "each metric's mean, sample standard deviation and count over the seeds. DIR/manifest.json\n"
+    "lists the points. Running the same command again resumes: finished runs are kept, failed\n"
+    "and interrupted ones are redone.\n"
+    "\n"
+    "  --out DIR           the sweep's directory (required); created if missing\n"
+    "  -j, --jobs N        at most N runs at once (default: the number of online CPUs)\n"
+    "  --shard K/N         run only the points whose index (from 0, in manifest order) is\n"
+    "                      K-1 modulo N, e.g. on machine K of N; results cover those points\n"
+    "  merge --out DIR SHARD_DIR...\n"
+    "                      gather the shards' runs into DIR (hard links where possible) and\n"
+    "                      write the results of the whole sweep, as one machine would have\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "The spec and every point's overrides are checked before anything runs (file:line:col:\n"
+    "message). Exit status: 0 every run succeeded, 1 a run failed (recorded as\n"
+    "DIR/points/<id>/seed-<S>.failed; the others still run), 2 bad input, nothing written.\n";
 
 int usage_error(const std::string& message)
 {
@@ -340,6 +392,30 @@ int main(int argc, char** argv)
                 return exit_ok;
             }
             return blsim::soc::run_compare(opt, std::cout, std::cerr);
+        }
+        if (cmd == "regress") {
+            blsim::soc::regress_options opt;
+            bool help = false;
+            std::string error;
+            if (!blsim::soc::parse_regress_args(std::vector<std::string>(argv + 2, argv + argc), opt, help, error))
+                return usage_error(error);
+            if (help) {
+                std::cout << regress_help;
+                return exit_ok;
+            }
+            return blsim::soc::run_regress(opt, std::cout, std::cerr);
+        }
+        if (cmd == "sweep") {
+            blsim::soc::sweep_options opt;
+            bool help = false;
+            std::string error;
+            if (!blsim::soc::parse_sweep_args(std::vector<std::string>(argv + 2, argv + argc), opt, help, error))
+                return usage_error(error);
+            if (help) {
+                std::cout << sweep_help;
+                return exit_ok;
+            }
+            return blsim::soc::run_sweep(opt, std::cout, std::cerr);
         }
         if (cmd == "config-reference") {
             std::cout << blsim::soc::config_reference_markdown();

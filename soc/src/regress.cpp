@@ -1,0 +1,774 @@
+// soc/src/regress.cpp -- `blsim regress` (docs/regress.md).
+#include "blsim/soc/regress.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <set>
+#include <thread>
+
+#include "blsim/soc/scenario.h"
+#include "blsim/soc/schema.h"
+
+extern char** environ;
+
+namespace blsim::soc {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json; // objects keep their keys sorted: goldens are written that way
+
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_fail = 1;
+constexpr int exit_usage = 2;
+
+// How many lines of a failed run's stderr are shown.
+constexpr std::size_t stderr_tail_lines = 10;
+
+constexpr const char* builtin_prefix = "builtin:";
+
+std::vector<std::string> split(const std::string& s, char sep)
+{
+    std::vector<std::string> parts;
+    std::size_t from = 0;
+    for (std::size_t at; (at = s.find(sep, from)) != std::string::npos; from = at + 1)
+        parts.push_back(s.substr(from, at - from));
+    parts.push_back(s.substr(from));
+    return parts;
+}
+
+std::vector<std::string> lines_of(const std::string& text)
+{
+    std::vector<std::string> lines = split(text, '\n');
+    if (!lines.empty() && lines.back().empty())
+        lines.pop_back();
+    return lines;
+}
+
+bool parse_jobs(const std::string& v, unsigned& jobs, std::string& error)
+{
+    const bool digits = !v.empty() && v.size() <= 4 &&
+                        std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits || std::stoul(v) == 0) {
+        error = "-j needs a positive whole number of runs (got '" + v + "')";
+        return false;
+    }
+    jobs = static_cast<unsigned>(std::stoul(v));
+    return true;
+}
+
+// The case file's keys (docs/regress.md).
+struct case_doc {
+    std::string scenario;
+    cfg::node set;
+    std::vector<regress_metric> metrics;
+};
+
+cfg::schema<case_doc> case_schema()
+{
+    cfg::schema<regress_metric> m;
+    m.text("path", &regress_metric::path, "A dotted path into summary.json.", true)
+        .real("abs", &regress_metric::abs, 0, 1e300, "", "Absolute tolerance.")
+        .real("rel", &regress_metric::rel, 0, 1e300, "", "Tolerance relative to the golden value.");
+    cfg::schema<case_doc> s;
+    s.text("scenario", &case_doc::scenario, "The scenario, relative to the case file.", true)
+        .tree("set", &case_doc::set, "KEY=VALUE overrides, as blsim run --set.")
+        .list("metrics", &case_doc::metrics, m, 1, 1000, "The compared numbers.", true);
+    return s;
+}
+
+// @ref relative to the directory of @from_file (a built-in or absolute @ref as it is).
+std::string resolve_relative(const std::string& from_file, const std::string& ref)
+{
+    const fs::path target(ref);
+    if (ref.rfind(builtin_prefix, 0) == 0 || target.is_absolute())
+        return ref;
+    return (fs::path(from_file).parent_path() / target).lexically_normal().string();
+}
+
+// Line and column (1-based) of byte @pos of @text.
+cfg::mark locate(const std::string& file, const std::string& text, std::size_t pos)
+{
+    cfg::mark m{file, 1, 1};
+    for (std::size_t i = 0; i < pos && i < text.size(); i++) {
+        if (text[i] == '\n') {
+            m.line++;
+            m.col = 1;
+        } else {
+            m.col++;
+        }
+    }
+    return m;
+}
+
+// A case's golden values, as read from its file.
+struct golden_file {
+    bool exists = false;
+    std::map<std::string, double> values;
+};
+
+// Read the golden file @path. A missing file is no error (the case reports that it needs
+// blessing); an unreadable or malformed one is.
+bool load_golden(const std::string& path, golden_file& g, cfg::diagnostics& diag)
+{
+    g = golden_file{};
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        return true;
+    g.exists = true;
+    std::string text, why;
+    if (!read_source(path, text, why)) {
+        diag.error(path + ": cannot read: " + why);
+        return false;
+    }
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        diag.error(locate(path, text, e.byte ? e.byte - 1 : 0),
+                   "not a golden file: JSON syntax error (run 'blsim regress --bless' to rewrite it)");
+        return false;
+    }
+    if (!j.is_object()) {
+        diag.error(cfg::mark{path, 1, 1}, std::string("not a golden file: a JSON ") + j.type_name() +
+                                              ", not an object of metric: value");
+        return false;
+    }
+    bool ok = true;
+    for (const auto& [key, value] : j.items()) {
+        if (value.is_number()) {
+            g.values[key] = value.get<double>();
+            continue;
+        }
+        const std::size_t at = text.find(json(key).dump());
+        diag.error(at == std::string::npos ? cfg::mark{path, 0, 0} : locate(path, text, at),
+                   "'" + key + "': expected a number, got " +
+                       (value.is_null() ? std::string("null") : std::string("a ") + value.type_name()));
+        ok = false;
+    }
+    return ok;
+}
+
+// Where the value of @path is in the summary @j, or why it is not a number there.
+std::optional<json> lookup(const json& j, const std::string& path, std::string& why)
+{
+    const json* at = &j;
+    std::string walked;
+    for (const std::string& key : split(path, '.')) {
+        if (at->is_object()) {
+            auto it = at->find(key);
+            if (it == at->end()) {
+                why = (walked.empty() ? std::string("summary.json") : walked) + " has no '" + key + "'";
+                return std::nullopt;
+            }
+            at = &*it;
+        } else if (at->is_array()) {
+            const bool index = !key.empty() && key.size() < 10 &&
+                               std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (!index) {
+                why = walked + " is a list, and '" + key + "' is not an index";
+                return std::nullopt;
+            }
+            const std::size_t i = std::stoul(key);
+            if (i >= at->size()) {
+                why = walked + " has " + std::to_string(at->size()) + " items, no [" + key + "]";
+                return std::nullopt;
+            }
+            at = &(*at)[i];
+        } else {
+            why = walked + " is " + (at->is_null() ? std::string("null") : std::string("a ") + at->type_name()) +
+                  ", not a mapping";
+            return std::nullopt;
+        }
+        walked += (walked.empty() ? "" : ".") + key;
+    }
+    if (!at->is_number()) {
+        why = "the value is " + (at->is_null() ? std::string("null") : std::string("a ") + at->type_name()) +
+              ", not a number";
+        return std::nullopt;
+    }
+    return *at;
+}
+
+// Removes a directory tree when it goes out of scope.
+struct temp_dir {
+    std::string path;
+    ~temp_dir()
+    {
+        if (!path.empty()) {
+            std::error_code ec;
+            fs::remove_all(path, ec);
+        }
+    }
+};
+
+std::string describe_status(int st)
+{
+    if (WIFEXITED(st))
+        return "exit status " + std::to_string(WEXITSTATUS(st));
+    if (WIFSIGNALED(st))
+        return "killed by signal " + std::to_string(WTERMSIG(st)) + " (" + strsignal(WTERMSIG(st)) + ")";
+    return "status " + std::to_string(st);
+}
+
+// One case's run.
+struct job {
+    const regress_case* c = nullptr;
+    std::string out_dir, err_file;
+    pid_t pid = -1;
+    int status = 0;
+    std::string spawn_error; // set when it could not be started
+};
+
+bool spawn(const std::string& exe, job& j)
+{
+    std::string scenario = j.c->scenario;
+    if (!scenario.empty() && scenario[0] == '-')
+        scenario = "./" + scenario; // not to be taken for an option
+    std::vector<std::string> args = {"blsim", "run", "-q", "--out", j.out_dir};
+    for (const std::string& o : j.c->set) {
+        args.push_back("--set");
+        args.push_back(o);
+    }
+    args.push_back(scenario);
+    std::vector<char*> argv;
+    for (std::string& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, j.err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int rc = posix_spawn(&j.pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        j.spawn_error = std::strerror(rc);
+        j.pid = -1;
+        return false;
+    }
+    return true;
+}
+
+// Load the case's scenario with its overrides, as its run will; an override's problem is
+// located in the case file (where the override is written) rather than at "--set:N:col".
+void check_scenario(const regress_case& c, cfg::diagnostics& diag)
+{
+    cfg::diagnostics d;
+    scenario_config cfg;
+    if (load_scenario(c.scenario, c.set, cfg, d))
+        return;
+    for (const std::string& m : d.messages()) {
+        int n = 0, col = 0, used = 0;
+        if (std::sscanf(m.c_str(), "--set:%d:%d: %n", &n, &col, &used) == 2 && used > 0 && n >= 1 &&
+            static_cast<std::size_t>(n) <= c.set_at.size()) {
+            cfg::mark at = c.set_at[static_cast<std::size_t>(n) - 1];
+            at.col += col - 1;
+            diag.error(at, "set[" + std::to_string(n - 1) + "]: " + m.substr(static_cast<std::size_t>(used)));
+        } else {
+            diag.error(m);
+        }
+    }
+}
+
+// Numbers as the table shows them.
+std::string number(double v) { return cfg::format_number(v); }
+
+std::string short_number(double v, bool sign)
+{
+    if (v == 0)
+        return "0";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, sign ? "%+.3g" : "%.3g", v);
+    return buf;
+}
+
+std::string tolerance_text(const regress_metric& m)
+{
+    if (m.abs == 0 && m.rel == 0)
+        return "exact";
+    std::string s;
+    if (m.abs != 0)
+        s = "abs " + short_number(m.abs, false);
+    if (m.rel != 0)
+        s += (s.empty() ? "" : " or ") + std::string("rel ") + short_number(m.rel, false);
+    return s;
+}
+
+std::string pad_left(const std::string& s, std::size_t w) { return std::string(w - std::min(w, s.size()), ' ') + s; }
+std::string pad_right(const std::string& s, std::size_t w) { return s + std::string(w - std::min(w, s.size()), ' '); }
+
+std::string rstrip(std::string s)
+{
+    s.erase(s.find_last_not_of(' ') + 1);
+    return s;
+}
+
+// The table: a heading, a rule, a row each; @right says which columns are right-aligned.
+std::string table(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& right)
+{
+    std::vector<std::size_t> w(right.size(), 0);
+    for (const auto& r : rows)
+        for (std::size_t k = 0; k < r.size(); k++)
+            w[k] = std::max(w[k], r[k].size());
+    std::string out;
+    for (std::size_t i = 0; i < rows.size(); i++) {
+        std::string line;
+        for (std::size_t k = 0; k < rows[i].size(); k++)
+            line += (k ? "  " : "") + (right[k] ? pad_left(rows[i][k], w[k]) : pad_right(rows[i][k], w[k]));
+        out += rstrip(line) + "\n";
+        if (i == 0) {
+            std::string rule;
+            for (std::size_t k = 0; k < w.size(); k++)
+                rule += (k ? "  " : "") + std::string(w[k], '-');
+            out += rule + "\n";
+        }
+    }
+    return out;
+}
+
+// Write @text to @path through a temporary name in the same directory, renamed over it.
+bool write_atomically(const std::string& path, const std::string& text, std::string& error)
+{
+    const fs::path p(path);
+    const fs::path tmp = p.parent_path() / ("." + p.filename().string() + ".tmp");
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out) {
+            error = tmp.string() + ": " + std::strerror(errno);
+            return false;
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, p, ec);
+    if (ec) {
+        error = path + ": " + ec.message();
+        fs::remove(tmp, ec);
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool parse_regress_args(const std::vector<std::string>& args, regress_options& opt, bool& help, std::string& error)
+{
+    help = std::find(args.begin(), args.end(), "-h") != args.end() ||
+           std::find(args.begin(), args.end(), "--help") != args.end();
+    if (help)
+        return true;
+    for (std::size_t i = 0; i < args.size(); i++) {
+        const std::string& a = args[i];
+        auto value = [&]() -> const std::string* { return i + 1 < args.size() ? &args[++i] : nullptr; };
+        if (a == "--bless") {
+            opt.bless = true;
+        } else if (a == "-j" || a == "--jobs") {
+            const std::string* v = value();
+            if (!v) {
+                error = "-j needs a number of runs";
+                return false;
+            }
+            if (!parse_jobs(*v, opt.jobs, error))
+                return false;
+        } else if (a.rfind("--jobs=", 0) == 0 || (a.rfind("-j", 0) == 0 && a.rfind("--", 0) != 0)) {
+            if (!parse_jobs(a.substr(a[1] == 'j' ? 2 : 7), opt.jobs, error))
+                return false;
+        } else if (a == "--only" || a.rfind("--only=", 0) == 0) {
+            const std::string* v = a == "--only" ? value() : nullptr;
+            const std::string name = a == "--only" ? (v ? *v : "") : a.substr(7);
+            if (name.empty()) {
+                error = "--only needs a case name";
+                return false;
+            }
+            opt.only.push_back(name);
+        } else if (!a.empty() && a[0] == '-') {
+            error = "regress: unknown option '" + a + "'";
+            return false;
+        } else if (!opt.dir_given) {
+            opt.dir = a;
+            opt.dir_given = true;
+        } else {
+            error = "regress: only one DIR may be given (also got '" + a + "')";
+            return false;
+        }
+    }
+    return true;
+}
+
+bool load_regress_case(const std::string& path, regress_case& out, cfg::diagnostics& diag)
+{
+    const std::size_t before = diag.count();
+    out = regress_case{};
+    out.file = path;
+    out.name = fs::path(path).stem().string();
+    out.golden = (fs::path(path).parent_path() / (out.name + ".golden.json")).string();
+    std::string text, why;
+    if (!read_source(path, text, why)) {
+        diag.error(path + ": cannot read: " + why);
+        return false;
+    }
+    cfg::node root;
+    if (!cfg::parse_yaml(text, path, root, diag))
+        return false;
+    cfg::bind_context ctx(diag);
+    ctx.record("", root.at);
+    case_doc doc;
+    case_schema().bind(root, doc, ctx, "");
+
+    if (ctx.given("scenario") && !doc.scenario.empty()) {
+        out.scenario = resolve_relative(path, doc.scenario);
+        // Named as written, and as resolved when that differs.
+        const std::string shown =
+            "'" + doc.scenario + "'" + (out.scenario != doc.scenario ? " (" + out.scenario + ")" : "");
+        std::string scenario_text;
+        if (!read_source(out.scenario, scenario_text, why))
+            diag.error(ctx.where("scenario"), "scenario: cannot read " + shown + ": " + why);
+        else
+            out.loadable = true;
+    }
+
+    if (ctx.given("set") && !doc.set.is_null()) {
+        if (!doc.set.is_seq()) {
+            diag.error(doc.set.at, "set: expected a list of KEY=VALUE, got " + cfg::describe(doc.set));
+            out.loadable = false;
+        } else {
+            for (std::size_t i = 0; i < doc.set.items.size(); i++) {
+                const cfg::node& n = doc.set.items[i];
+                const std::size_t eq = n.is_scalar() ? n.value.find('=') : std::string::npos;
+                if (eq == std::string::npos || eq == 0) {
+                    diag.error(n.at, "set[" + std::to_string(i) + "]: expected KEY=VALUE, got " + cfg::describe(n));
+                    out.loadable = false;
+                    continue;
+                }
+                cfg::mark at = n.at;
+                if (!n.plain)
+                    at.col++; // past the opening quote
+                out.set.push_back(n.value);
+                out.set_at.push_back(at);
+            }
+        }
+    }
+
+    std::map<std::string, int> seen; // path -> line
+    for (std::size_t i = 0; i < doc.metrics.size(); i++) {
+        const regress_metric& m = doc.metrics[i];
+        const std::string key = "metrics[" + std::to_string(i) + "].path";
+        const cfg::mark at = ctx.where(key);
+        if (m.path.empty())
+            continue; // reported by the schema
+        const std::vector<std::string> parts = split(m.path, '.');
+        if (std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); })) {
+            diag.error(at, key + ": '" + m.path + "' is not a dotted path into summary.json (an empty part)");
+            continue;
+        }
+        if (auto it = seen.find(m.path); it != seen.end()) {
+            diag.error(at, key + ": '" + m.path + "' is compared already (line " + std::to_string(it->second) + ")");
+            continue;
+        }
+        seen[m.path] = at.line;
+        out.metrics.push_back(m);
+    }
+    return diag.count() == before;
+}
+
+bool regress_within(const regress_metric& m, double value, double golden)
+{
+    const double d = std::fabs(value - golden);
+    return d <= m.abs || d <= m.rel * std::fabs(golden);
+}
+
+int run_regress(const regress_options& opt, std::ostream& out, std::ostream& err)
+{
+    // The cases: DIR/*.yaml, in name order.
+    std::error_code ec;
+    if (!fs::is_directory(opt.dir, ec)) {
+        err << "blsim: regress: '" << opt.dir << "' is not a directory"
+            << (opt.dir_given ? "" : " (run from the repository root, or name the directory of cases)") << "\n";
+        return exit_usage;
+    }
+    std::vector<std::string> files;
+    for (fs::directory_iterator it(opt.dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".yaml" && it->is_regular_file())
+            files.push_back(it->path().lexically_normal().string());
+    if (ec) {
+        err << "blsim: regress: cannot list '" << opt.dir << "': " << ec.message() << "\n";
+        return exit_usage;
+    }
+    std::sort(files.begin(), files.end());
+    if (files.empty()) {
+        err << "blsim: regress: no cases in '" << opt.dir << "' (files named *.yaml)\n";
+        return exit_usage;
+    }
+    std::vector<std::string> names;
+    for (const std::string& f : files)
+        names.push_back(fs::path(f).stem().string());
+    std::set<std::string> only;
+    bool bad = false;
+    for (const std::string& n : opt.only) {
+        if (std::find(names.begin(), names.end(), n) == names.end()) {
+            std::string list;
+            for (const std::string& k : names)
+                list += (list.empty() ? "" : ", ") + k;
+            err << "blsim: regress: --only '" << n << "': no such case in '" << opt.dir << "' (cases: " << list
+                << ")\n";
+            bad = true;
+        }
+        only.insert(n);
+    }
+    if (bad)
+        return exit_usage;
+
+    // Every case is checked (its file, its scenario with the overrides, its golden file) before
+    // anything runs.
+    cfg::diagnostics diag;
+    std::vector<regress_case> cases;
+    std::vector<golden_file> goldens;
+    for (std::size_t i = 0; i < files.size(); i++) {
+        if (!only.empty() && !only.count(names[i]))
+            continue;
+        regress_case c;
+        golden_file g;
+        load_regress_case(files[i], c, diag);
+        if (c.loadable)
+            check_scenario(c, diag);
+        if (!opt.bless)
+            load_golden(c.golden, g, diag);
+        cases.push_back(std::move(c));
+        goldens.push_back(std::move(g));
+    }
+    if (!diag.ok()) {
+        diag.print(err);
+        return exit_usage;
+    }
+
+    temp_dir work;
+    std::string tmpl = (fs::temp_directory_path() / "blsim-regress-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data())) {
+        err << "blsim: regress: cannot create a temporary directory: " << std::strerror(errno) << "\n";
+        return exit_fail;
+    }
+    work.path = tmpl;
+    std::vector<job> jobs(cases.size());
+    for (std::size_t k = 0; k < cases.size(); k++) {
+        jobs[k].c = &cases[k];
+        jobs[k].out_dir = (fs::path(work.path) / cases[k].name).string();
+        jobs[k].err_file = (fs::path(work.path) / (cases[k].name + ".stderr")).string();
+    }
+
+    // At most `limit` runs at once; every case runs, even after one fails, so that the report
+    // does not depend on timing.
+    unsigned limit = opt.jobs ? opt.jobs : std::thread::hardware_concurrency();
+    limit = std::max(limit, 1u);
+    std::map<pid_t, job*> running;
+    std::size_t next = 0;
+    while (next < jobs.size() || !running.empty()) {
+        while (running.size() < limit && next < jobs.size()) {
+            job& j = jobs[next++];
+            if (spawn(opt.exe, j))
+                running[j.pid] = &j;
+        }
+        if (running.empty())
+            continue;
+        int st = 0;
+        const pid_t pid = ::waitpid(-1, &st, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            err << "blsim: regress: waiting for the runs: " << std::strerror(errno) << "\n";
+            return exit_fail;
+        }
+        if (auto it = running.find(pid); it != running.end()) {
+            it->second->status = st;
+            running.erase(it);
+        }
+    }
+
+    // Each case's outcome, in name order: its run's messages, then its numbers.
+    std::vector<json> summaries(cases.size());
+    std::vector<bool> ran(cases.size(), false);
+    for (std::size_t k = 0; k < cases.size(); k++) {
+        const job& j = jobs[k];
+        const std::string& name = cases[k].name;
+        if (!j.spawn_error.empty()) {
+            err << "blsim: regress: " << name << ": cannot start '" << opt.exe << "': " << j.spawn_error << "\n";
+            continue;
+        }
+        std::string text, why;
+        read_source(j.err_file, text, why);
+        const std::vector<std::string> lines = lines_of(text);
+        if (!(WIFEXITED(j.status) && WEXITSTATUS(j.status) == 0)) {
+            err << "blsim: regress: " << name << ": the run failed (" << describe_status(j.status) << ")";
+            if (lines.empty()) {
+                err << "; it printed nothing\n";
+                continue;
+            }
+            const std::size_t from = lines.size() > stderr_tail_lines ? lines.size() - stderr_tail_lines : 0;
+            err << "; " << (from ? "the last lines of " : "") << "its stderr:\n";
+            for (std::size_t l = from; l < lines.size(); l++)
+                err << "  " << lines[l] << "\n";
+            continue;
+        }
+        if (!lines.empty()) {
+            err << "blsim: regress: " << name << ": the run printed:\n";
+            for (const std::string& l : lines)
+                err << "  " << l << "\n";
+        }
+        const std::string path = (fs::path(j.out_dir) / "summary.json").string();
+        if (!read_source(path, text, why)) {
+            err << "blsim: regress: " << name << ": the run left no summary.json: " << why << "\n";
+            continue;
+        }
+        try {
+            summaries[k] = json::parse(text);
+            ran[k] = true;
+        } catch (const json::parse_error&) {
+            err << "blsim: regress: " << name << ": the run's summary.json is not JSON\n";
+        }
+    }
+
+    // Every metric's value (or why there is none).
+    struct row {
+        const regress_case* c;
+        const regress_metric* m;
+        std::optional<json> value;
+        std::string why;
+    };
+    std::vector<row> rows;
+    for (std::size_t k = 0; k < cases.size(); k++)
+        for (const regress_metric& m : cases[k].metrics) {
+            row r{&cases[k], &m, std::nullopt, ""};
+            if (ran[k]) {
+                r.value = lookup(summaries[k], m.path, r.why);
+                if (!r.value)
+                    err << "blsim: regress: " << cases[k].name << ": " << m.path << ": " << r.why << "\n";
+            }
+            rows.push_back(std::move(r));
+        }
+
+    std::size_t metric_count = rows.size();
+    if (opt.bless) {
+        // Every golden or none: a case that cannot be blessed leaves every file as it was.
+        std::size_t unusable = 0;
+        for (const row& r : rows)
+            unusable += r.value ? 0 : 1;
+        if (unusable) {
+            err << "blsim: regress: --bless: " << unusable << " of " << metric_count
+                << " metrics have no value (above); no golden file was written\n";
+            return exit_fail;
+        }
+        std::size_t fresh = 0, changed = 0;
+        for (std::size_t k = 0; k < cases.size(); k++) {
+            golden_file old;
+            cfg::diagnostics ignored; // an unreadable old golden is simply replaced
+            load_golden(cases[k].golden, old, ignored);
+            json doc = json::object();
+            std::size_t case_fresh = 0, case_changed = 0;
+            for (const row& r : rows) {
+                if (r.c != &cases[k])
+                    continue;
+                doc[r.m->path] = *r.value;
+                auto it = old.values.find(r.m->path);
+                if (it == old.values.end())
+                    case_fresh++;
+                else if (it->second != r.value->get<double>())
+                    case_changed++;
+            }
+            std::string error;
+            if (!write_atomically(cases[k].golden, doc.dump(2) + "\n", error)) {
+                err << "blsim: regress: --bless: cannot write " << error << "\n";
+                return exit_fail;
+            }
+            fresh += case_fresh;
+            changed += case_changed;
+            out << "blessed " << cases[k].golden << ": " << cases[k].metrics.size() << " metrics (" << case_fresh
+                << " new, " << case_changed << " changed)\n";
+        }
+        out << "regress: blessed " << cases.size() << (cases.size() == 1 ? " case, " : " cases, ") << metric_count
+            << " metrics (" << fresh << " new, " << changed << " changed)\n";
+        return exit_ok;
+    }
+
+    // Compare and tabulate.
+    std::vector<std::vector<std::string>> table_rows = {
+        {"case", "metric", "golden", "value", "drift", "rel drift", "tolerance", "status"}};
+    std::map<std::string, std::size_t> counts;
+    std::vector<std::string> failed_cases;
+    std::map<std::string, std::vector<std::string>> no_golden; // case -> its metrics without a golden value
+    for (const row& r : rows) {
+        const std::size_t k = static_cast<std::size_t>(r.c - cases.data());
+        const golden_file& g = goldens[k];
+        auto it = g.values.find(r.m->path);
+        const bool has_golden = it != g.values.end();
+        const double golden = has_golden ? it->second : 0;
+        std::string status, drift = "-", rel = "-";
+        if (!ran[k]) {
+            status = "RUN-FAILED";
+        } else if (!r.value) {
+            status = "MISSING";
+        } else if (!has_golden) {
+            status = "NO-GOLDEN";
+        } else {
+            const double v = r.value->get<double>(), d = v - golden;
+            drift = short_number(d, true);
+            rel = golden != 0 ? short_number(d / std::fabs(golden), true) : d == 0 ? "0" : "-";
+            status = regress_within(*r.m, v, golden) ? "PASS" : "DRIFT";
+        }
+        if (status == "NO-GOLDEN")
+            no_golden[r.c->name].push_back(r.m->path);
+        counts[status]++;
+        if (status != "PASS" && (failed_cases.empty() || failed_cases.back() != r.c->name))
+            failed_cases.push_back(r.c->name);
+        table_rows.push_back({r.c->name, r.m->path, has_golden ? number(golden) : "-",
+                              r.value ? number(r.value->get<double>()) : "-", drift, rel, tolerance_text(*r.m),
+                              status});
+    }
+    for (const regress_case& c : cases)
+        if (auto it = no_golden.find(c.name); it != no_golden.end()) {
+            const std::string how = "blsim regress " + (opt.dir_given ? opt.dir + " " : std::string()) +
+                                    "--bless --only " + c.name;
+            std::string which;
+            for (const std::string& m : it->second)
+                which += (which.empty() ? "" : ", ") + m;
+            err << "blsim: regress: " << c.name << ": "
+                << (goldens[static_cast<std::size_t>(&c - cases.data())].exists
+                        ? "its golden file " + c.golden + " has no value for " + which
+                        : "no golden file " + c.golden + " yet")
+                << "; run '" << how << "' to write it\n";
+        }
+    out << table(table_rows, {false, false, true, true, true, true, false, false});
+    out << "regress: " << cases.size() << (cases.size() == 1 ? " case, " : " cases, ") << metric_count
+        << " metrics: ";
+    std::string parts;
+    for (const char* s : {"PASS", "DRIFT", "MISSING", "NO-GOLDEN", "RUN-FAILED"})
+        if (counts[s])
+            parts += (parts.empty() ? "" : ", ") + std::to_string(counts[s]) + " " + s;
+    out << parts;
+    if (!failed_cases.empty()) {
+        out << "; failed: ";
+        for (std::size_t i = 0; i < failed_cases.size(); i++)
+            out << (i ? ", " : "") << failed_cases[i];
+    }
+    out << "\n";
+    out.flush();
+    return failed_cases.empty() ? exit_ok : exit_fail;
+}
+
+} // namespace blsim::soc

@@ -1,0 +1,1632 @@
+// soc/src/sweep.cpp -- `blsim sweep` and `blsim sweep merge` (docs/sweeps.md).
+#include "blsim/soc/sweep.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "blsim/soc/scenario.h"
+#include "blsim/soc/schema.h"
+
+namespace blsim::soc {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+using cfg::diagnostics;
+using cfg::mark;
+using cfg::node;
+
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_failed = 1;
+constexpr int exit_usage = 2;
+
+constexpr const char* builtin_prefix = "builtin:";
+
+// Limits that keep a typo from asking for a million runs.
+constexpr long long max_values = 10000;   // values of one parameter item
+constexpr long long max_points = 100000;  // points of a sweep
+constexpr std::size_t stderr_tail_lines = 20; // of a failed run, in its .failed record
+
+// The test hook (docs/sweeps.md): the point whose runs are made to fail.
+constexpr const char* fail_point_env = "BLSIM_SWEEP_FAIL_POINT";
+
+std::uint64_t fnv1a64(const std::string& s)
+{
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : s) {
+        h ^= c;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+std::string hex(std::uint64_t v, int digits)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%0*llx", digits, static_cast<unsigned long long>(v));
+    return buf;
+}
+
+// The shortest text that reads back to @v, with ".0" when it would read as an integer.
+std::string real_text(double v)
+{
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    std::string s(buf, r.ptr);
+    if (s.find_first_of(".eEn") == std::string::npos)
+        s += ".0";
+    return s;
+}
+
+// %.10g, never "-0".
+std::string number_text(double v)
+{
+    if (v == 0)
+        v = 0;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+
+std::string resolve_relative(const std::string& from_file, const std::string& ref)
+{
+    const bool builtin = from_file.rfind(builtin_prefix, 0) == 0;
+    const fs::path base(builtin ? from_file.substr(std::strlen(builtin_prefix)) : from_file);
+    if (ref.rfind(builtin_prefix, 0) == 0 || fs::path(ref).is_absolute())
+        return ref;
+    const std::string joined = (base.parent_path() / fs::path(ref)).lexically_normal().string();
+    return builtin ? builtin_prefix + joined : joined;
+}
+
+std::vector<std::string> lines_of(const std::string& text)
+{
+    std::vector<std::string> lines;
+    std::size_t from = 0;
+    for (std::size_t at; (at = text.find('\n', from)) != std::string::npos; from = at + 1)
+        lines.push_back(text.substr(from, at - from));
+    if (from < text.size())
+        lines.push_back(text.substr(from));
+    return lines;
+}
+
+// Writes @text to @path through a temporary file in the same directory and a rename.
+bool write_atomic(const fs::path& path, const std::string& text, std::string& error)
+{
+    const fs::path tmp = path.parent_path() / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()));
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out) {
+            error = tmp.string() + ": " + std::strerror(errno);
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            return false;
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, path, ec);
+    if (ec) {
+        error = path.string() + ": " + ec.message();
+        fs::remove(tmp, ec);
+        return false;
+    }
+    return true;
+}
+
+// --- the spec -----------------------------------------------------------------------------
+
+// A value with where the spec gave it.
+struct located_value {
+    sweep_value v;
+    mark at;
+};
+
+// One parameter key and its values.
+struct axis {
+    std::string key;
+    mark key_at;
+    std::string where; // "parameters[1]" or "parameters[0].zip[1]"
+    std::vector<located_value> values;
+};
+
+// One item of 'parameters': one axis, or several (zip) whose values advance together.
+struct item {
+    std::vector<axis> axes;
+    std::size_t size() const { return axes.empty() ? 0 : axes[0].values.size(); }
+};
+
+bool is_null_scalar(const node& n)
+{
+    return n.is_null() || (n.is_scalar() && n.plain && (n.value.empty() || n.value == "~" || n.value == "null" ||
+                                                        n.value == "Null" || n.value == "NULL"));
+}
+
+bool parse_bool(const node& n, bool& b)
+{
+    if (!n.is_scalar() || !n.plain)
+        return false;
+    if (n.value == "true" || n.value == "True" || n.value == "TRUE") {
+        b = true;
+        return true;
+    }
+    if (n.value == "false" || n.value == "False" || n.value == "FALSE") {
+        b = false;
+        return true;
+    }
+    return false;
+}
+
+// A scalar as a typed value: plain integers, reals and booleans as such, anything else (and
+// every quoted scalar) as a string. False for nothing, a list or a mapping.
+bool scalar_value(const node& n, sweep_value& v)
+{
+    if (!n.is_scalar() || is_null_scalar(n))
+        return false;
+    v = sweep_value{};
+    long long i = 0;
+    double r = 0;
+    bool b = false;
+    if (!n.plain) {
+        v.t = sweep_value::type::string;
+        v.s = n.value;
+    } else if (cfg::parse_integer(n, i)) {
+        v.t = sweep_value::type::integer;
+        v.i = i;
+    } else if (cfg::parse_real(n, r)) {
+        v.t = sweep_value::type::real;
+        v.r = r;
+    } else if (parse_bool(n, b)) {
+        v.t = sweep_value::type::boolean;
+        v.b = b;
+    } else {
+        v.t = sweep_value::type::string;
+        v.s = n.value;
+    }
+    return true;
+}
+
+// Reports the keys of mapping @m that are not in @known.
+void check_keys(const node& m, const std::string& where, const std::vector<std::string>& known, diagnostics& d)
+{
+    for (std::size_t i = 0; i < m.keys.size(); i++)
+        if (std::find(known.begin(), known.end(), m.keys[i]) == known.end())
+            d.error(m.key_marks[i], "unknown key '" + m.keys[i] + "'" + (where.empty() ? "" : " in " + where) +
+                                        " (did you mean '" + cfg::closest_key(m.keys[i], known) + "'?)");
+}
+
+bool dotted_key(const std::string& k)
+{
+    if (k.empty() || k.front() == '.' || k.back() == '.' || k.find("..") != std::string::npos)
+        return false;
+    return std::all_of(k.begin(), k.end(), [](char c) {
+        return c > ' ' && c != '=' && c != 0x7f;
+    });
+}
+
+// A number of a range or random mapping: an integer (@is_int) or a real.
+bool number(const node& n, const std::string& where, diagnostics& d, bool& is_int, long long& i, double& r)
+{
+    is_int = cfg::parse_integer(n, i);
+    if (is_int) {
+        r = static_cast<double>(i);
+        return true;
+    }
+    if (cfg::parse_real(n, r))
+        return true;
+    d.error(n.at, where + ": expected a number, got " + cfg::describe(n));
+    return false;
+}
+
+// A required key of mapping @m; reports it missing.
+const node* required(const node& m, const char* key, const std::string& where, diagnostics& d)
+{
+    const node* n = m.find(key);
+    if (!n)
+        d.error(m.at, where + ": missing required key '" + key + "'");
+    return n;
+}
+
+void parse_values(const node& n, const std::string& where, axis& a, diagnostics& d)
+{
+    if (!n.is_seq()) {
+        d.error(n.at, where + ": expected a list, got " + cfg::describe(n));
+        return;
+    }
+    if (n.items.empty()) {
+        d.error(n.at, where + ": the list is empty (a parameter needs at least one value)");
+        return;
+    }
+    if (static_cast<long long>(n.items.size()) > max_values) {
+        d.error(n.at, where + ": " + std::to_string(n.items.size()) + " values (at most " +
+                          std::to_string(max_values) + ")");
+        return;
+    }
+    std::map<std::string, std::size_t> seen;
+    for (std::size_t k = 0; k < n.items.size(); k++) {
+        const node& it = n.items[k];
+        const std::string w = where + "[" + std::to_string(k) + "]";
+        located_value lv;
+        lv.at = it.at;
+        if (!scalar_value(it, lv.v)) {
+            d.error(it.at, w + ": expected a number, a boolean or a string, got " + cfg::describe(it));
+            continue;
+        }
+        const std::string c = lv.v.canonical();
+        if (auto s = seen.find(c); s != seen.end()) {
+            d.error(it.at, w + ": " + c + " is already in the list (" + where + "[" + std::to_string(s->second) + "])");
+            continue;
+        }
+        seen[c] = k;
+        a.values.push_back(lv);
+    }
+}
+
+// Rounded to 12 significant digits, so that 0.1 + 2 * 0.1 reads 0.3.
+double round12(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.12g", v);
+    return std::strtod(buf, nullptr);
+}
+
+void parse_range(const node& n, const std::string& where, axis& a, diagnostics& d)
+{
+    if (!n.is_map()) {
+        d.error(n.at, where + ": expected a mapping {from, to, step}, got " + cfg::describe(n));
+        return;
+    }
+    check_keys(n, where, {"from", "to", "step"}, d);
+    const node* from = required(n, "from", where, d);
+    const node* to = required(n, "to", where, d);
+    const node* step = required(n, "step", where, d);
+    if (!from || !to || !step)
+        return;
+    bool int_from = false, int_to = false, int_step = false;
+    long long i_from = 0, i_to = 0, i_step = 0;
+    double r_from = 0, r_to = 0, r_step = 0;
+    bool ok = number(*from, where + ".from", d, int_from, i_from, r_from);
+    ok = number(*to, where + ".to", d, int_to, i_to, r_to) && ok;
+    ok = number(*step, where + ".step", d, int_step, i_step, r_step) && ok;
+    if (!ok)
+        return;
+    if (!(r_step > 0)) {
+        d.error(step->at, where + ".step: must be greater than 0, got " + step->value);
+        return;
+    }
+    if (r_to < r_from) {
+        d.error(to->at, where + ".to: " + to->value + " is less than from (" + from->value + ")");
+        return;
+    }
+    const double span = (r_to - r_from) / r_step;
+    if (span + 1 > static_cast<double>(max_values)) {
+        d.error(n.at, where + ": more than " + std::to_string(max_values) + " values");
+        return;
+    }
+    const bool integers = int_from && int_to && int_step;
+    if (integers) {
+        const unsigned long long diff = static_cast<unsigned long long>(i_to) - static_cast<unsigned long long>(i_from);
+        const long long count = static_cast<long long>(diff / static_cast<unsigned long long>(i_step)) + 1;
+        for (long long k = 0; k < count; k++) {
+            located_value lv;
+            lv.at = n.at;
+            lv.v.t = sweep_value::type::integer;
+            lv.v.i = i_from + k * i_step;
+            a.values.push_back(lv);
+        }
+        return;
+    }
+    const long long count = static_cast<long long>(std::floor(span + 1e-9)) + 1;
+    for (long long k = 0; k < count; k++) {
+        located_value lv;
+        lv.at = n.at;
+        lv.v.t = sweep_value::type::real;
+        lv.v.r = round12(r_from + static_cast<double>(k) * r_step);
+        if (!a.values.empty() && a.values.back().v.r == lv.v.r)
+            continue; // a step finer than 12 digits
+        a.values.push_back(lv);
+    }
+}
+
+void parse_random(const node& n, const std::string& where, axis& a, diagnostics& d)
+{
+    if (!n.is_map()) {
+        d.error(n.at, where + ": expected a mapping {min, max, count, seed, integer}, got " + cfg::describe(n));
+        return;
+    }
+    check_keys(n, where, {"min", "max", "count", "seed", "integer"}, d);
+    const node* min = required(n, "min", where, d);
+    const node* max = required(n, "max", where, d);
+    const node* count = required(n, "count", where, d);
+    bool integer = false;
+    if (const node* in = n.find("integer"); in && !parse_bool(*in, integer)) {
+        d.error(in->at, where + ".integer: expected true or false, got " + cfg::describe(*in));
+        return;
+    }
+    long long seed = 1, samples = 0;
+    if (const node* s = n.find("seed"); s && (!cfg::parse_integer(*s, seed) || seed < 0)) {
+        d.error(s->at, where + ".seed: expected a whole number >= 0, got " + cfg::describe(*s));
+        return;
+    }
+    if (count && (!cfg::parse_integer(*count, samples) || samples < 1 || samples > max_values)) {
+        d.error(count->at, where + ".count: expected a whole number 1.." + std::to_string(max_values) + ", got " +
+                               cfg::describe(*count));
+        return;
+    }
+    if (!min || !max || !count)
+        return;
+    bool int_min = false, int_max = false;
+    long long i_min = 0, i_max = 0;
+    double r_min = 0, r_max = 0;
+    bool ok = number(*min, where + ".min", d, int_min, i_min, r_min);
+    ok = number(*max, where + ".max", d, int_max, i_max, r_max) && ok;
+    if (!ok)
+        return;
+    if (integer && (!int_min || !int_max)) {
+        const node& bad = int_min ? *max : *min;
+        d.error(bad.at, where + (int_min ? ".max" : ".min") + ": expected an integer (integer: true), got " +
+                            cfg::describe(bad));
+        return;
+    }
+    if (r_max < r_min) {
+        d.error(max->at, where + ".max: " + max->value + " is less than min (" + min->value + ")");
+        return;
+    }
+    // std::mt19937_64 is specified to the bit; the mapping to [min, max] is done here, in
+    // integer arithmetic or one multiplication, rather than by a distribution whose algorithm
+    // the standard leaves to the library.
+    std::mt19937_64 gen(static_cast<std::uint64_t>(seed));
+    std::set<std::string> seen;
+    for (long long k = 0; k < samples; k++) {
+        located_value lv;
+        lv.at = n.at;
+        if (integer) {
+            const std::uint64_t span =
+                static_cast<std::uint64_t>(i_max) - static_cast<std::uint64_t>(i_min) + 1; // 0: all 2^64
+            std::uint64_t x = gen();
+            if (span != 0) {
+                const std::uint64_t limit = UINT64_MAX - UINT64_MAX % span; // a multiple of span
+                while (x >= limit)
+                    x = gen();
+                x %= span;
+            }
+            lv.v.t = sweep_value::type::integer;
+            lv.v.i = static_cast<long long>(static_cast<std::uint64_t>(i_min) + x);
+        } else {
+            const double u = static_cast<double>(gen() >> 11) * 0x1.0p-53; // [0, 1)
+            lv.v.t = sweep_value::type::real;
+            lv.v.r = r_min + u * (r_max - r_min);
+        }
+        if (seen.insert(lv.v.canonical()).second) // a value drawn twice is kept once
+            a.values.push_back(lv);
+    }
+}
+
+// The values of one axis: exactly one of 'values', 'range', 'random' in mapping @m.
+void parse_source(const node& m, const std::string& where, axis& a, diagnostics& d)
+{
+    const node* values = m.find("values");
+    const node* range = m.find("range");
+    const node* random = m.find("random");
+    const int given = (values != nullptr) + (range != nullptr) + (random != nullptr);
+    if (given == 0) {
+        d.error(m.at, where + ": needs one of 'values', 'range' or 'random'");
+        return;
+    }
+    if (given > 1) {
+        d.error(m.at, where + ": 'values', 'range' and 'random' exclude each other (give one)");
+        return;
+    }
+    if (values)
+        parse_values(*values, where + ".values", a, d);
+    else if (range)
+        parse_range(*range, where + ".range", a, d);
+    else
+        parse_random(*random, where + ".random", a, d);
+}
+
+// One axis from mapping @m: its key and values.
+// @all: the keys of the axes before, each with where it is.
+bool parse_axis(const node& m, const std::string& where, std::vector<std::pair<std::string, std::string>>& all,
+                axis& a, diagnostics& d)
+{
+    if (!m.is_map()) {
+        d.error(m.at, where + ": expected a mapping {key, values | range | random}, got " + cfg::describe(m));
+        return false;
+    }
+    check_keys(m, where, {"key", "values", "range", "random"}, d);
+    const std::size_t before = d.count();
+    const node* key = required(m, "key", where, d);
+    a.where = where;
+    if (key) {
+        a.key_at = key->at;
+        if (!key->is_scalar() || !dotted_key(key->value)) {
+            d.error(key->at, where + ".key: expected a dotted configuration key, got " + cfg::describe(*key));
+        } else if (key->value == "seed") {
+            d.error(key->at, where + ".key: the seed is swept by 'seeds', not as a parameter");
+        } else {
+            a.key = key->value;
+            for (const auto& [other_key, other_where] : all)
+                if (other_key == a.key)
+                    d.error(key->at, where + ".key: '" + a.key + "' is already swept by " + other_where);
+        }
+    }
+    parse_source(m, where, a, d);
+    return d.count() == before;
+}
+
+void parse_parameters(const node& n, std::vector<item>& items, diagnostics& d)
+{
+    if (!n.is_seq()) {
+        if (!is_null_scalar(n))
+            d.error(n.at, "parameters: expected a list, got " + cfg::describe(n));
+        return;
+    }
+    std::vector<std::pair<std::string, std::string>> all;
+    for (std::size_t k = 0; k < n.items.size(); k++) {
+        const node& m = n.items[k];
+        const std::string where = "parameters[" + std::to_string(k) + "]";
+        item it;
+        if (m.is_map() && m.find("zip")) {
+            check_keys(m, where, {"zip"}, d);
+            const node& z = *m.find("zip");
+            if (!z.is_seq() || z.items.empty()) {
+                d.error(z.at, where + ".zip: expected a list of {key, values | range | random}, got " +
+                                  (z.is_seq() ? std::string("an empty list") : cfg::describe(z)));
+                continue;
+            }
+            it.axes.resize(z.items.size());
+            bool ok = true;
+            for (std::size_t j = 0; j < z.items.size(); j++) {
+                ok = parse_axis(z.items[j], where + ".zip[" + std::to_string(j) + "]", all, it.axes[j], d) && ok;
+                all.emplace_back(it.axes[j].key, it.axes[j].where);
+            }
+            if (!ok)
+                continue;
+            for (std::size_t j = 1; j < it.axes.size(); j++)
+                if (it.axes[j].values.size() != it.axes[0].values.size()) {
+                    d.error(z.items[j].at, it.axes[j].where + ": " + std::to_string(it.axes[j].values.size()) +
+                                               " values, " + it.axes[0].where + " has " +
+                                               std::to_string(it.axes[0].values.size()) +
+                                               " (zip advances its lists together: they need equal lengths)");
+                    ok = false;
+                }
+            if (!ok)
+                continue;
+        } else {
+            it.axes.resize(1);
+            const bool ok = parse_axis(m, where, all, it.axes[0], d);
+            all.emplace_back(it.axes[0].key, it.axes[0].where);
+            if (!ok)
+                continue;
+        }
+        items.push_back(std::move(it));
+    }
+}
+
+// Splits "file:line:col: text" (as cfg::diagnostics prints a located error) into its parts.
+bool split_located(const std::string& msg, mark& at, std::string& text)
+{
+    for (std::size_t p = msg.find(':'); p != std::string::npos; p = msg.find(':', p + 1)) {
+        std::size_t q = p + 1, line_end, col_end;
+        while (q < msg.size() && std::isdigit(static_cast<unsigned char>(msg[q])))
+            q++;
+        if (q == p + 1 || q >= msg.size() || msg[q] != ':')
+            continue;
+        line_end = q++;
+        while (q < msg.size() && std::isdigit(static_cast<unsigned char>(msg[q])))
+            q++;
+        col_end = q;
+        if (col_end == line_end + 1 || msg.compare(col_end, 2, ": ") != 0)
+            continue;
+        at.file = msg.substr(0, p);
+        at.line = std::atoi(msg.substr(p + 1, line_end - p - 1).c_str());
+        at.col = std::atoi(msg.substr(line_end + 1, col_end - line_end - 1).c_str());
+        text = msg.substr(col_end + 2);
+        return true;
+    }
+    return false;
+}
+
+// The axis and value behind each parameter of a point, for locating its errors.
+struct point_origin {
+    std::vector<const axis*> axes;
+    std::vector<const located_value*> values;
+};
+
+void validate_point(const sweep_spec& spec, const sweep_point& p, const point_origin& o, diagnostics& d,
+                    std::set<std::string>& reported)
+{
+    std::vector<std::string> overrides;
+    for (const auto& [key, v] : p.parameters)
+        overrides.push_back(key + "=" + v.override_text());
+    diagnostics pd;
+    scenario_config cfg;
+    if (load_scenario(spec.base_path, overrides, cfg, pd))
+        return;
+    std::string with;
+    for (const auto& [key, v] : p.parameters)
+        with += (with.empty() ? "" : ", ") + key + "=" + v.canonical();
+    for (const std::string& msg : pd.messages()) {
+        mark at;
+        std::string text;
+        mark where;
+        std::string out;
+        if (split_located(msg, at, text) && at.file == "--set" && at.line >= 1 &&
+            static_cast<std::size_t>(at.line) <= p.parameters.size()) {
+            const std::size_t k = static_cast<std::size_t>(at.line) - 1;
+            const axis& a = *o.axes[k];
+            if (static_cast<std::size_t>(at.col) <= a.key.size()) {
+                where = a.key_at;
+                out = a.where + " (" + a.key + "): " + text;
+            } else {
+                where = o.values[k]->at;
+                out = a.where + " (" + a.key + "=" + p.parameters[k].second.canonical() + "): " + text;
+            }
+        } else if (split_located(msg, at, text)) {
+            where = at;
+            out = text + " (with " + with + ")";
+        } else {
+            out = msg + " (with " + with + ")";
+        }
+        if (reported.insert(where.str() + "\n" + out).second) {
+            if (where.file.empty())
+                d.error(out);
+            else
+                d.error(where, out);
+        }
+    }
+}
+
+json value_json(const sweep_value& v)
+{
+    switch (v.t) {
+    case sweep_value::type::integer: return json(static_cast<std::int64_t>(v.i));
+    case sweep_value::type::real: return json(v.r);
+    case sweep_value::type::boolean: return json(v.b);
+    case sweep_value::type::string: return json(v.s);
+    }
+    return json();
+}
+
+// A manifest's parameter value as results.csv shows it (the canonical text).
+std::string json_value_text(const json& v)
+{
+    if (v.is_string())
+        return v.get<std::string>();
+    if (v.is_boolean())
+        return v.get<bool>() ? "true" : "false";
+    if (v.is_number_integer())
+        return std::to_string(v.get<std::int64_t>());
+    if (v.is_number_float())
+        return real_text(v.get<double>());
+    return v.dump();
+}
+
+std::string csv_cell(const std::string& s)
+{
+    if (s.find_first_of(",\"\n\r") == std::string::npos)
+        return s;
+    std::string q = "\"";
+    for (char c : s)
+        q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+} // namespace
+
+// --- values and ids -----------------------------------------------------------------------
+
+std::string sweep_value::canonical() const
+{
+    switch (t) {
+    case type::integer: return std::to_string(i);
+    case type::real: return real_text(r);
+    case type::boolean: return b ? "true" : "false";
+    case type::string: return s;
+    }
+    return "";
+}
+
+std::string sweep_value::override_text() const
+{
+    if (t != type::string)
+        return canonical();
+    const bool simple = !s.empty() && cfg::plain_safe(s) &&
+                        std::isalnum(static_cast<unsigned char>(s.front())) &&
+                        std::all_of(s.begin(), s.end(), [](char c) {
+                            return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_./-+", c);
+                        });
+    if (simple)
+        return s;
+    std::string q = "\"";
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\') {
+            q += '\\';
+            q += static_cast<char>(c);
+        } else if (c < 0x20 || c == 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+            q += buf;
+        } else {
+            q += static_cast<char>(c);
+        }
+    }
+    return q + "\"";
+}
+
+std::string sweep_point_id(const std::vector<std::pair<std::string, sweep_value>>& parameters)
+{
+    std::vector<std::string> lines;
+    for (const auto& [key, v] : parameters)
+        lines.push_back(key + "=" + v.canonical() + "\n");
+    std::sort(lines.begin(), lines.end());
+    std::string all;
+    for (const std::string& l : lines)
+        all += l;
+    return hex(fnv1a64(all) & 0xffffffffffffull, 12);
+}
+
+// --- loading ------------------------------------------------------------------------------
+
+bool load_sweep_spec(const std::string& path, sweep_spec& out, diagnostics& diag)
+{
+    std::string text, error;
+    if (!read_source(path, text, error)) {
+        diag.error(path + ": cannot read: " + error);
+        return false;
+    }
+    return load_sweep_spec_text(text, path, out, diag);
+}
+
+bool load_sweep_spec_text(const std::string& text, const std::string& path, sweep_spec& out, diagnostics& diag,
+                          bool validate_points)
+{
+    node root;
+    if (!cfg::parse_yaml(text, path, root, diag))
+        return false;
+    const std::size_t before = diag.count();
+    sweep_spec spec;
+    spec.path = path;
+    check_keys(root, "", {"base", "parameters", "seeds", "metrics"}, diag);
+
+    const node* base = required(root, "base", "document", diag);
+    if (base && (!base->is_scalar() || is_null_scalar(*base)))
+        diag.error(base->at, "base: expected a scenario file (a path, or builtin:...), got " + cfg::describe(*base));
+    else if (base)
+        spec.base = base->value;
+
+    std::vector<item> items;
+    if (const node* p = root.find("parameters"))
+        parse_parameters(*p, items, diag);
+
+    spec.seeds = {1};
+    if (const node* s = root.find("seeds")) {
+        spec.seeds.clear();
+        if (!s->is_seq() || s->items.empty()) {
+            diag.error(s->at, "seeds: expected a list of seeds (whole numbers 0..2147483647), got " +
+                                  (s->is_seq() ? std::string("an empty list") : cfg::describe(*s)));
+        } else {
+            for (std::size_t k = 0; k < s->items.size(); k++) {
+                const node& n = s->items[k];
+                const std::string where = "seeds[" + std::to_string(k) + "]";
+                long long v = 0;
+                if (!cfg::parse_integer(n, v) || v < 0 || v > 2147483647) {
+                    diag.error(n.at, where + ": expected a seed (a whole number 0..2147483647), got " + cfg::describe(n));
+                    continue;
+                }
+                if (std::find(spec.seeds.begin(), spec.seeds.end(), v) != spec.seeds.end()) {
+                    diag.error(n.at, where + ": seed " + std::to_string(v) + " is already in the list");
+                    continue;
+                }
+                spec.seeds.push_back(v);
+            }
+        }
+    }
+
+    const node* metrics = required(root, "metrics", "document", diag);
+    if (metrics) {
+        if (!metrics->is_seq() || metrics->items.empty()) {
+            diag.error(metrics->at, "metrics: expected a list of dotted paths into summary.json, got " +
+                                        (metrics->is_seq() ? std::string("an empty list") : cfg::describe(*metrics)));
+        } else {
+            for (std::size_t k = 0; k < metrics->items.size(); k++) {
+                const node& n = metrics->items[k];
+                const std::string where = "metrics[" + std::to_string(k) + "]";
+                if (!n.is_scalar() || is_null_scalar(n) || !dotted_key(n.value) ||
+                    n.value.find_first_of(",\"") != std::string::npos) {
+                    diag.error(n.at, where + ": expected a dotted path into summary.json (e.g. energy_j.total), got " +
+                                         cfg::describe(n));
+                    continue;
+                }
+                if (std::find(spec.metrics.begin(), spec.metrics.end(), n.value) != spec.metrics.end()) {
+                    diag.error(n.at, where + ": '" + n.value + "' is already in the list");
+                    continue;
+                }
+                spec.metrics.push_back(n.value);
+            }
+        }
+    }
+
+    long long total = 1;
+    for (const item& it : items) {
+        total *= static_cast<long long>(it.size());
+        if (total > max_points) {
+            diag.error(root.find("parameters")->at, "parameters: more than " + std::to_string(max_points) + " points");
+            break;
+        }
+    }
+    if (diag.count() != before)
+        return false;
+
+    // The base scenario: readable, and valid as it is.
+    spec.base_path = resolve_relative(path, spec.base);
+    std::string base_text, error;
+    if (!read_source(spec.base_path, base_text, error)) {
+        diag.error(base->at, "base: cannot read scenario '" + spec.base + "': " + error);
+        return false;
+    }
+    spec.base_digest = "fnv1a64:" + hex(fnv1a64(base_text), 16);
+    {
+        scenario_config cfg;
+        if (!load_scenario(spec.base_path, {}, cfg, diag))
+            return false;
+    }
+
+    // The points: the cartesian product, the last item fastest.
+    for (const item& it : items)
+        for (const axis& a : it.axes)
+            spec.keys.push_back(a.key);
+    std::vector<point_origin> origins;
+    std::vector<std::size_t> index(items.size(), 0);
+    for (long long n = 0; n < total; n++) {
+        sweep_point p;
+        point_origin o;
+        for (std::size_t i = 0; i < items.size(); i++)
+            for (const axis& a : items[i].axes) {
+                p.parameters.emplace_back(a.key, a.values[index[i]].v);
+                o.axes.push_back(&a);
+                o.values.push_back(&a.values[index[i]]);
+            }
+        p.id = sweep_point_id(p.parameters);
+        spec.points.push_back(std::move(p));
+        origins.push_back(std::move(o));
+        for (std::size_t i = items.size(); i-- > 0;) {
+            if (++index[i] < items[i].size())
+                break;
+            index[i] = 0;
+        }
+    }
+    std::map<std::string, std::size_t> ids;
+    for (std::size_t k = 0; k < spec.points.size(); k++) {
+        auto [it, fresh] = ids.emplace(spec.points[k].id, k);
+        if (!fresh) {
+            std::string a, b;
+            for (const auto& [key, v] : spec.points[it->second].parameters)
+                a += (a.empty() ? "" : ", ") + key + "=" + v.canonical();
+            for (const auto& [key, v] : spec.points[k].parameters)
+                b += (b.empty() ? "" : ", ") + key + "=" + v.canonical();
+            diag.error(root.find("parameters")->at, "parameters: the points {" + a + "} and {" + b +
+                                                        "} have the same id " + it->first + " (a hash collision)");
+        }
+    }
+    if (diag.count() != before)
+        return false;
+
+    if (validate_points) {
+        std::set<std::string> reported;
+        for (std::size_t k = 0; k < spec.points.size(); k++)
+            validate_point(spec, spec.points[k], origins[k], diag, reported);
+        if (diag.count() != before)
+            return false;
+    }
+    out = std::move(spec);
+    return true;
+}
+
+std::string sweep_manifest_json(const sweep_spec& spec)
+{
+    json doc;
+    doc["spec"] = spec.path;
+    doc["base"] = spec.base;
+    doc["base_digest"] = spec.base_digest;
+    doc["parameters"] = spec.keys;
+    doc["seeds"] = spec.seeds;
+    doc["metrics"] = spec.metrics;
+    json points = json::array();
+    for (const sweep_point& p : spec.points) {
+        json o;
+        o["id"] = p.id;
+        json params = json::object();
+        for (const auto& [key, v] : p.parameters)
+            params[key] = value_json(v);
+        o["parameters"] = params;
+        o["seeds"] = spec.seeds;
+        points.push_back(o);
+    }
+    doc["points"] = points;
+    return doc.dump(2) + "\n";
+}
+
+// --- arguments ----------------------------------------------------------------------------
+
+namespace {
+
+bool parse_jobs(const std::string& v, unsigned& jobs, std::string& error)
+{
+    const bool digits = !v.empty() && v.size() <= 4 &&
+                        std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits || std::stoul(v) == 0) {
+        error = "-j needs a positive whole number of runs (got '" + v + "')";
+        return false;
+    }
+    jobs = static_cast<unsigned>(std::stoul(v));
+    return true;
+}
+
+bool parse_shard(const std::string& v, int& k, int& n, std::string& error)
+{
+    const std::size_t slash = v.find('/');
+    auto whole = [](const std::string& s) {
+        return !s.empty() && s.size() <= 6 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (slash == std::string::npos || !whole(v.substr(0, slash)) || !whole(v.substr(slash + 1)) ||
+        std::stoi(v.substr(0, slash)) < 1 || std::stoi(v.substr(0, slash)) > std::stoi(v.substr(slash + 1))) {
+        error = "--shard needs K/N, whole numbers with 1 <= K <= N (got '" + v + "')";
+        return false;
+    }
+    k = std::stoi(v.substr(0, slash));
+    n = std::stoi(v.substr(slash + 1));
+    return true;
+}
+
+} // namespace
+
+bool parse_sweep_args(const std::vector<std::string>& args, sweep_options& opt, bool& help, std::string& error)
+{
+    help = std::find(args.begin(), args.end(), "-h") != args.end() ||
+           std::find(args.begin(), args.end(), "--help") != args.end();
+    if (help)
+        return true;
+    std::size_t i = 0;
+    if (!args.empty() && args[0] == "merge") {
+        opt.merge = true;
+        i = 1;
+    }
+    const std::string cmd = opt.merge ? "sweep merge" : "sweep";
+    bool options_done = false;
+    for (; i < args.size(); i++) {
+        const std::string& a = args[i];
+        auto value = [&]() -> const std::string* { return i + 1 < args.size() ? &args[++i] : nullptr; };
+        if (options_done || a.empty() || a[0] != '-' || a == "-") {
+            if (opt.merge) {
+                opt.shard_dirs.push_back(a);
+            } else if (opt.spec.empty()) {
+                opt.spec = a;
+            } else {
+                error = "sweep: only one SPEC may be given (also got '" + a + "')";
+                return false;
+            }
+        } else if (a == "--") {
+            options_done = true;
+        } else if (a == "--out" || a.rfind("--out=", 0) == 0) {
+            const std::string* v = a == "--out" ? value() : nullptr;
+            opt.out_dir = a == "--out" ? (v ? *v : "") : a.substr(6);
+            if (opt.out_dir.empty()) {
+                error = "--out needs a directory";
+                return false;
+            }
+        } else if (!opt.merge && (a == "-j" || a == "--jobs")) {
+            const std::string* v = value();
+            if (!v) {
+                error = "-j needs a number of runs";
+                return false;
+            }
+            if (!parse_jobs(*v, opt.jobs, error))
+                return false;
+        } else if (!opt.merge && (a.rfind("--jobs=", 0) == 0 || (a.rfind("-j", 0) == 0 && a.rfind("--", 0) != 0))) {
+            if (!parse_jobs(a.substr(a[1] == 'j' ? 2 : 7), opt.jobs, error))
+                return false;
+        } else if (!opt.merge && (a == "--shard" || a.rfind("--shard=", 0) == 0)) {
+            const std::string* v = a == "--shard" ? value() : nullptr;
+            const std::string s = a == "--shard" ? (v ? *v : "") : a.substr(8);
+            if (!parse_shard(s, opt.shard_k, opt.shard_n, error))
+                return false;
+        } else {
+            error = cmd + ": unknown option '" + a + "'";
+            return false;
+        }
+    }
+    if (opt.merge && opt.shard_dirs.empty()) {
+        error = "sweep merge: needs the shards' directories (blsim sweep merge --out DIR SHARD_DIR...)";
+        return false;
+    }
+    if (!opt.merge && opt.spec.empty()) {
+        error = "sweep: needs a spec (blsim sweep SPEC --out DIR)";
+        return false;
+    }
+    if (opt.out_dir.empty()) {
+        error = cmd + ": needs --out DIR";
+        return false;
+    }
+    return true;
+}
+
+// --- running ------------------------------------------------------------------------------
+
+namespace {
+
+// A manifest as read back: what aggregation and merge need.
+struct manifest {
+    json doc;
+    std::vector<std::string> ids;
+    std::vector<long long> seeds;
+    std::vector<std::string> keys, metrics;
+};
+
+bool read_manifest(const fs::path& file, manifest& m, std::string& error)
+{
+    std::string text, why;
+    if (!read_source(file.string(), text, why)) {
+        error = file.string() + ": cannot read: " + why;
+        return false;
+    }
+    try {
+        m.doc = json::parse(text);
+        for (const json& p : m.doc.at("points"))
+            m.ids.push_back(p.at("id").get<std::string>());
+        m.seeds = m.doc.at("seeds").get<std::vector<long long>>();
+        m.keys = m.doc.at("parameters").get<std::vector<std::string>>();
+        m.metrics = m.doc.at("metrics").get<std::vector<std::string>>();
+        (void)m.doc.at("base_digest").get<std::string>();
+        for (const json& p : m.doc.at("points"))
+            if (!p.at("parameters").is_object())
+                throw std::runtime_error("bad parameters");
+    } catch (const std::exception&) {
+        error = file.string() + ": not a sweep manifest";
+        return false;
+    }
+    return true;
+}
+
+std::string seed_dir(long long seed) { return "seed-" + std::to_string(seed); }
+
+// "1 point", "2 points".
+std::string count_of(std::size_t n, const char* what)
+{
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+// The metric at dotted @path in @summary, if it is a number.
+bool metric_of(const json& summary, const std::string& path, double& v)
+{
+    const json* at = &summary;
+    std::size_t from = 0;
+    for (;;) {
+        const std::size_t dot = path.find('.', from);
+        const std::string part = path.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
+        if (!at->is_object())
+            return false;
+        auto it = at->find(part);
+        if (it == at->end())
+            return false;
+        at = &*it;
+        if (dot == std::string::npos)
+            break;
+        from = dot + 1;
+    }
+    if (!at->is_number())
+        return false;
+    v = at->get<double>();
+    return true;
+}
+
+// results.csv and results.json for the points of @m at @indices (manifest order), from
+// DIR/points. Returns the number of failed runs.
+std::size_t aggregate(const fs::path& dir, const manifest& m, const std::vector<std::size_t>& indices,
+                      std::string& csv, std::string& out_json)
+{
+    std::size_t failed_total = 0;
+    csv = "id";
+    for (const std::string& k : m.keys)
+        csv += "," + csv_cell(k);
+    for (const std::string& metric : m.metrics)
+        csv += "," + csv_cell(metric + ".mean") + "," + csv_cell(metric + ".std") + "," + csv_cell(metric + ".n");
+    csv += ",failed\n";
+    json doc;
+    doc["parameters"] = m.keys;
+    doc["seeds"] = m.seeds;
+    doc["metrics"] = m.metrics;
+    json rows = json::array();
+    for (std::size_t idx : indices) {
+        const json& p = m.doc["points"][idx];
+        const std::string& id = m.ids[idx];
+        const fs::path pdir = dir / "points" / id;
+        std::vector<std::vector<double>> values(m.metrics.size());
+        std::size_t failed = 0;
+        for (long long seed : m.seeds) {
+            std::error_code ec;
+            if (fs::exists(pdir / (seed_dir(seed) + ".failed"), ec))
+                failed++;
+            std::string text, why;
+            if (!read_source((pdir / seed_dir(seed) / "summary.json").string(), text, why))
+                continue;
+            json summary = json::parse(text, nullptr, false);
+            if (summary.is_discarded())
+                continue;
+            for (std::size_t k = 0; k < m.metrics.size(); k++) {
+                double v = 0;
+                if (metric_of(summary, m.metrics[k], v))
+                    values[k].push_back(v);
+            }
+        }
+        failed_total += failed;
+        json row;
+        row["id"] = id;
+        row["parameters"] = p["parameters"];
+        json metrics = json::object();
+        std::string line = csv_cell(id);
+        for (const std::string& k : m.keys)
+            line += "," + (p["parameters"].contains(k) ? csv_cell(json_value_text(p["parameters"][k])) : "");
+        for (std::size_t k = 0; k < m.metrics.size(); k++) {
+            const std::vector<double>& v = values[k];
+            json stat;
+            if (v.empty()) {
+                stat["mean"] = nullptr;
+                stat["std"] = nullptr;
+                line += ",,";
+            } else {
+                double sum = 0;
+                for (double x : v)
+                    sum += x;
+                const double mean = sum / static_cast<double>(v.size());
+                double sq = 0;
+                for (double x : v)
+                    sq += (x - mean) * (x - mean);
+                const double sd = v.size() > 1 ? std::sqrt(sq / static_cast<double>(v.size() - 1)) : 0.0;
+                stat["mean"] = mean;
+                stat["std"] = sd;
+                line += "," + number_text(mean) + "," + number_text(sd);
+            }
+            stat["n"] = v.size();
+            line += "," + std::to_string(v.size());
+            metrics[m.metrics[k]] = stat;
+        }
+        row["metrics"] = metrics;
+        row["failed"] = failed;
+        line += "," + std::to_string(failed) + "\n";
+        csv += line;
+        rows.push_back(row);
+    }
+    doc["points"] = rows;
+    out_json = doc.dump(2) + "\n";
+    return failed_total;
+}
+
+bool write_results(const fs::path& dir, const manifest& m, const std::vector<std::size_t>& indices,
+                   std::size_t& failed, std::string& error)
+{
+    std::string csv, js;
+    failed = aggregate(dir, m, indices, csv, js);
+    return write_atomic(dir / "results.csv", csv, error) && write_atomic(dir / "results.json", js, error);
+}
+
+// An existing manifest in @dir must be of the same base scenario: results of another would
+// otherwise be taken for this sweep's.
+bool check_existing_manifest(const fs::path& dir, const std::string& digest, std::string& error)
+{
+    std::error_code ec;
+    const fs::path file = dir / "manifest.json";
+    if (!fs::exists(file, ec))
+        return true;
+    manifest old;
+    if (!read_manifest(file, old, error)) {
+        error = "--out " + dir.string() + " holds something else: " + error;
+        return false;
+    }
+    if (old.doc["base_digest"] != digest) {
+        error = "--out " + dir.string() + " holds a sweep of another base scenario (" +
+                old.doc["base_digest"].get<std::string>() + ", not " + digest +
+                "); use another directory, or remove it";
+        return false;
+    }
+    return true;
+}
+
+std::string status_text(int st)
+{
+    if (WIFEXITED(st))
+        return "exit status " + std::to_string(WEXITSTATUS(st));
+    if (WIFSIGNALED(st))
+        return "killed by signal " + std::to_string(WTERMSIG(st));
+    return "status " + std::to_string(st);
+}
+
+// One (point, seed) to run.
+struct run_job {
+    std::size_t point = 0;
+    long long seed = 0;
+    fs::path final_dir, tmp_dir, err_file;
+    pid_t pid = -1;
+    int status = 0;
+    std::string spawn_error;
+};
+
+// Starts `blsim run -q --out TMP --set K=V... --set seed=S BASE`, its stdout discarded and its
+// stderr into a file. The child is killed when the sweep dies (PR_SET_PDEATHSIG), so that a
+// killed sweep leaves only stale temporary directories, never a run still writing.
+bool spawn_run(const sweep_options& opt, const sweep_spec& spec, run_job& j)
+{
+    const sweep_point& p = spec.points[j.point];
+    std::string base = spec.base_path;
+    if (!base.empty() && base[0] == '-')
+        base = "./" + base;
+    std::vector<std::string> args = {"blsim", "run", "-q", "--out", j.tmp_dir.string()};
+    for (const auto& [key, v] : p.parameters) {
+        args.push_back("--set");
+        args.push_back(key + "=" + v.override_text());
+    }
+    args.push_back("--set");
+    args.push_back("seed=" + std::to_string(j.seed));
+    if (const char* fail = std::getenv(fail_point_env); fail && p.id == fail)
+        args.push_back("--blsim-sweep-test-failure"); // an option run refuses: exit 2
+    args.push_back(base);
+    std::vector<char*> argv;
+    for (std::string& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const std::string err = j.err_file.string();
+    const pid_t parent = ::getpid();
+
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        j.spawn_error = std::strerror(errno);
+        return false;
+    }
+    if (pid == 0) {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent)
+            ::_exit(127);
+        const int in = ::open("/dev/null", O_RDONLY);
+        const int out = ::open("/dev/null", O_WRONLY);
+        const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (in < 0 || out < 0 || e < 0)
+            ::_exit(127);
+        ::dup2(in, 0);
+        ::dup2(out, 1);
+        ::dup2(e, 2);
+        ::execv(opt.exe.c_str(), argv.data());
+        const char* msg = "blsim: sweep: cannot execute the blsim binary\n";
+        ssize_t ignored = ::write(2, msg, std::strlen(msg));
+        (void)ignored;
+        ::_exit(127);
+    }
+    j.pid = pid;
+    return true;
+}
+
+// Progress on stderr: one updating line on a terminal (not under CI=true), otherwise one
+// plain line per finished run.
+class progress {
+public:
+    progress(std::ostream& err, std::size_t total, std::size_t done)
+        : err_(err), total_(total), done_(done), start_(std::chrono::steady_clock::now())
+    {
+        const char* ci = std::getenv("CI");
+        live_ = ::isatty(STDERR_FILENO) && !(ci && std::string(ci) == "true");
+        if (live_)
+            draw();
+    }
+
+    void finished(const std::string& id, long long seed, bool ok, const std::string& why, std::size_t remaining)
+    {
+        done_++;
+        now_++;
+        failed_ += !ok;
+        remaining_ = remaining;
+        if (live_) {
+            draw();
+        } else {
+            err_ << "blsim: sweep: [" << done_ << "/" << total_ << "] point " << id << " seed " << seed << ": "
+                 << (ok ? "done" : "failed (" + why + ")") << "\n";
+            err_.flush();
+        }
+    }
+
+    void end()
+    {
+        if (live_) {
+            err_ << "\r\033[K";
+            err_.flush();
+        }
+    }
+
+private:
+    void draw()
+    {
+        std::string eta = "-";
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        if (now_ > 0) {
+            const double per = wall / static_cast<double>(now_);
+            eta = std::to_string(static_cast<long long>(std::ceil(per * static_cast<double>(remaining_)))) + " s";
+        }
+        err_ << "\r\033[Kblsim: sweep: " << done_ << "/" << total_ << " runs done, " << failed_ << " failed, ETA "
+             << eta;
+        err_.flush();
+    }
+
+    std::ostream& err_;
+    std::size_t total_, done_, now_ = 0, failed_ = 0, remaining_ = 0;
+    std::chrono::steady_clock::time_point start_;
+    bool live_ = false;
+};
+
+// Finishes a run: its results renamed into place, or its .failed record written.
+bool settle(const run_job& j, const sweep_spec& spec, std::string& why)
+{
+    std::error_code ec;
+    const bool exited_ok = j.spawn_error.empty() && WIFEXITED(j.status) && WEXITSTATUS(j.status) == 0;
+    const bool complete = exited_ok && fs::exists(j.tmp_dir / "summary.json", ec);
+    std::string err_text, read_why;
+    read_source(j.err_file.string(), err_text, read_why);
+    if (complete) {
+        if (!err_text.empty())
+            fs::rename(j.err_file, j.tmp_dir / "stderr.txt", ec);
+        fs::remove(j.err_file, ec);
+        fs::remove_all(j.final_dir, ec);
+        fs::rename(j.tmp_dir, j.final_dir, ec);
+        if (!ec)
+            return true;
+        err_text += "blsim: sweep: cannot rename " + j.tmp_dir.string() + " to " + j.final_dir.string() + ": " +
+                    ec.message() + "\n";
+    }
+    json rec;
+    rec["point"] = spec.points[j.point].id;
+    rec["seed"] = j.seed;
+    if (!j.spawn_error.empty()) {
+        rec["exit_status"] = nullptr;
+        rec["signal"] = nullptr;
+        err_text += "blsim: sweep: cannot start the run: " + j.spawn_error + "\n";
+        why = "not started: " + j.spawn_error;
+    } else {
+        rec["exit_status"] = WIFEXITED(j.status) ? json(WEXITSTATUS(j.status)) : json(nullptr);
+        rec["signal"] = WIFSIGNALED(j.status) ? json(WTERMSIG(j.status)) : json(nullptr);
+        why = status_text(j.status);
+        if (exited_ok && !complete) {
+            err_text += "blsim: sweep: the run exited 0 and left no summary.json\n";
+            why += ", no summary.json";
+        }
+    }
+    const std::vector<std::string> lines = lines_of(err_text);
+    const std::size_t from = lines.size() > stderr_tail_lines ? lines.size() - stderr_tail_lines : 0;
+    rec["stderr_tail"] = std::vector<std::string>(lines.begin() + static_cast<std::ptrdiff_t>(from), lines.end());
+    std::string error;
+    const fs::path record = j.final_dir.parent_path() / (j.final_dir.filename().string() + ".failed");
+    write_atomic(record, rec.dump(2) + "\n", error);
+    fs::remove_all(j.tmp_dir, ec);
+    fs::remove(j.err_file, ec);
+    fs::remove_all(j.final_dir, ec);
+    return false;
+}
+
+// Removes the temporary leftovers of runs that never finished (a sweep killed, a machine
+// down): every entry of @point_dir whose name holds ".tmp-".
+void remove_stale(const fs::path& point_dir)
+{
+    std::error_code ec;
+    std::vector<fs::path> stale;
+    for (fs::directory_iterator it(point_dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().filename().string().find(".tmp-") != std::string::npos)
+            stale.push_back(it->path());
+    for (const fs::path& p : stale)
+        fs::remove_all(p, ec);
+}
+
+int sweep(const sweep_options& opt, std::ostream& out, std::ostream& err)
+{
+    diagnostics diag;
+    sweep_spec spec;
+    if (!load_sweep_spec(opt.spec, spec, diag)) {
+        diag.print(err);
+        return exit_usage;
+    }
+    const fs::path dir(opt.out_dir);
+    std::string error;
+    if (!check_existing_manifest(dir, spec.base_digest, error)) {
+        err << "blsim: sweep: " << error << "\n";
+        return exit_usage;
+    }
+    std::error_code ec;
+    fs::create_directories(dir / "points", ec);
+    if (ec) {
+        err << "blsim: sweep: cannot write to " << dir.string() << ": " << ec.message() << "\n";
+        return exit_usage;
+    }
+    const std::string manifest_text = sweep_manifest_json(spec);
+    if (!write_atomic(dir / "manifest.json", manifest_text, error)) {
+        err << "blsim: sweep: cannot write " << error << "\n";
+        return exit_usage;
+    }
+    manifest m;
+    if (!read_manifest(dir / "manifest.json", m, error)) {
+        err << "blsim: sweep: " << error << "\n";
+        return exit_failed;
+    }
+
+    // This shard's points, and their runs not finished before.
+    std::vector<std::size_t> mine;
+    for (std::size_t i = 0; i < spec.points.size(); i++)
+        if (static_cast<int>(i % static_cast<std::size_t>(opt.shard_n)) == opt.shard_k - 1)
+            mine.push_back(i);
+    std::vector<run_job> jobs;
+    std::size_t done_before = 0;
+    const std::string tmp_suffix = ".tmp-" + std::to_string(::getpid());
+    for (std::size_t i : mine) {
+        const fs::path pdir = dir / "points" / spec.points[i].id;
+        fs::create_directories(pdir, ec);
+        if (ec) {
+            err << "blsim: sweep: cannot create " << pdir.string() << ": " << ec.message() << "\n";
+            return exit_failed;
+        }
+        remove_stale(pdir);
+        for (long long seed : spec.seeds) {
+            run_job j;
+            j.point = i;
+            j.seed = seed;
+            j.final_dir = pdir / seed_dir(seed);
+            if (fs::exists(j.final_dir / "summary.json", ec)) {
+                done_before++;
+                continue;
+            }
+            fs::remove(pdir / (seed_dir(seed) + ".failed"), ec);
+            fs::remove_all(j.final_dir, ec);
+            j.tmp_dir = pdir / ("." + seed_dir(seed) + tmp_suffix);
+            j.err_file = pdir / ("." + seed_dir(seed) + tmp_suffix + ".stderr");
+            jobs.push_back(j);
+        }
+    }
+
+    const std::size_t total = mine.size() * spec.seeds.size();
+    std::string shard;
+    if (opt.shard_n > 1)
+        shard = "shard " + std::to_string(opt.shard_k) + "/" + std::to_string(opt.shard_n) + ": ";
+    unsigned limit = opt.jobs ? opt.jobs : std::thread::hardware_concurrency();
+    limit = std::max(limit, 1u);
+    err << "blsim: sweep: " << shard << mine.size() << " of " << count_of(spec.points.size(), "point") << " x "
+        << count_of(spec.seeds.size(), "seed") << ": " << count_of(total, "run") << ", " << done_before
+        << " done before, " << jobs.size() << " to run (at most " << limit << " at once)\n";
+    err.flush();
+
+    progress prog(err, total, done_before);
+    std::map<pid_t, run_job*> running;
+    std::size_t next = 0, failed_now = 0;
+    std::vector<const run_job*> failures;
+    while (next < jobs.size() || !running.empty()) {
+        while (running.size() < limit && next < jobs.size()) {
+            run_job& j = jobs[next++];
+            if (spawn_run(opt, spec, j)) {
+                running[j.pid] = &j;
+            } else {
+                std::string why;
+                settle(j, spec, why);
+                failed_now++;
+                failures.push_back(&j);
+                prog.finished(spec.points[j.point].id, j.seed, false, why, jobs.size() - next + running.size());
+            }
+        }
+        if (running.empty())
+            continue;
+        int st = 0;
+        const pid_t pid = ::waitpid(-1, &st, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            err << "blsim: sweep: waiting for the runs: " << std::strerror(errno) << "\n";
+            return exit_failed;
+        }
+        auto it = running.find(pid);
+        if (it == running.end())
+            continue;
+        run_job& j = *it->second;
+        running.erase(it);
+        j.status = st;
+        std::string why;
+        const bool ok = settle(j, spec, why);
+        if (!ok) {
+            failed_now++;
+            failures.push_back(&j);
+        }
+        prog.finished(spec.points[j.point].id, j.seed, ok, why, jobs.size() - next + running.size());
+    }
+    prog.end();
+
+    std::sort(failures.begin(), failures.end(), [](const run_job* a, const run_job* b) {
+        return std::make_pair(a->point, a->seed) < std::make_pair(b->point, b->seed);
+    });
+    for (const run_job* j : failures)
+        err << "blsim: sweep: point " << spec.points[j->point].id << " seed " << j->seed
+            << " failed; see " << (j->final_dir.string() + ".failed") << "\n";
+
+    std::size_t failed = 0;
+    if (!write_results(dir, m, mine, failed, error)) {
+        err << "blsim: sweep: cannot write " << error << "\n";
+        return exit_failed;
+    }
+    out << "sweep: " << shard << count_of(mine.size(), "point") << " x " << count_of(spec.seeds.size(), "seed")
+        << " = " << count_of(total, "run") << ": " << (total - failed) << " done ("
+        << (jobs.size() - failed_now) << " now), " << failed << " failed\n"
+        << "results: " << (dir / "results.csv").string() << ", " << (dir / "results.json").string() << "\n";
+    out.flush();
+    return failed ? exit_failed : exit_ok;
+}
+
+// Copies the run directory (or .failed record) @from to @to, through a temporary name and a
+// rename; files are hard-linked where the file system allows.
+bool copy_run(const fs::path& from, const fs::path& to, std::string& error)
+{
+    std::error_code ec;
+    const fs::path tmp = to.parent_path() / ("." + to.filename().string() + ".tmp-" + std::to_string(::getpid()));
+    fs::remove_all(tmp, ec);
+    const bool is_dir = fs::is_directory(from, ec);
+    auto copy = [&](fs::copy_options how) {
+        ec.clear();
+        if (is_dir)
+            fs::copy(from, tmp, how | fs::copy_options::recursive, ec);
+        else
+            fs::copy(from, tmp, how, ec);
+        return !ec;
+    };
+    if (!copy(fs::copy_options::create_hard_links)) {
+        fs::remove_all(tmp, ec);
+        if (!copy(fs::copy_options::none)) {
+            error = "cannot copy " + from.string() + " to " + tmp.string() + ": " + ec.message();
+            fs::remove_all(tmp, ec);
+            return false;
+        }
+    }
+    fs::remove_all(to, ec);
+    fs::rename(tmp, to, ec);
+    if (ec) {
+        error = "cannot rename " + tmp.string() + " to " + to.string() + ": " + ec.message();
+        return false;
+    }
+    return true;
+}
+
+int merge(const sweep_options& opt, std::ostream& out, std::ostream& err)
+{
+    std::vector<manifest> shards(opt.shard_dirs.size());
+    std::string error;
+    bool bad = false;
+    auto same = [](json a, json b) {
+        a.erase("spec");
+        b.erase("spec");
+        return a == b;
+    };
+    for (std::size_t s = 0; s < shards.size(); s++) {
+        if (!read_manifest(fs::path(opt.shard_dirs[s]) / "manifest.json", shards[s], error)) {
+            err << "blsim: sweep merge: " << error << "\n";
+            bad = true;
+        } else if (s > 0 && !bad && !same(shards[s].doc, shards[0].doc)) {
+            err << "blsim: sweep merge: " << opt.shard_dirs[s] << " is a shard of another sweep than "
+                << opt.shard_dirs[0] << " (their manifest.json differ "
+                << (shards[s].ids != shards[0].ids ? "in the points' ids" : "beyond the spec's path") << ")\n";
+            bad = true;
+        }
+    }
+    if (bad)
+        return exit_usage;
+    const manifest& m = shards[0];
+    const fs::path dir(opt.out_dir);
+    if (!check_existing_manifest(dir, m.doc["base_digest"].get<std::string>(), error)) {
+        err << "blsim: sweep merge: " << error << "\n";
+        return exit_usage;
+    }
+
+    // Where each run comes from: a finished run wins over a failed one; DIR's own, if
+    // finished, is kept.
+    struct source {
+        fs::path from, to;
+    };
+    std::vector<source> copies;
+    std::vector<fs::path> drop; // DIR's .failed records a finished run replaces
+    std::vector<std::string> missing;
+    std::error_code ec;
+    for (std::size_t i = 0; i < m.ids.size(); i++) {
+        const fs::path pdir = dir / "points" / m.ids[i];
+        for (long long seed : m.seeds) {
+            const std::string sd = seed_dir(seed);
+            if (fs::exists(pdir / sd / "summary.json", ec))
+                continue;
+            const fs::path* found = nullptr;
+            fs::path done, failed;
+            for (const std::string& s : opt.shard_dirs) {
+                const fs::path p = fs::path(s) / "points" / m.ids[i];
+                if (done.empty() && fs::exists(p / sd / "summary.json", ec))
+                    done = p / sd;
+                if (failed.empty() && fs::exists(p / (sd + ".failed"), ec))
+                    failed = p / (sd + ".failed");
+            }
+            if (!done.empty()) {
+                found = &done;
+                copies.push_back({done, pdir / sd});
+                drop.push_back(pdir / (sd + ".failed"));
+            } else if (!failed.empty()) {
+                found = &failed;
+                if (!fs::exists(pdir / (sd + ".failed"), ec) || !fs::equivalent(failed, pdir / (sd + ".failed"), ec))
+                    copies.push_back({failed, pdir / (sd + ".failed")});
+            }
+            if (!found)
+                missing.push_back("point " + m.ids[i] + " seed " + std::to_string(seed));
+        }
+    }
+    if (!missing.empty()) {
+        for (const std::string& what : missing)
+            err << "blsim: sweep merge: " << what << ": in none of the shards (neither finished nor failed)\n";
+        err << "blsim: sweep merge: " << missing.size() << " runs missing; is a shard missing or unfinished?\n";
+        return exit_usage;
+    }
+
+    std::string text, why;
+    read_source((fs::path(opt.shard_dirs[0]) / "manifest.json").string(), text, why);
+    fs::create_directories(dir / "points", ec);
+    if (ec || !write_atomic(dir / "manifest.json", text, error)) {
+        err << "blsim: sweep merge: cannot write to " << dir.string() << ": " << (ec ? ec.message() : error) << "\n";
+        return exit_usage;
+    }
+    for (const source& c : copies) {
+        fs::create_directories(c.to.parent_path(), ec);
+        if (!copy_run(c.from, c.to, error)) {
+            err << "blsim: sweep merge: " << error << "\n";
+            return exit_failed;
+        }
+    }
+    for (const fs::path& p : drop)
+        fs::remove(p, ec);
+
+    std::vector<std::size_t> all(m.ids.size());
+    for (std::size_t i = 0; i < all.size(); i++)
+        all[i] = i;
+    std::size_t failed = 0;
+    if (!write_results(dir, m, all, failed, error)) {
+        err << "blsim: sweep merge: cannot write " << error << "\n";
+        return exit_failed;
+    }
+    out << "sweep merge: " << count_of(shards.size(), "shard") << ", " << count_of(m.ids.size(), "point") << " x "
+        << count_of(m.seeds.size(), "seed") << ": " << failed << " failed\n"
+        << "results: " << (dir / "results.csv").string() << ", " << (dir / "results.json").string() << "\n";
+    out.flush();
+    return failed ? exit_failed : exit_ok;
+}
+
+} // namespace
+
+int run_sweep(const sweep_options& opt, std::ostream& out, std::ostream& err)
+{
+    return opt.merge ? merge(opt, out, err) : sweep(opt, out, err);
+}
+
+} // namespace blsim::soc

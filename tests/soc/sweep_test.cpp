@@ -1,0 +1,551 @@
+// tests/soc/sweep_test.cpp -- `blsim sweep` (docs/sweeps.md): the spec's expansion into points
+// (lists, ranges, zip, seeded random samples) and their stable ids, in process; end to end
+// with the binary: bad specs refused with located messages and nothing written, the shipped
+// smoke spec, shards that partition the points and merge into the single run's bytes, a
+// failing point isolated, and a sweep killed with SIGKILL resumed without recomputing.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "blsim/soc/sweep.h"
+#include "shell.h"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using blsim::soc::sweep_point;
+using blsim::soc::sweep_spec;
+using blsim::soc::sweep_value;
+using blsim_test::quote;
+using blsim_test::result;
+using blsim_test::slurp;
+
+const std::string source_dir = BLSIM_SOURCE_DIR;
+const std::string steps = source_dir + "/configs/scenarios/governor-steps.yaml";
+const std::string smoke = source_dir + "/configs/sweeps/smoke.yaml";
+
+void write(const fs::path& p, const std::string& text)
+{
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+}
+
+class sweep_test : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        dir = fs::temp_directory_path() / ("blsim-sweep-test-" + std::to_string(::getpid()) + "-" +
+                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+    }
+    void TearDown() override { fs::remove_all(dir); }
+
+    // blsim with @args (shell-quoted where needed), from the test's directory.
+    result blsim(const std::string& args, const std::string& env = "")
+    {
+        return blsim_test::shell("cd " + quote(dir.string()) + " && " + env + " " + BLSIM_BINARY + " " + args);
+    }
+
+    // The spec @text (a file spec.yaml in the test's directory), loaded and expanded.
+    sweep_spec load(const std::string& text)
+    {
+        write(dir / "spec.yaml", text);
+        blsim::cfg::diagnostics diag;
+        sweep_spec spec;
+        const bool ok = blsim::soc::load_sweep_spec((dir / "spec.yaml").string(), spec, diag);
+        EXPECT_TRUE(ok) << ::testing::PrintToString(diag.messages());
+        return spec;
+    }
+
+    fs::path dir;
+};
+
+// The points as "key=value key=value" lines, in order.
+std::vector<std::string> rows(const sweep_spec& spec)
+{
+    std::vector<std::string> out;
+    for (const sweep_point& p : spec.points) {
+        std::string line;
+        for (const auto& [key, v] : p.parameters)
+            line += (line.empty() ? "" : " ") + key + "=" + v.canonical();
+        out.push_back(line);
+    }
+    return out;
+}
+
+// FNV-1a 64, written again here: the id is defined by docs/sweeps.md, not by the code.
+std::string fnv_id(const std::string& text)
+{
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 0x100000001b3ull;
+    }
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%012llx", static_cast<unsigned long long>(h & 0xffffffffffffull));
+    return buf;
+}
+
+// The point directories of the sweep in @root.
+std::set<std::string> point_dirs(const fs::path& root)
+{
+    std::set<std::string> out;
+    if (fs::exists(root / "points"))
+        for (const auto& e : fs::directory_iterator(root / "points"))
+            out.insert(e.path().filename().string());
+    return out;
+}
+
+TEST_F(sweep_test, lists_ranges_and_zip_expand_to_the_cartesian_product_last_fastest)
+{
+    const sweep_spec spec = load("base: " + steps + R"(
+parameters:
+  - {key: governor.interactive.go_hispeed_load_pct, values: [85, 99]}
+  - zip:
+      - {key: duration_s, range: {from: 0.1, to: 0.3, step: 0.1}}
+      - {key: governor.interactive.target_loads, values: ["80", "85 1000:90", "90"]}
+  - {key: sched.latency_us, range: {from: 4000, to: 9000, step: 2500}}
+  - {key: cpuidle.enabled, values: [false]}
+seeds: [3, 1]
+metrics: [energy_j.total, switches.count]
+)");
+    std::vector<std::string> expected;
+    for (const char* hs : {"85", "99"})
+        for (const char* z : {"duration_s=0.1 governor.interactive.target_loads=80",
+                              "duration_s=0.2 governor.interactive.target_loads=85 1000:90",
+                              "duration_s=0.3 governor.interactive.target_loads=90"})
+            for (const char* lat : {"4000", "6500", "9000"})
+                expected.push_back(std::string("governor.interactive.go_hispeed_load_pct=") + hs + " " + z +
+                                   " sched.latency_us=" + lat + " cpuidle.enabled=false");
+    EXPECT_EQ(rows(spec), expected);
+    EXPECT_EQ(spec.keys, (std::vector<std::string>{"governor.interactive.go_hispeed_load_pct", "duration_s",
+                                                   "governor.interactive.target_loads", "sched.latency_us",
+                                                   "cpuidle.enabled"}));
+    EXPECT_EQ(spec.seeds, (std::vector<long long>{3, 1}));
+    EXPECT_EQ(spec.metrics, (std::vector<std::string>{"energy_j.total", "switches.count"}));
+    EXPECT_EQ(spec.base_path, steps);
+    // Types as written: integers stay integers (the integer range too), reals are reals,
+    // quoted text is a string, true/false a boolean.
+    const auto& p = spec.points[0].parameters;
+    EXPECT_EQ(p[0].second.t, sweep_value::type::integer);
+    EXPECT_EQ(p[1].second.t, sweep_value::type::real);
+    EXPECT_EQ(p[2].second.t, sweep_value::type::string);
+    EXPECT_EQ(p[3].second.t, sweep_value::type::integer);
+    EXPECT_EQ(p[4].second.t, sweep_value::type::boolean);
+    // The id: FNV-1a of the sorted "key=value\n" lines, low 48 bits.
+    EXPECT_EQ(spec.points[0].id, fnv_id("cpuidle.enabled=false\nduration_s=0.1\n"
+                                        "governor.interactive.go_hispeed_load_pct=85\n"
+                                        "governor.interactive.target_loads=80\nsched.latency_us=4000\n"));
+}
+
+TEST_F(sweep_test, random_samples_are_seeded_and_exact)
+{
+    const sweep_spec spec = load("base: " + steps + R"(
+parameters:
+  - {key: governor.interactive.go_hispeed_load_pct, random: {min: 80, max: 99, count: 3, seed: 7, integer: true}}
+  - {key: duration_s, random: {min: 0.5, max: 1.5, count: 2, seed: 42}}
+metrics: [energy_j.total]
+)");
+    EXPECT_EQ(rows(spec), (std::vector<std::string>{
+                              "governor.interactive.go_hispeed_load_pct=95 duration_s=1.255155532954539",
+                              "governor.interactive.go_hispeed_load_pct=95 duration_s=1.1390313938546974",
+                              "governor.interactive.go_hispeed_load_pct=90 duration_s=1.255155532954539",
+                              "governor.interactive.go_hispeed_load_pct=90 duration_s=1.1390313938546974",
+                              "governor.interactive.go_hispeed_load_pct=98 duration_s=1.255155532954539",
+                              "governor.interactive.go_hispeed_load_pct=98 duration_s=1.1390313938546974",
+                          }));
+    EXPECT_EQ(spec.seeds, (std::vector<long long>{1})); // the default
+    // Another seed, other samples; the same seed, the same ones.
+    const sweep_spec again = load("base: " + steps + R"(
+parameters:
+  - {key: duration_s, random: {min: 0.5, max: 1.5, count: 2, seed: 42}}
+metrics: [energy_j.total]
+)");
+    EXPECT_EQ(rows(again), (std::vector<std::string>{"duration_s=1.255155532954539", "duration_s=1.1390313938546974"}));
+}
+
+TEST_F(sweep_test, ids_depend_on_the_point_alone)
+{
+    const sweep_spec before = load("base: " + steps + R"(
+parameters:
+  - {key: governor.interactive.go_hispeed_load_pct, values: [85, 99]}
+  - {key: duration_s, values: [0.5, 1]}
+metrics: [energy_j.total]
+)");
+    // A value added to each list, and the items in another order: the old points keep their ids.
+    const sweep_spec after = load("base: " + steps + R"(
+parameters:
+  - {key: duration_s, values: [0.25, 0.5, 1]}
+  - {key: governor.interactive.go_hispeed_load_pct, values: [85, 90, 99]}
+seeds: [1, 2]
+metrics: [switches.count]
+)");
+    ASSERT_EQ(before.points.size(), 4u);
+    ASSERT_EQ(after.points.size(), 9u);
+    std::set<std::string> after_ids;
+    for (const sweep_point& p : after.points)
+        after_ids.insert(p.id);
+    EXPECT_EQ(after_ids.size(), 9u);
+    for (const sweep_point& p : before.points)
+        EXPECT_TRUE(after_ids.count(p.id)) << p.id;
+    EXPECT_EQ(before.points[0].id, fnv_id("duration_s=0.5\ngovernor.interactive.go_hispeed_load_pct=85\n"));
+    EXPECT_EQ(before.points[1].id, fnv_id("duration_s=1\ngovernor.interactive.go_hispeed_load_pct=85\n"));
+    // No parameters: one point.
+    const sweep_spec none = load("base: " + steps + "\nmetrics: [energy_j.total]\n");
+    ASSERT_EQ(none.points.size(), 1u);
+    EXPECT_EQ(none.points[0].id, fnv_id(""));
+}
+
+TEST_F(sweep_test, a_bad_spec_is_refused_with_every_problem_located_and_nothing_written)
+{
+    write(dir / "bad.yaml", "base: " + steps + R"(
+parameters:
+  - {key: governor.interactive.go_hispeed_load_pct, values: [85, 90, 85]}
+  - {key: duration_s, range: {from: 1, to: 0, step: 1}}
+  - {zip: [{key: sched.latency_us, values: [1, 2]}, {key: sched.min_granularity_us, values: [1]}]}
+  - {key: seed, values: [1]}
+  - {key: cpuidle.enabled, valuez: [true]}
+  - {key: duration_s, random: {min: 1, max: 2, count: 0}}
+  - {key: hmp.up_threshold, range: {from: 1, to: 2, step: abc}}
+seeds: [1, 1, -3]
+metricz: [a]
+)");
+    const result r = blsim("sweep bad.yaml --out out");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err,
+              "bad.yaml:1:1: document: missing required key 'metrics'\n"
+              "bad.yaml:3:70: parameters[0].values[2]: 85 is already in the list (parameters[0].values[0])\n"
+              "bad.yaml:4:44: parameters[1].range.to: 0 is less than from (1)\n"
+              "bad.yaml:5:53: parameters[2].zip[1]: 1 values, parameters[2].zip[0] has 2 (zip advances its lists "
+              "together: they need equal lengths)\n"
+              "bad.yaml:6:11: parameters[3].key: the seed is swept by 'seeds', not as a parameter\n"
+              "bad.yaml:7:5: parameters[4]: needs one of 'values', 'range' or 'random'\n"
+              "bad.yaml:7:28: unknown key 'valuez' in parameters[4] (did you mean 'values'?)\n"
+              "bad.yaml:8:11: parameters[5].key: 'duration_s' is already swept by parameters[1]\n"
+              "bad.yaml:8:55: parameters[5].random.count: expected a whole number 1..10000, got '0'\n"
+              "bad.yaml:9:59: parameters[6].range.step: expected a number, got 'abc'\n"
+              "bad.yaml:10:12: seeds[1]: seed 1 is already in the list\n"
+              "bad.yaml:10:15: seeds[2]: expected a seed (a whole number 0..2147483647), got '-3'\n"
+              "bad.yaml:11:1: unknown key 'metricz' (did you mean 'metrics'?)\n");
+    EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+TEST_F(sweep_test, every_points_overrides_are_validated_against_the_base_naming_the_parameter)
+{
+    write(dir / "bad.yaml", "base: " + steps + R"(
+parameters:
+  - {key: governor.interactive.go_hispeed_load_pct, values: [85, 1001]}
+  - {key: governor.interactive.timer_ratez, values: [1000]}
+  - {key: governor.name, values: [interactive, ondemandd]}
+metrics: [energy_j.total]
+)");
+    const result r = blsim("sweep bad.yaml --out out");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err,
+              "bad.yaml:3:66: parameters[0] (governor.interactive.go_hispeed_load_pct=1001): "
+              "governor.interactive.go_hispeed_load_pct: 1001 is out of range 1..1000\n"
+              "bad.yaml:4:11: parameters[1] (governor.interactive.timer_ratez): unknown key 'timer_ratez' in "
+              "governor.interactive (did you mean 'timer_rate_us'?)\n"
+              "bad.yaml:5:48: parameters[2] (governor.name=ondemandd): governor.name: expected one of performance, "
+              "powersave, userspace, interactive, ondemand, conservative, schedutil, got 'ondemandd'\n");
+    EXPECT_FALSE(fs::exists(dir / "out"));
+
+    // A base that cannot be read is located at 'base'.
+    write(dir / "nobase.yaml", "base: missing.yaml\nmetrics: [energy_j.total]\n");
+    const result nb = blsim("sweep nobase.yaml --out out");
+    EXPECT_EQ(nb.status, 2);
+    EXPECT_EQ(nb.err, "nobase.yaml:1:7: base: cannot read scenario 'missing.yaml': No such file or directory\n");
+    EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+TEST_F(sweep_test, usage_errors_and_help)
+{
+    const char* const cases[][2] = {
+        {"sweep", "blsim: sweep: needs a spec (blsim sweep SPEC --out DIR)\n(see 'blsim --help')\n"},
+        {"sweep s.yaml", "blsim: sweep: needs --out DIR\n(see 'blsim --help')\n"},
+        {"sweep s.yaml --out o --shard 4/3",
+         "blsim: --shard needs K/N, whole numbers with 1 <= K <= N (got '4/3')\n(see 'blsim --help')\n"},
+        {"sweep s.yaml --out o --shard 0/3",
+         "blsim: --shard needs K/N, whole numbers with 1 <= K <= N (got '0/3')\n(see 'blsim --help')\n"},
+        {"sweep s.yaml --out o -j 0", "blsim: -j needs a positive whole number of runs (got '0')\n(see 'blsim --help')\n"},
+        {"sweep a.yaml b.yaml --out o",
+         "blsim: sweep: only one SPEC may be given (also got 'b.yaml')\n(see 'blsim --help')\n"},
+        {"sweep merge --out o",
+         "blsim: sweep merge: needs the shards' directories (blsim sweep merge --out DIR SHARD_DIR...)\n"
+         "(see 'blsim --help')\n"},
+        {"sweep merge --out o --shard 1/2 a", "blsim: sweep merge: unknown option '--shard'\n(see 'blsim --help')\n"},
+    };
+    for (const auto& c : cases) {
+        const result r = blsim(c[0]);
+        EXPECT_EQ(r.status, 2) << c[0];
+        EXPECT_EQ(r.err, c[1]) << c[0];
+    }
+    const result h = blsim("sweep --help");
+    EXPECT_EQ(h.status, 0);
+    EXPECT_EQ(h.out.rfind("usage: blsim sweep SPEC --out DIR [-j N] [--shard K/N]\n", 0), 0u);
+    EXPECT_EQ(fs::directory_iterator(dir), fs::directory_iterator()); // nothing written
+}
+
+TEST_F(sweep_test, the_smoke_sweep_runs_writes_its_layout_and_resumes_without_rerunning)
+{
+    const result r = blsim("sweep " + quote(smoke) + " --out out -j2");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "sweep: 4 points x 2 seeds = 8 runs: 8 done (8 now), 0 failed\n"
+                     "results: out/results.csv, out/results.json\n");
+    // Not a terminal: plain lines, no control characters.
+    for (char c : r.err)
+        EXPECT_TRUE(c == '\n' || static_cast<unsigned char>(c) >= 0x20) << static_cast<int>(c);
+
+    const json m = json::parse(slurp(dir / "out/manifest.json"));
+    EXPECT_EQ(m["spec"], smoke);
+    EXPECT_EQ(m["base"], "../scenarios/bbench-iks-tuned.yaml");
+    ASSERT_EQ(m["points"].size(), 4u);
+    EXPECT_EQ(m["points"][0]["parameters"].dump(),
+              R"({"duration_s":10,"governor.interactive.go_hispeed_load_pct":85,)"
+              R"("governor.interactive.min_sample_time_us":40000})");
+    EXPECT_EQ(m["points"][0]["seeds"].dump(), "[1,2]");
+    for (const json& p : m["points"])
+        for (int seed : {1, 2}) {
+            const fs::path run = dir / "out/points" / p["id"].get<std::string>() / ("seed-" + std::to_string(seed));
+            ASSERT_TRUE(fs::exists(run / "summary.json")) << run;
+            EXPECT_EQ(json::parse(slurp(run / "summary.json"))["seed"], seed);
+        }
+    const std::string csv = slurp(dir / "out/results.csv");
+    EXPECT_EQ(csv.substr(0, csv.find('\n')),
+              "id,duration_s,governor.interactive.go_hispeed_load_pct,governor.interactive.min_sample_time_us,"
+              "energy_j.total.mean,energy_j.total.std,energy_j.total.n,perf.bbench.score.mean,perf.bbench.score.std,"
+              "perf.bbench.score.n,perf.bbench.page_load_s.total.mean,perf.bbench.page_load_s.total.std,"
+              "perf.bbench.page_load_s.total.n,switches.count.mean,switches.count.std,switches.count.n,"
+              "switches.blackout_us.p50.mean,switches.blackout_us.p50.std,switches.blackout_us.p50.n,failed");
+    // Each row: the mean and sample standard deviation of the seeds' values.
+    const json results = json::parse(slurp(dir / "out/results.json"));
+    ASSERT_EQ(results["points"].size(), 4u);
+    for (const json& row : results["points"]) {
+        const fs::path pdir = dir / "out/points" / row["id"].get<std::string>();
+        const double a = json::parse(slurp(pdir / "seed-1/summary.json"))["energy_j"]["total"];
+        const double b = json::parse(slurp(pdir / "seed-2/summary.json"))["energy_j"]["total"];
+        const json& e = row["metrics"]["energy_j.total"];
+        EXPECT_DOUBLE_EQ(e["mean"].get<double>(), (a + b) / 2);
+        EXPECT_DOUBLE_EQ(e["std"].get<double>(), std::fabs(a - b) / std::sqrt(2.0));
+        EXPECT_EQ(e["n"], 2);
+        EXPECT_EQ(row["failed"], 0);
+    }
+
+    // Again: nothing to do, the same results.
+    const std::string before_csv = slurp(dir / "out/results.csv"), before_json = slurp(dir / "out/results.json");
+    const result again = blsim("sweep " + quote(smoke) + " --out out -j2");
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(again.err, "blsim: sweep: 4 of 4 points x 2 seeds: 8 runs, 8 done before, 0 to run (at most 2 at "
+                         "once)\n");
+    EXPECT_EQ(slurp(dir / "out/results.csv"), before_csv);
+    EXPECT_EQ(slurp(dir / "out/results.json"), before_json);
+
+    // A metric no summary has is absent, not an error.
+    write(dir / "missing.yaml", "base: " + source_dir + "/configs/scenarios/bbench-iks-tuned.yaml\n"
+                                "parameters: [{key: duration_s, values: [1]}]\nmetrics: [no.such.metric, energy_j]\n");
+    const result missing = blsim("sweep missing.yaml --out out2 -j2");
+    ASSERT_EQ(missing.status, 0) << missing.err;
+    const std::string mcsv = slurp(dir / "out2/results.csv");
+    EXPECT_EQ(mcsv.substr(mcsv.find('\n') + 1), fnv_id("duration_s=1\n") + ",1,,,0,,,0,0\n");
+}
+
+TEST_F(sweep_test, shards_partition_the_points_and_merge_to_the_single_runs_bytes)
+{
+    ASSERT_EQ(blsim("sweep " + quote(smoke) + " --out single -j2").status, 0);
+    const json m = json::parse(slurp(dir / "single/manifest.json"));
+    std::vector<std::string> ids;
+    for (const json& p : m["points"])
+        ids.push_back(p["id"]);
+    ASSERT_EQ(ids.size(), 4u);
+
+    std::set<std::string> seen;
+    for (int k = 1; k <= 3; k++) {
+        const std::string shard = "shard" + std::to_string(k);
+        const result r = blsim("sweep " + quote(smoke) + " --out " + shard + " -j2 --shard " + std::to_string(k) + "/3");
+        ASSERT_EQ(r.status, 0) << r.err;
+        std::set<std::string> expected;
+        for (std::size_t i = 0; i < ids.size(); i++)
+            if (static_cast<int>(i % 3) == k - 1)
+                expected.insert(ids[i]);
+        EXPECT_EQ(point_dirs(dir / shard), expected) << shard;
+        for (const std::string& id : expected)
+            EXPECT_TRUE(seen.insert(id).second) << id;
+        // Every shard writes the whole manifest, and results for its own points.
+        EXPECT_EQ(slurp(dir / shard / "manifest.json"), slurp(dir / "single/manifest.json"));
+        EXPECT_EQ(json::parse(slurp(dir / shard / "results.json"))["points"].size(), expected.size());
+    }
+    EXPECT_EQ(seen.size(), ids.size());
+
+    const result merged = blsim("sweep merge --out merged shard1 shard2 shard3");
+    ASSERT_EQ(merged.status, 0) << merged.err;
+    EXPECT_EQ(merged.out, "sweep merge: 3 shards, 4 points x 2 seeds: 0 failed\n"
+                          "results: merged/results.csv, merged/results.json\n");
+    EXPECT_EQ(slurp(dir / "merged/results.csv"), slurp(dir / "single/results.csv"));
+    EXPECT_EQ(slurp(dir / "merged/results.json"), slurp(dir / "single/results.json"));
+    EXPECT_EQ(slurp(dir / "merged/manifest.json"), slurp(dir / "single/manifest.json"));
+    EXPECT_EQ(point_dirs(dir / "merged"), std::set<std::string>(ids.begin(), ids.end()));
+
+    // A shard missing: refused, nothing written.
+    const result partial = blsim("sweep merge --out partial shard1 shard3");
+    EXPECT_EQ(partial.status, 2);
+    EXPECT_EQ(partial.err, "blsim: sweep merge: point " + ids[1] + " seed 1: in none of the shards (neither finished "
+                           "nor failed)\nblsim: sweep merge: point " + ids[1] + " seed 2: in none of the shards "
+                           "(neither finished nor failed)\nblsim: sweep merge: 2 runs missing; is a shard missing or "
+                           "unfinished?\n");
+    EXPECT_FALSE(fs::exists(dir / "partial"));
+
+    // A shard of another sweep (other points): refused.
+    write(dir / "other.yaml", "base: " + source_dir + "/configs/scenarios/bbench-iks-tuned.yaml\n"
+                              "parameters: [{key: duration_s, values: [1]}]\nmetrics: [energy_j.total]\n");
+    ASSERT_EQ(blsim("sweep other.yaml --out other -j2").status, 0);
+    const result mixed = blsim("sweep merge --out mixed shard1 other");
+    EXPECT_EQ(mixed.status, 2);
+    EXPECT_EQ(mixed.err, "blsim: sweep merge: other is a shard of another sweep than shard1 (their manifest.json "
+                         "differ in the points' ids)\n");
+    EXPECT_FALSE(fs::exists(dir / "mixed"));
+}
+
+TEST_F(sweep_test, a_failing_point_is_recorded_and_the_others_complete)
+{
+    ASSERT_EQ(blsim("sweep " + quote(smoke) + " --out clean -j2").status, 0);
+    const json m = json::parse(slurp(dir / "clean/manifest.json"));
+    const std::string bad = m["points"][1]["id"];
+
+    const result r = blsim("sweep " + quote(smoke) + " --out out -j2", "BLSIM_SWEEP_FAIL_POINT=" + bad);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "sweep: 4 points x 2 seeds = 8 runs: 6 done (6 now), 2 failed\n"
+                     "results: out/results.csv, out/results.json\n");
+    EXPECT_NE(r.err.find("blsim: sweep: point " + bad + " seed 1 failed; see out/points/" + bad + "/seed-1.failed\n"),
+              std::string::npos)
+        << r.err;
+    for (const json& p : m["points"])
+        for (int seed : {1, 2}) {
+            const fs::path pdir = dir / "out/points" / p["id"].get<std::string>();
+            const std::string sd = "seed-" + std::to_string(seed);
+            EXPECT_EQ(fs::exists(pdir / sd / "summary.json"), p["id"] != bad);
+            EXPECT_EQ(fs::exists(pdir / (sd + ".failed")), p["id"] == bad);
+        }
+    const json rec = json::parse(slurp(dir / "out/points" / bad / "seed-2.failed"));
+    EXPECT_EQ(rec["point"], bad);
+    EXPECT_EQ(rec["seed"], 2);
+    EXPECT_EQ(rec["exit_status"], 2);
+    EXPECT_EQ(rec["signal"], nullptr);
+    EXPECT_EQ(rec["stderr_tail"].dump(),
+              R"x(["blsim: run: unknown option '--blsim-sweep-test-failure'","(see 'blsim --help')"])x");
+    const json res = json::parse(slurp(dir / "out/results.json"));
+    EXPECT_EQ(res["points"][1]["failed"], 2);
+    EXPECT_EQ(res["points"][1]["metrics"]["energy_j.total"], json::parse(R"({"mean":null,"std":null,"n":0})"));
+    EXPECT_EQ(res["points"][0]["failed"], 0);
+
+    // Again, without the fault: only the failed runs run, and the results are the clean ones.
+    const result again = blsim("sweep " + quote(smoke) + " --out out -j2");
+    EXPECT_EQ(again.status, 0) << again.err;
+    EXPECT_NE(again.err.find("8 runs, 6 done before, 2 to run"), std::string::npos) << again.err;
+    EXPECT_FALSE(fs::exists(dir / "out/points" / bad / "seed-1.failed"));
+    EXPECT_EQ(slurp(dir / "out/results.csv"), slurp(dir / "clean/results.csv"));
+    EXPECT_EQ(slurp(dir / "out/results.json"), slurp(dir / "clean/results.json"));
+}
+
+struct stamp {
+    ino_t ino;
+    std::int64_t mtime_ns;
+    bool operator==(const stamp& o) const { return ino == o.ino && mtime_ns == o.mtime_ns; }
+};
+
+std::map<std::string, stamp> finished_runs(const fs::path& out)
+{
+    std::map<std::string, stamp> runs;
+    if (!fs::exists(out / "points"))
+        return runs;
+    for (const auto& p : fs::directory_iterator(out / "points"))
+        for (const auto& s : fs::directory_iterator(p.path())) {
+            const fs::path summary = s.path() / "summary.json";
+            struct stat st {};
+            if (s.path().filename().string().rfind("seed-", 0) == 0 && ::stat(summary.c_str(), &st) == 0)
+                runs[summary.string()] = {st.st_ino, static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 +
+                                                         st.st_mtim.tv_nsec};
+        }
+    return runs;
+}
+
+TEST_F(sweep_test, a_sweep_killed_with_sigkill_resumes_without_recomputing_finished_runs)
+{
+    // Runs long enough (a few hundred simulated seconds each) to kill the sweep between them.
+    write(dir / "long.yaml", "base: " + source_dir + "/configs/scenarios/bbench-iks-tuned.yaml\n"
+                             "parameters: [{key: duration_s, values: [300, 301, 302, 303]}]\n"
+                             "metrics: [energy_j.total, perf.bbench.score]\n");
+    ASSERT_EQ(blsim("sweep long.yaml --out whole -j2").status, 0);
+
+    // The sweep as a child of ours, one run at a time, killed once a run has finished.
+    std::vector<std::string> args = {BLSIM_BINARY, "sweep", (dir / "long.yaml").string(), "--out",
+                                     (dir / "out").string(), "-j1"};
+    std::vector<char*> argv;
+    for (std::string& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid = 0;
+    ASSERT_EQ(posix_spawn(&pid, BLSIM_BINARY, &fa, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    bool exited = false;
+    int st = 0;
+    while (finished_runs(dir / "out").empty()) {
+        if (::waitpid(pid, &st, WNOHANG) == pid) {
+            exited = true;
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ASSERT_FALSE(exited) << "the sweep ended before it could be killed";
+    ::kill(pid, SIGKILL);
+    ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+    EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    const std::map<std::string, stamp> before = finished_runs(dir / "out");
+    ASSERT_FALSE(before.empty());
+    std::this_thread::sleep_for(std::chrono::milliseconds(20)); // mtimes would move if anything rewrote them
+
+    const result r = blsim("sweep long.yaml --out out -j2");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("4 runs, " + std::to_string(before.size()) + " done before, " +
+                         std::to_string(4 - before.size()) + " to run"),
+              std::string::npos)
+        << r.err;
+    const std::map<std::string, stamp> after = finished_runs(dir / "out");
+    EXPECT_EQ(after.size(), 4u);
+    for (const auto& [path, s] : before) {
+        ASSERT_TRUE(after.count(path)) << path;
+        EXPECT_TRUE(after.at(path) == s) << path << " was recomputed";
+    }
+    // No temporary leftovers, and the results of an uninterrupted sweep.
+    for (const auto& p : fs::directory_iterator(dir / "out/points"))
+        for (const auto& e : fs::directory_iterator(p.path()))
+            EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+    EXPECT_EQ(slurp(dir / "out/results.csv"), slurp(dir / "whole/results.csv"));
+    EXPECT_EQ(slurp(dir / "out/results.json"), slurp(dir / "whole/results.json"));
+}
+
+} // namespace
