@@ -1,8 +1,6 @@
 // soc/src/compare.cpp -- `blsim compare` (docs/compare.md).
 #include "blsim/soc/compare.h"
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,15 +12,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
-#include <thread>
 
+#include "blsim/soc/child_runs.h"
 #include "blsim/soc/scenario.h"
-
-extern char** environ;
 
 namespace blsim::soc {
 
@@ -154,53 +149,11 @@ std::string describe_status(int st)
     return "status " + std::to_string(st) + ": internal error";
 }
 
-std::vector<std::string> lines_of(const std::string& text)
-{
-    std::vector<std::string> lines = split(text, '\n');
-    if (!lines.empty() && lines.back().empty())
-        lines.pop_back();
-    return lines;
-}
-
 // One scenario to run.
 struct job {
     std::size_t row = 0;
     std::string out_dir, err_file;
-    pid_t pid = -1;
-    int status = 0;
-    std::string spawn_error; // set when it could not be started
 };
-
-bool spawn(const compare_options& opt, job& j)
-{
-    std::string scenario = opt.inputs[j.row];
-    if (!scenario.empty() && scenario[0] == '-')
-        scenario = "./" + scenario; // not to be taken for an option
-    std::vector<std::string> args = {"blsim", "run", "-q", "--out", j.out_dir};
-    for (const std::string& o : opt.overrides) {
-        args.push_back("--set");
-        args.push_back(o);
-    }
-    args.push_back(scenario);
-    std::vector<char*> argv;
-    for (std::string& a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, j.err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int rc = posix_spawn(&j.pid, opt.exe.c_str(), &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) {
-        j.spawn_error = std::strerror(rc);
-        j.pid = -1;
-        return false;
-    }
-    return true;
-}
 
 } // namespace
 
@@ -489,68 +442,42 @@ int run_compare(const compare_options& opt, std::ostream& out, std::ostream& err
             }
         }
 
-        // At most `limit` runs at once; every scenario runs, even after one fails, so that
-        // the report does not depend on timing.
-        unsigned limit = opt.jobs ? opt.jobs : std::thread::hardware_concurrency();
-        limit = std::max(limit, 1u);
-        std::map<pid_t, job*> running;
-        std::size_t next = 0;
-        while (next < jobs.size() || !running.empty()) {
-            while (running.size() < limit && next < jobs.size()) {
-                job& j = jobs[next++];
-                if (spawn(opt, j))
-                    running[j.pid] = &j;
-            }
-            if (running.empty())
-                continue;
-            int st = 0;
-            const pid_t pid = ::waitpid(-1, &st, 0);
-            if (pid < 0) {
-                if (errno == EINTR)
-                    continue;
-                err << "blsim: compare: waiting for the runs: " << std::strerror(errno) << "\n";
-                return exit_internal;
-            }
-            if (auto it = running.find(pid); it != running.end()) {
-                it->second->status = st;
-                running.erase(it);
-            }
+        // At most N runs at once; every scenario runs, even after one fails, so that the
+        // report does not depend on timing.
+        std::vector<run_request> requests;
+        for (const job& j : jobs)
+            requests.push_back({opt.exe, j.out_dir, opt.inputs[j.row], opt.overrides, {}, j.err_file});
+        std::vector<run_outcome> outcomes;
+        std::string error;
+        if (!run_children(requests, {runs_at_once(opt.jobs), false, ""}, outcomes, error)) {
+            err << "blsim: compare: waiting for the runs: " << error << "\n";
+            return exit_internal;
         }
 
         // The runs' stderr, in argument order: a failed run's last lines, a successful run's
         // warnings in full.
         int rc = exit_ok;
-        for (const job& j : jobs) {
-            const std::string& in = opt.inputs[j.row];
-            if (!j.spawn_error.empty()) {
-                err << "blsim: compare: cannot start '" << opt.exe << "' to run '" << in << "': " << j.spawn_error
+        for (std::size_t k = 0; k < jobs.size(); k++) {
+            const std::string& in = opt.inputs[jobs[k].row];
+            const run_outcome& o = outcomes[k];
+            if (!o.start_error.empty()) {
+                err << "blsim: compare: cannot start '" << opt.exe << "' to run '" << in << "': " << o.start_error
                     << "\n";
                 rc = rc ? rc : exit_internal;
                 continue;
             }
-            std::string text, why;
-            read_source(j.err_file, text, why);
-            const std::vector<std::string> lines = lines_of(text);
-            const bool ok = WIFEXITED(j.status) && WEXITSTATUS(j.status) == 0;
-            if (ok) {
+            const std::vector<std::string> lines = file_lines(jobs[k].err_file);
+            if (o.succeeded()) {
                 if (!lines.empty()) {
                     err << "blsim: compare: the run of '" << in << "' printed:\n";
-                    for (const std::string& l : lines)
-                        err << "  " << l << "\n";
+                    write_indented(err, lines);
                 }
                 continue;
             }
-            const int cls = WIFEXITED(j.status) && WEXITSTATUS(j.status) == exit_usage ? exit_usage : exit_internal;
+            const int cls = WIFEXITED(o.status) && WEXITSTATUS(o.status) == exit_usage ? exit_usage : exit_internal;
             rc = rc ? rc : cls;
-            err << "blsim: compare: the run of '" << in << "' failed (" << describe_status(j.status) << ")";
-            if (lines.empty()) {
-                err << "; it printed nothing\n";
-                continue;
-            }
-            const std::size_t from = lines.size() > stderr_tail_lines ? lines.size() - stderr_tail_lines : 0;
-            err << "; " << (from ? "the last lines of " : "") << "its stderr:\n";
-            for (std::size_t l = from; l < lines.size(); l++)
-                err << "  " << lines[l] << "\n";
+            err << "blsim: compare: the run of '" << in << "' failed (" << describe_status(o.status) << ")";
+            write_stderr_tail(err, lines, stderr_tail_lines);
         }
         if (rc != exit_ok)
             return rc;

@@ -1,8 +1,6 @@
 // soc/src/regress.cpp -- `blsim regress` (docs/regress.md).
 #include "blsim/soc/regress.h"
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,12 +17,10 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <thread>
 
+#include "blsim/soc/child_runs.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/schema.h"
-
-extern char** environ;
 
 namespace blsim::soc {
 
@@ -52,13 +48,6 @@ std::vector<std::string> split(const std::string& s, char sep)
     return parts;
 }
 
-std::vector<std::string> lines_of(const std::string& text)
-{
-    std::vector<std::string> lines = split(text, '\n');
-    if (!lines.empty() && lines.back().empty())
-        lines.pop_back();
-    return lines;
-}
 
 bool parse_jobs(const std::string& v, unsigned& jobs, std::string& error)
 {
@@ -224,46 +213,6 @@ std::string describe_status(int st)
     if (WIFSIGNALED(st))
         return "killed by signal " + std::to_string(WTERMSIG(st)) + " (" + strsignal(WTERMSIG(st)) + ")";
     return "status " + std::to_string(st);
-}
-
-// One case's run.
-struct job {
-    const regress_case* c = nullptr;
-    std::string out_dir, err_file;
-    pid_t pid = -1;
-    int status = 0;
-    std::string spawn_error; // set when it could not be started
-};
-
-bool spawn(const std::string& exe, job& j)
-{
-    std::string scenario = j.c->scenario;
-    if (!scenario.empty() && scenario[0] == '-')
-        scenario = "./" + scenario; // not to be taken for an option
-    std::vector<std::string> args = {"blsim", "run", "-q", "--out", j.out_dir};
-    for (const std::string& o : j.c->set) {
-        args.push_back("--set");
-        args.push_back(o);
-    }
-    args.push_back(scenario);
-    std::vector<char*> argv;
-    for (std::string& a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, j.err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int rc = posix_spawn(&j.pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) {
-        j.spawn_error = std::strerror(rc);
-        j.pid = -1;
-        return false;
-    }
-    return true;
 }
 
 // Load the case's scenario with its overrides, as its run will; an override's problem is
@@ -566,82 +515,48 @@ int run_regress(const regress_options& opt, std::ostream& out, std::ostream& err
         return exit_fail;
     }
     work.path = tmpl;
-    std::vector<job> jobs(cases.size());
+    std::vector<run_request> runs(cases.size());
     for (std::size_t k = 0; k < cases.size(); k++) {
-        jobs[k].c = &cases[k];
-        jobs[k].out_dir = (fs::path(work.path) / cases[k].name).string();
-        jobs[k].err_file = (fs::path(work.path) / (cases[k].name + ".stderr")).string();
+        runs[k] = {opt.exe, (fs::path(work.path) / cases[k].name).string(), cases[k].scenario, cases[k].set, {},
+                   (fs::path(work.path) / (cases[k].name + ".stderr")).string()};
     }
 
-    // At most `limit` runs at once; every case runs, even after one fails, so that the report
-    // does not depend on timing.
-    unsigned limit = opt.jobs ? opt.jobs : std::thread::hardware_concurrency();
-    limit = std::max(limit, 1u);
-    std::map<pid_t, job*> running;
-    std::size_t next = 0;
-    while (next < jobs.size() || !running.empty()) {
-        while (running.size() < limit && next < jobs.size()) {
-            job& j = jobs[next++];
-            if (spawn(opt.exe, j))
-                running[j.pid] = &j;
-        }
-        if (running.empty())
-            continue;
-        int st = 0;
-        const pid_t pid = ::waitpid(-1, &st, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            err << "blsim: regress: waiting for the runs: " << std::strerror(errno) << "\n";
-            return exit_fail;
-        }
-        if (auto it = running.find(pid); it != running.end()) {
-            it->second->status = st;
-            running.erase(it);
-        }
+    // At most N runs at once; every case runs, even after one fails, so that the report does
+    // not depend on timing.
+    std::vector<run_outcome> outcomes;
+    std::string error;
+    if (!run_children(runs, {runs_at_once(opt.jobs), false, ""}, outcomes, error)) {
+        err << "blsim: regress: waiting for the runs: " << error << "\n";
+        return exit_fail;
     }
 
     // Each case's outcome, in name order: its run's messages, then its numbers.
     std::vector<json> summaries(cases.size());
     std::vector<bool> ran(cases.size(), false);
     for (std::size_t k = 0; k < cases.size(); k++) {
-        const job& j = jobs[k];
+        const run_outcome& o = outcomes[k];
         const std::string& name = cases[k].name;
-        if (!j.spawn_error.empty()) {
-            err << "blsim: regress: " << name << ": cannot start '" << opt.exe << "': " << j.spawn_error << "\n";
+        if (!o.start_error.empty()) {
+            err << "blsim: regress: " << name << ": cannot start '" << opt.exe << "': " << o.start_error << "\n";
             continue;
         }
-        std::string text, why;
-        read_source(j.err_file, text, why);
-        const std::vector<std::string> lines = lines_of(text);
-        if (!(WIFEXITED(j.status) && WEXITSTATUS(j.status) == 0)) {
-            err << "blsim: regress: " << name << ": the run failed (" << describe_status(j.status) << ")";
-            if (lines.empty()) {
-                err << "; it printed nothing\n";
-                continue;
-            }
-            const std::size_t from = lines.size() > stderr_tail_lines ? lines.size() - stderr_tail_lines : 0;
-            err << "; " << (from ? "the last lines of " : "") << "its stderr:\n";
-            for (std::size_t l = from; l < lines.size(); l++)
-                err << "  " << lines[l] << "\n";
+        const std::vector<std::string> lines = file_lines(runs[k].stderr_file);
+        if (!o.succeeded()) {
+            err << "blsim: regress: " << name << ": the run failed (" << describe_status(o.status) << ")";
+            write_stderr_tail(err, lines, stderr_tail_lines);
             continue;
         }
         if (!lines.empty()) {
             err << "blsim: regress: " << name << ": the run printed:\n";
-            for (const std::string& l : lines)
-                err << "  " << l << "\n";
+            write_indented(err, lines);
         }
-        const std::string path = (fs::path(j.out_dir) / "summary.json").string();
-        if (!read_source(path, text, why)) {
+        std::string why;
+        const json_file got = read_json_file((fs::path(runs[k].out_dir) / "summary.json").string(), summaries[k], why);
+        if (got == json_file::unreadable)
             err << "blsim: regress: " << name << ": the run left no summary.json: " << why << "\n";
-            continue;
-        }
-        try {
-            summaries[k] = json::parse(text);
-            ran[k] = true;
-        } catch (const json::parse_error&) {
+        else if (got == json_file::not_json)
             err << "blsim: regress: " << name << ": the run's summary.json is not JSON\n";
-        }
+        ran[k] = got == json_file::ok;
     }
 
     // Every metric's value (or why there is none).

@@ -1,9 +1,6 @@
 // soc/src/sweep.cpp -- `blsim sweep` and `blsim sweep merge` (docs/sweeps.md).
 #include "blsim/soc/sweep.h"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,8 +21,8 @@
 #include <random>
 #include <set>
 #include <sstream>
-#include <thread>
 
+#include "blsim/soc/child_runs.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/schema.h"
 
@@ -99,17 +96,6 @@ std::string resolve_relative(const std::string& from_file, const std::string& re
         return ref;
     const std::string joined = (base.parent_path() / fs::path(ref)).lexically_normal().string();
     return builtin ? builtin_prefix + joined : joined;
-}
-
-std::vector<std::string> lines_of(const std::string& text)
-{
-    std::vector<std::string> lines;
-    std::size_t from = 0;
-    for (std::size_t at; (at = text.find('\n', from)) != std::string::npos; from = at + 1)
-        lines.push_back(text.substr(from, at - from));
-    if (from < text.size())
-        lines.push_back(text.substr(from));
-    return lines;
 }
 
 // Writes @text to @path through a temporary file in the same directory and a rename.
@@ -1071,11 +1057,9 @@ std::size_t aggregate(const fs::path& dir, const manifest& m, const std::vector<
             std::error_code ec;
             if (fs::exists(pdir / (seed_dir(seed) + ".failed"), ec))
                 failed++;
-            std::string text, why;
-            if (!read_source((pdir / seed_dir(seed) / "summary.json").string(), text, why))
-                continue;
-            json summary = json::parse(text, nullptr, false);
-            if (summary.is_discarded())
+            json summary;
+            std::string why;
+            if (read_json_file((pdir / seed_dir(seed) / "summary.json").string(), summary, why) != json_file::ok)
                 continue;
             for (std::size_t k = 0; k < m.metrics.size(); k++) {
                 double v = 0;
@@ -1170,62 +1154,22 @@ struct run_job {
     std::size_t point = 0;
     long long seed = 0;
     fs::path final_dir, tmp_dir, err_file;
-    pid_t pid = -1;
-    int status = 0;
-    std::string spawn_error;
+    run_outcome outcome;
 };
 
-// Starts `blsim run -q --out TMP --set K=V... --set seed=S BASE`, its stdout discarded and its
-// stderr into a file. The child is killed when the sweep dies (PR_SET_PDEATHSIG), so that a
-// killed sweep leaves only stale temporary directories, never a run still writing.
-bool spawn_run(const sweep_options& opt, const sweep_spec& spec, run_job& j)
+// `blsim run -q --out TMP --set K=V... --set seed=S BASE`, its stderr into a file. The child is
+// killed when the sweep dies (child_run_options::die_with_parent), so that a killed sweep leaves
+// only stale temporary directories, never a run still writing.
+run_request run_of(const sweep_options& opt, const sweep_spec& spec, const run_job& j)
 {
     const sweep_point& p = spec.points[j.point];
-    std::string base = spec.base_path;
-    if (!base.empty() && base[0] == '-')
-        base = "./" + base;
-    std::vector<std::string> args = {"blsim", "run", "-q", "--out", j.tmp_dir.string()};
-    for (const auto& [key, v] : p.parameters) {
-        args.push_back("--set");
-        args.push_back(key + "=" + v.override_text());
-    }
-    args.push_back("--set");
-    args.push_back("seed=" + std::to_string(j.seed));
+    run_request r{opt.exe, j.tmp_dir.string(), spec.base_path, {}, {}, j.err_file.string()};
+    for (const auto& [key, v] : p.parameters)
+        r.overrides.push_back(key + "=" + v.override_text());
+    r.overrides.push_back("seed=" + std::to_string(j.seed));
     if (const char* fail = std::getenv(fail_point_env); fail && p.id == fail)
-        args.push_back("--blsim-sweep-test-failure"); // an option run refuses: exit 2
-    args.push_back(base);
-    std::vector<char*> argv;
-    for (std::string& a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    const std::string err = j.err_file.string();
-    const pid_t parent = ::getpid();
-
-    const pid_t pid = ::fork();
-    if (pid < 0) {
-        j.spawn_error = std::strerror(errno);
-        return false;
-    }
-    if (pid == 0) {
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent)
-            ::_exit(127);
-        const int in = ::open("/dev/null", O_RDONLY);
-        const int out = ::open("/dev/null", O_WRONLY);
-        const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (in < 0 || out < 0 || e < 0)
-            ::_exit(127);
-        ::dup2(in, 0);
-        ::dup2(out, 1);
-        ::dup2(e, 2);
-        ::execv(opt.exe.c_str(), argv.data());
-        const char* msg = "blsim: sweep: cannot execute the blsim binary\n";
-        ssize_t ignored = ::write(2, msg, std::strlen(msg));
-        (void)ignored;
-        ::_exit(127);
-    }
-    j.pid = pid;
-    return true;
+        r.extra_args.push_back("--blsim-sweep-test-failure"); // an option run refuses: exit 2
+    return r;
 }
 
 // Progress on stderr: one updating line on a terminal (not under CI=true), otherwise one
@@ -1288,7 +1232,7 @@ private:
 bool settle(const run_job& j, const sweep_spec& spec, std::string& why)
 {
     std::error_code ec;
-    const bool exited_ok = j.spawn_error.empty() && WIFEXITED(j.status) && WEXITSTATUS(j.status) == 0;
+    const bool exited_ok = j.outcome.succeeded();
     const bool complete = exited_ok && fs::exists(j.tmp_dir / "summary.json", ec);
     std::string err_text, read_why;
     read_source(j.err_file.string(), err_text, read_why);
@@ -1306,23 +1250,22 @@ bool settle(const run_job& j, const sweep_spec& spec, std::string& why)
     json rec;
     rec["point"] = spec.points[j.point].id;
     rec["seed"] = j.seed;
-    if (!j.spawn_error.empty()) {
+    if (!j.outcome.start_error.empty()) {
         rec["exit_status"] = nullptr;
         rec["signal"] = nullptr;
-        err_text += "blsim: sweep: cannot start the run: " + j.spawn_error + "\n";
-        why = "not started: " + j.spawn_error;
+        err_text += "blsim: sweep: cannot start the run: " + j.outcome.start_error + "\n";
+        why = "not started: " + j.outcome.start_error;
     } else {
-        rec["exit_status"] = WIFEXITED(j.status) ? json(WEXITSTATUS(j.status)) : json(nullptr);
-        rec["signal"] = WIFSIGNALED(j.status) ? json(WTERMSIG(j.status)) : json(nullptr);
-        why = status_text(j.status);
+        const int st = j.outcome.status;
+        rec["exit_status"] = WIFEXITED(st) ? json(WEXITSTATUS(st)) : json(nullptr);
+        rec["signal"] = WIFSIGNALED(st) ? json(WTERMSIG(st)) : json(nullptr);
+        why = status_text(st);
         if (exited_ok && !complete) {
             err_text += "blsim: sweep: the run exited 0 and left no summary.json\n";
             why += ", no summary.json";
         }
     }
-    const std::vector<std::string> lines = lines_of(err_text);
-    const std::size_t from = lines.size() > stderr_tail_lines ? lines.size() - stderr_tail_lines : 0;
-    rec["stderr_tail"] = std::vector<std::string>(lines.begin() + static_cast<std::ptrdiff_t>(from), lines.end());
+    rec["stderr_tail"] = last_lines(lines_of(err_text), stderr_tail_lines);
     std::string error;
     const fs::path record = j.final_dir.parent_path() / (j.final_dir.filename().string() + ".failed");
     write_atomic(record, rec.dump(2) + "\n", error);
@@ -1413,53 +1356,34 @@ int sweep(const sweep_options& opt, std::ostream& out, std::ostream& err)
     std::string shard;
     if (opt.shard_n > 1)
         shard = "shard " + std::to_string(opt.shard_k) + "/" + std::to_string(opt.shard_n) + ": ";
-    unsigned limit = opt.jobs ? opt.jobs : std::thread::hardware_concurrency();
-    limit = std::max(limit, 1u);
+    const unsigned limit = runs_at_once(opt.jobs);
     err << "blsim: sweep: " << shard << mine.size() << " of " << count_of(spec.points.size(), "point") << " x "
         << count_of(spec.seeds.size(), "seed") << ": " << count_of(total, "run") << ", " << done_before
         << " done before, " << jobs.size() << " to run (at most " << limit << " at once)\n";
     err.flush();
 
     progress prog(err, total, done_before);
-    std::map<pid_t, run_job*> running;
-    std::size_t next = 0, failed_now = 0;
+    std::vector<run_request> requests;
+    for (const run_job& j : jobs)
+        requests.push_back(run_of(opt, spec, j));
+    std::size_t failed_now = 0;
     std::vector<const run_job*> failures;
-    while (next < jobs.size() || !running.empty()) {
-        while (running.size() < limit && next < jobs.size()) {
-            run_job& j = jobs[next++];
-            if (spawn_run(opt, spec, j)) {
-                running[j.pid] = &j;
-            } else {
-                std::string why;
-                settle(j, spec, why);
-                failed_now++;
-                failures.push_back(&j);
-                prog.finished(spec.points[j.point].id, j.seed, false, why, jobs.size() - next + running.size());
-            }
-        }
-        if (running.empty())
-            continue;
-        int st = 0;
-        const pid_t pid = ::waitpid(-1, &st, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            err << "blsim: sweep: waiting for the runs: " << std::strerror(errno) << "\n";
-            return exit_failed;
-        }
-        auto it = running.find(pid);
-        if (it == running.end())
-            continue;
-        run_job& j = *it->second;
-        running.erase(it);
-        j.status = st;
+    std::vector<run_outcome> outcomes;
+    const child_run_options how{limit, true, "blsim: sweep: cannot execute the blsim binary\n"};
+    auto finished = [&](std::size_t i, const run_outcome& o, std::size_t remaining) {
+        run_job& j = jobs[i];
+        j.outcome = o;
         std::string why;
         const bool ok = settle(j, spec, why);
         if (!ok) {
             failed_now++;
             failures.push_back(&j);
         }
-        prog.finished(spec.points[j.point].id, j.seed, ok, why, jobs.size() - next + running.size());
+        prog.finished(spec.points[j.point].id, j.seed, ok, why, remaining);
+    };
+    if (!run_children(requests, how, outcomes, error, finished)) {
+        err << "blsim: sweep: waiting for the runs: " << error << "\n";
+        return exit_failed;
     }
     prog.end();
 

@@ -1,0 +1,77 @@
+// soc/include/blsim/soc/child_runs.h -- running `blsim run` child processes, at most N at
+// once, for the commands that run scenarios by the same binary (compare, regress, sweep).
+//
+// The contract: each request becomes `blsim run -q --out OUT_DIR [--set K=V]... [EXTRA]...
+// SCENARIO` (SCENARIO made "./SCENARIO" when it starts with '-', so that it is not taken for an
+// option), executed as `exe` with stdin and stdout on /dev/null and stderr into `stderr_file`
+// (created or truncated). Every request is run, in order, however many fail; the caller reads
+// each one's outcome (its wait status, or why it could not be started) and its files.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+namespace blsim::soc {
+
+struct run_request {
+    std::string exe;                     // the blsim binary
+    std::string out_dir;                 // --out
+    std::string scenario;                // the last argument
+    std::vector<std::string> overrides;  // each passed as --set K=V, in order
+    std::vector<std::string> extra_args; // after the overrides, before the scenario
+    std::string stderr_file;             // the child's stderr
+};
+
+struct run_outcome {
+    int status = 0;          // the child's wait status (waitpid), when it was started
+    std::string start_error; // why it could not be started (strerror's words); empty when it was
+    bool succeeded() const;  // started and exited 0
+};
+
+struct child_run_options {
+    unsigned max_at_once = 1; // at least one at a time
+    // The children are killed (SIGKILL) when this process dies (PR_SET_PDEATHSIG), so that a
+    // killed parent leaves no run still writing.
+    bool die_with_parent = false;
+    // Empty: a child that cannot be set up or executed is a start error (as posix_spawn
+    // reports it). Otherwise it is a run that exits 127, having written this text to its
+    // stderr file when `exe` could not be executed.
+    std::string exec_failure_message;
+};
+
+// Called as each request ends (or fails to start): its index, its outcome, and how many
+// requests are still running or not yet started.
+using run_done_fn = std::function<void(std::size_t index, const run_outcome& outcome, std::size_t remaining)>;
+
+// The runs of @requests, at most @opt.max_at_once at a time, their outcomes into @outcomes (in
+// request order). False with @error (strerror's words) when waiting for the children fails.
+bool run_children(const std::vector<run_request>& requests, const child_run_options& opt,
+                  std::vector<run_outcome>& outcomes, std::string& error, const run_done_fn& on_done = {});
+
+// How many runs at once for a -j value: @jobs, or the hardware's concurrency when 0; at least 1.
+unsigned runs_at_once(unsigned jobs);
+
+// The lines of @text, without the empty one after a final newline.
+std::vector<std::string> lines_of(const std::string& text);
+// The lines of the file @path; none when it cannot be read.
+std::vector<std::string> file_lines(const std::string& path);
+// The last @n of @lines.
+std::vector<std::string> last_lines(const std::vector<std::string>& lines, std::size_t n);
+
+// After "... failed (WHY)": "; it printed nothing\n", or "; its stderr:\n" (or "; the last
+// lines of its stderr:\n" when there are more than @n) and those lines, as write_indented does.
+void write_stderr_tail(std::ostream& err, const std::vector<std::string>& lines, std::size_t n);
+// Each of @lines on a line of its own, indented by two spaces.
+void write_indented(std::ostream& err, const std::vector<std::string>& lines);
+
+// Reading a JSON file (such as a run's summary.json): what became of it, with @why (strerror's
+// words) when it could not be read.
+enum class json_file { ok, unreadable, not_json };
+json_file read_json_file(const std::string& path, nlohmann::json& doc, std::string& why);
+json_file read_json_file(const std::string& path, nlohmann::ordered_json& doc, std::string& why);
+
+} // namespace blsim::soc

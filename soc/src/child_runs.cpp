@@ -1,0 +1,221 @@
+// soc/src/child_runs.cpp -- running `blsim run` child processes (child_runs.h).
+#include "blsim/soc/child_runs.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <thread>
+
+#include "blsim/soc/scenario.h"
+
+namespace blsim::soc {
+
+namespace {
+
+// In the child, after fork: @path opened as descriptor @target.
+bool open_as(const char* path, int flags, int target)
+{
+    const int fd = ::open(path, flags, 0644);
+    if (fd < 0)
+        return false;
+    if (fd != target) {
+        if (::dup2(fd, target) < 0)
+            return false;
+        ::close(fd);
+    }
+    return true;
+}
+
+// Starts @r's run, its pid into @pid; false with @error when it could not be started.
+bool start(const run_request& r, const child_run_options& opt, pid_t& pid, std::string& error)
+{
+    std::string scenario = r.scenario;
+    if (!scenario.empty() && scenario[0] == '-')
+        scenario = "./" + scenario; // not to be taken for an option
+    std::vector<std::string> args = {"blsim", "run", "-q", "--out", r.out_dir};
+    for (const std::string& o : r.overrides) {
+        args.push_back("--set");
+        args.push_back(o);
+    }
+    args.insert(args.end(), r.extra_args.begin(), r.extra_args.end());
+    args.push_back(scenario);
+    std::vector<char*> argv;
+    for (std::string& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+
+    // The child reports why it could not start (an errno) through this pipe, closed on exec.
+    int report[2] = {-1, -1};
+    const bool report_start = opt.exec_failure_message.empty();
+    if (report_start && ::pipe2(report, O_CLOEXEC) != 0) {
+        error = std::strerror(errno);
+        return false;
+    }
+    const pid_t parent = ::getpid();
+    pid = ::fork();
+    if (pid < 0) {
+        error = std::strerror(errno);
+        if (report_start) {
+            ::close(report[0]);
+            ::close(report[1]);
+        }
+        return false;
+    }
+    if (pid == 0) {
+        auto fail = [&]() {
+            const int e = errno;
+            if (report_start) {
+                ssize_t ignored = ::write(report[1], &e, sizeof e);
+                (void)ignored;
+            }
+            ::_exit(127);
+        };
+        if (opt.die_with_parent) {
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (::getppid() != parent)
+                ::_exit(127);
+        }
+        if (!open_as("/dev/null", O_RDONLY, 0) || !open_as("/dev/null", O_WRONLY, 1) ||
+            !open_as(r.stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 2))
+            fail();
+        ::execv(r.exe.c_str(), argv.data());
+        if (!report_start) {
+            ssize_t ignored = ::write(2, opt.exec_failure_message.data(), opt.exec_failure_message.size());
+            (void)ignored;
+        }
+        fail();
+    }
+    if (!report_start)
+        return true;
+    ::close(report[1]);
+    int e = 0;
+    ssize_t n;
+    while ((n = ::read(report[0], &e, sizeof e)) < 0 && errno == EINTR) {
+    }
+    ::close(report[0]);
+    if (n != static_cast<ssize_t>(sizeof e))
+        return true;
+    error = std::strerror(e);
+    int st = 0;
+    while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    pid = -1;
+    return false;
+}
+
+template <class Json>
+json_file read_json(const std::string& path, Json& doc, std::string& why)
+{
+    std::string text;
+    if (!read_source(path, text, why))
+        return json_file::unreadable;
+    Json parsed = Json::parse(text, nullptr, false);
+    if (parsed.is_discarded())
+        return json_file::not_json;
+    doc = std::move(parsed);
+    return json_file::ok;
+}
+
+} // namespace
+
+bool run_outcome::succeeded() const { return start_error.empty() && WIFEXITED(status) && WEXITSTATUS(status) == 0; }
+
+bool run_children(const std::vector<run_request>& requests, const child_run_options& opt,
+                  std::vector<run_outcome>& outcomes, std::string& error, const run_done_fn& on_done)
+{
+    outcomes.assign(requests.size(), run_outcome{});
+    const std::size_t limit = std::max(opt.max_at_once, 1u);
+    std::map<pid_t, std::size_t> running;
+    std::size_t next = 0;
+    while (next < requests.size() || !running.empty()) {
+        while (running.size() < limit && next < requests.size()) {
+            const std::size_t i = next++;
+            pid_t pid = -1;
+            if (start(requests[i], opt, pid, outcomes[i].start_error))
+                running[pid] = i;
+            else if (on_done)
+                on_done(i, outcomes[i], requests.size() - next + running.size());
+        }
+        if (running.empty())
+            continue;
+        int st = 0;
+        const pid_t pid = ::waitpid(-1, &st, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            error = std::strerror(errno);
+            return false;
+        }
+        auto it = running.find(pid);
+        if (it == running.end())
+            continue;
+        const std::size_t i = it->second;
+        running.erase(it);
+        outcomes[i].status = st;
+        if (on_done)
+            on_done(i, outcomes[i], requests.size() - next + running.size());
+    }
+    return true;
+}
+
+unsigned runs_at_once(unsigned jobs) { return std::max(jobs ? jobs : std::thread::hardware_concurrency(), 1u); }
+
+std::vector<std::string> lines_of(const std::string& text)
+{
+    std::vector<std::string> lines;
+    std::size_t from = 0;
+    for (std::size_t at; (at = text.find('\n', from)) != std::string::npos; from = at + 1)
+        lines.push_back(text.substr(from, at - from));
+    if (from < text.size())
+        lines.push_back(text.substr(from));
+    return lines;
+}
+
+std::vector<std::string> file_lines(const std::string& path)
+{
+    std::string text, why;
+    read_source(path, text, why);
+    return lines_of(text);
+}
+
+std::vector<std::string> last_lines(const std::vector<std::string>& lines, std::size_t n)
+{
+    return {lines.end() - static_cast<std::ptrdiff_t>(std::min(n, lines.size())), lines.end()};
+}
+
+void write_stderr_tail(std::ostream& err, const std::vector<std::string>& lines, std::size_t n)
+{
+    if (lines.empty()) {
+        err << "; it printed nothing\n";
+        return;
+    }
+    err << "; " << (lines.size() > n ? "the last lines of " : "") << "its stderr:\n";
+    write_indented(err, last_lines(lines, n));
+}
+
+void write_indented(std::ostream& err, const std::vector<std::string>& lines)
+{
+    for (const std::string& l : lines)
+        err << "  " << l << "\n";
+}
+
+json_file read_json_file(const std::string& path, nlohmann::json& doc, std::string& why)
+{
+    return read_json(path, doc, why);
+}
+
+json_file read_json_file(const std::string& path, nlohmann::ordered_json& doc, std::string& why)
+{
+    return read_json(path, doc, why);
+}
+
+} // namespace blsim::soc
