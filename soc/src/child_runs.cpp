@@ -218,4 +218,26 @@ json_file read_json_file(const std::string& path, nlohmann::ordered_json& doc, s
     return read_json(path, doc, why);
 }
 
+bool parse_jobs(const std::string& v, unsigned& jobs, std::string& error)
+{
+    const bool digits = !v.empty() && v.size() <= 4 &&
+                        std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits || std::stoul(v) == 0) {
+        error = "-j needs a positive whole number of runs (got '" + v + "')";
+        return false;
+    }
+    jobs = static_cast<unsigned>(std::stoul(v));
+    return true;
+}
+
+std::vector<std::string> dotted_path(const std::string& path)
+{
+    std::vector<std::string> parts;
+    std::size_t from = 0;
+    for (std::size_t at; (at = path.find('.', from)) != std::string::npos; from = at + 1)
+        parts.push_back(path.substr(from, at - from));
+    parts.push_back(path.substr(from));
+    return parts;
+}
+
 } // namespace blsim::soc

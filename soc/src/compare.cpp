@@ -43,28 +43,6 @@ constexpr int exit_usage = 2;
 // How many lines of a failed run's stderr are shown.
 constexpr std::size_t stderr_tail_lines = 10;
 
-std::vector<std::string> split(const std::string& s, char sep)
-{
-    std::vector<std::string> parts;
-    std::size_t from = 0;
-    for (std::size_t at; (at = s.find(sep, from)) != std::string::npos; from = at + 1)
-        parts.push_back(s.substr(from, at - from));
-    parts.push_back(s.substr(from));
-    return parts;
-}
-
-bool parse_jobs(const std::string& v, unsigned& jobs, std::string& error)
-{
-    const bool digits = !v.empty() && v.size() <= 4 &&
-                        std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (!digits || std::stoul(v) == 0) {
-        error = "-j needs a positive whole number of runs (got '" + v + "')";
-        return false;
-    }
-    jobs = static_cast<unsigned>(std::stoul(v));
-    return true;
-}
-
 // @v with @decimals digits after the point; never "-0".
 std::string fixed(double v, int decimals)
 {
@@ -243,7 +221,7 @@ bool read_compare_summary(const std::string& path, compare_row& row, std::string
     for (int m = 0; m < compare_metrics; m++) {
         compare_value& v = row.values[m];
         v = compare_value{};
-        const std::vector<std::string> keys = split(compare_metric_table[m].path, '.');
+        const std::vector<std::string> keys = dotted_path(compare_metric_table[m].path);
         const json* at = &j;
         std::string walked;
         for (std::size_t k = 0; k < keys.size() && at; k++) {

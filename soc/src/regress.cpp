@@ -1,5 +1,6 @@
 // soc/src/regress.cpp -- `blsim regress` (docs/regress.md).
 #include "blsim/soc/regress.h"
+#include "blsim/soc/results.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,28 +39,6 @@ constexpr std::size_t stderr_tail_lines = 10;
 
 constexpr const char* builtin_prefix = "builtin:";
 
-std::vector<std::string> split(const std::string& s, char sep)
-{
-    std::vector<std::string> parts;
-    std::size_t from = 0;
-    for (std::size_t at; (at = s.find(sep, from)) != std::string::npos; from = at + 1)
-        parts.push_back(s.substr(from, at - from));
-    parts.push_back(s.substr(from));
-    return parts;
-}
-
-
-bool parse_jobs(const std::string& v, unsigned& jobs, std::string& error)
-{
-    const bool digits = !v.empty() && v.size() <= 4 &&
-                        std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (!digits || std::stoul(v) == 0) {
-        error = "-j needs a positive whole number of runs (got '" + v + "')";
-        return false;
-    }
-    jobs = static_cast<unsigned>(std::stoul(v));
-    return true;
-}
 
 // The case file's keys (docs/regress.md).
 struct case_doc {
@@ -158,7 +137,7 @@ std::optional<json> lookup(const json& j, const std::string& path, std::string& 
 {
     const json* at = &j;
     std::string walked;
-    for (const std::string& key : split(path, '.')) {
+    for (const std::string& key : dotted_path(path)) {
         if (at->is_object()) {
             auto it = at->find(key);
             if (it == at->end()) {
@@ -292,30 +271,6 @@ std::string table(const std::vector<std::vector<std::string>>& rows, const std::
     return out;
 }
 
-// Write @text to @path through a temporary name in the same directory, renamed over it.
-bool write_atomically(const std::string& path, const std::string& text, std::string& error)
-{
-    const fs::path p(path);
-    const fs::path tmp = p.parent_path() / ("." + p.filename().string() + ".tmp");
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) {
-            error = tmp.string() + ": " + std::strerror(errno);
-            return false;
-        }
-    }
-    std::error_code ec;
-    fs::rename(tmp, p, ec);
-    if (ec) {
-        error = path + ": " + ec.message();
-        fs::remove(tmp, ec);
-        return false;
-    }
-    return true;
-}
-
 } // namespace
 
 bool parse_regress_args(const std::vector<std::string>& args, regress_options& opt, bool& help, std::string& error)
@@ -423,7 +378,7 @@ bool load_regress_case(const std::string& path, regress_case& out, cfg::diagnost
         const cfg::mark at = ctx.where(key);
         if (m.path.empty())
             continue; // reported by the schema
-        const std::vector<std::string> parts = split(m.path, '.');
+        const std::vector<std::string> parts = dotted_path(m.path);
         if (std::any_of(parts.begin(), parts.end(), [](const std::string& p) { return p.empty(); })) {
             diag.error(at, key + ": '" + m.path + "' is not a dotted path into summary.json (an empty part)");
             continue;
@@ -607,7 +562,7 @@ int run_regress(const regress_options& opt, std::ostream& out, std::ostream& err
                     case_changed++;
             }
             std::string error;
-            if (!write_atomically(cases[k].golden, doc.dump(2) + "\n", error)) {
+            if (!write_file_atomically(cases[k].golden, doc.dump(2) + "\n", error)) {
                 err << "blsim: regress: --bless: cannot write " << error << "\n";
                 return exit_fail;
             }

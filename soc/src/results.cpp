@@ -8,6 +8,7 @@
 #include "blsim/workloads/rtapp.h"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <algorithm>
@@ -608,25 +609,32 @@ bool write_files(const std::string& dir, const std::vector<std::pair<std::string
             return false;
         }
     }
-    for (const auto& [name, content] : files) {
-        const std::filesystem::path final_path = std::filesystem::path(dir) / name;
-        const std::filesystem::path tmp = std::filesystem::path(dir) / ("." + name + ".tmp");
-        {
-            std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-            out << content;
-            out.flush();
-            if (!out) {
-                error = tmp.string() + ": " + std::strerror(errno);
-                std::filesystem::remove(tmp, ec);
-                return false;
-            }
-        }
-        std::filesystem::rename(tmp, final_path, ec);
-        if (ec) {
-            error = final_path.string() + ": " + ec.message();
+    for (const auto& [name, content] : files)
+        if (!write_file_atomically((std::filesystem::path(dir) / name).string(), content, error))
+            return false;
+    return true;
+}
+
+bool write_file_atomically(const std::string& path, const std::string& text, std::string& error)
+{
+    const std::filesystem::path p(path);
+    const std::filesystem::path tmp = p.parent_path() / ("." + p.filename().string() + ".tmp-" + std::to_string(::getpid()));
+    std::error_code ec;
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out) {
+            error = tmp.string() + ": " + std::strerror(errno);
             std::filesystem::remove(tmp, ec);
             return false;
         }
+    }
+    std::filesystem::rename(tmp, p, ec);
+    if (ec) {
+        error = p.string() + ": " + ec.message();
+        std::filesystem::remove(tmp, ec);
+        return false;
     }
     return true;
 }

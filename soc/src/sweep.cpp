@@ -1,5 +1,6 @@
 // soc/src/sweep.cpp -- `blsim sweep` and `blsim sweep merge` (docs/sweeps.md).
 #include "blsim/soc/sweep.h"
+#include "blsim/soc/results.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -96,31 +97,6 @@ std::string resolve_relative(const std::string& from_file, const std::string& re
         return ref;
     const std::string joined = (base.parent_path() / fs::path(ref)).lexically_normal().string();
     return builtin ? builtin_prefix + joined : joined;
-}
-
-// Writes @text to @path through a temporary file in the same directory and a rename.
-bool write_atomic(const fs::path& path, const std::string& text, std::string& error)
-{
-    const fs::path tmp = path.parent_path() / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()));
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) {
-            error = tmp.string() + ": " + std::strerror(errno);
-            std::error_code ec;
-            fs::remove(tmp, ec);
-            return false;
-        }
-    }
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) {
-        error = path.string() + ": " + ec.message();
-        fs::remove(tmp, ec);
-        return false;
-    }
-    return true;
 }
 
 // --- the spec -----------------------------------------------------------------------------
@@ -861,18 +837,6 @@ std::string sweep_manifest_json(const sweep_spec& spec)
 
 namespace {
 
-bool parse_jobs(const std::string& v, unsigned& jobs, std::string& error)
-{
-    const bool digits = !v.empty() && v.size() <= 4 &&
-                        std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (!digits || std::stoul(v) == 0) {
-        error = "-j needs a positive whole number of runs (got '" + v + "')";
-        return false;
-    }
-    jobs = static_cast<unsigned>(std::stoul(v));
-    return true;
-}
-
 bool parse_shard(const std::string& v, int& k, int& n, std::string& error)
 {
     const std::size_t slash = v.find('/');
@@ -1115,7 +1079,8 @@ bool write_results(const fs::path& dir, const manifest& m, const std::vector<std
 {
     std::string csv, js;
     failed = aggregate(dir, m, indices, csv, js);
-    return write_atomic(dir / "results.csv", csv, error) && write_atomic(dir / "results.json", js, error);
+    return write_file_atomically((dir / "results.csv").string(), csv, error) &&
+           write_file_atomically((dir / "results.json").string(), js, error);
 }
 
 // An existing manifest in @dir must be of the same base scenario: results of another would
@@ -1268,7 +1233,7 @@ bool settle(const run_job& j, const sweep_spec& spec, std::string& why)
     rec["stderr_tail"] = last_lines(lines_of(err_text), stderr_tail_lines);
     std::string error;
     const fs::path record = j.final_dir.parent_path() / (j.final_dir.filename().string() + ".failed");
-    write_atomic(record, rec.dump(2) + "\n", error);
+    write_file_atomically(record.string(), rec.dump(2) + "\n", error);
     fs::remove_all(j.tmp_dir, ec);
     fs::remove(j.err_file, ec);
     fs::remove_all(j.final_dir, ec);
@@ -1309,7 +1274,7 @@ int sweep(const sweep_options& opt, std::ostream& out, std::ostream& err)
         return exit_usage;
     }
     const std::string manifest_text = sweep_manifest_json(spec);
-    if (!write_atomic(dir / "manifest.json", manifest_text, error)) {
+    if (!write_file_atomically((dir / "manifest.json").string(), manifest_text, error)) {
         err << "blsim: sweep: cannot write " << error << "\n";
         return exit_usage;
     }
@@ -1517,7 +1482,7 @@ int merge(const sweep_options& opt, std::ostream& out, std::ostream& err)
     std::string text, why;
     read_source((fs::path(opt.shard_dirs[0]) / "manifest.json").string(), text, why);
     fs::create_directories(dir / "points", ec);
-    if (ec || !write_atomic(dir / "manifest.json", text, error)) {
+    if (ec || !write_file_atomically((dir / "manifest.json").string(), text, error)) {
         err << "blsim: sweep merge: cannot write to " << dir.string() << ": " << (ec ? ec.message() : error) << "\n";
         return exit_usage;
     }

@@ -54,6 +54,11 @@ bool run_children(const std::vector<run_request>& requests, const child_run_opti
 
 // How many runs at once for a -j value: @jobs, or the hardware's concurrency when 0; at least 1.
 unsigned runs_at_once(unsigned jobs);
+// The value of -j / --jobs: a positive whole number, into @jobs; false with @error otherwise.
+bool parse_jobs(const std::string& v, unsigned& jobs, std::string& error);
+
+// The keys of a dotted path into summary.json ("energy_j.total"), empty ones included.
+std::vector<std::string> dotted_path(const std::string& path);
 
 // The lines of @text, without the empty one after a final newline.
 std::vector<std::string> lines_of(const std::string& text);

@@ -39,6 +39,10 @@ bool prepare_results_dir(const std::string& dir, std::string& error);
 // directory without the marker holds no complete set. Returns false with @error set.
 bool write_files(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files,
                  std::string& error);
+// Write @text to @path through a temporary name beside it (".NAME.tmp-PID"), renamed over it:
+// a reader sees the old file or the new one, never half of one. False with @error set (the
+// temporary removed).
+bool write_file_atomically(const std::string& path, const std::string& text, std::string& error);
 
 // Peak resident set size of this process, in MiB.
 double peak_rss_mb();
