@@ -104,11 +104,8 @@ uint32_t eas_misfit(struct bls_sched *s, unsigned cpu, uint64_t now)
 			to = (int)c;
 	if (to < 0)
 		return 0;
-	sched_detach_curr(s, cpu, now);
-	sched_migrate(s, id, (unsigned)to, now);
-	s->rq[to].need_resched = 1;
 	s->stats.eas_misfits++;
-	return 1u << to | 1u << cpu;
+	return sched_move(s, id, (unsigned)to, now);
 }
 
 int eas_overutilized(struct bls_sched *s, uint64_t now)

@@ -254,6 +254,17 @@ void sched_migrate(struct bls_sched *s, unsigned id, unsigned to, uint64_t now)
 	}
 }
 
+uint32_t sched_move(struct bls_sched *s, unsigned id, unsigned to, uint64_t now)
+{
+	const unsigned from = s->task[id].cpu;
+	const int running = s->rq[from].curr == (int)id;
+	if (running)
+		sched_detach_curr(s, from, now);
+	sched_migrate(s, id, to, now);
+	s->rq[to].need_resched = 1;
+	return 1u << to | (running ? 1u << from : 0u);
+}
+
 void sched_detach_curr(struct bls_sched *s, unsigned cpu, uint64_t now)
 {
 	struct bls_rq *rq = &s->rq[cpu];
@@ -552,14 +563,19 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 	const int due = now_ns >= rq->next_balance_ns;
 	if (s->cfg.placement == BLS_PLACE_HMP)
 		kicked |= hmp_balance(s, cpu, now_ns, due);
-	else if (s->cfg.placement == BLS_PLACE_EAS && due)
-		kicked |= eas_misfit(s, cpu, now_ns);
-	if (s->cfg.placement == BLS_PLACE_EAS && !eas_overutilized(s, now_ns)) {
-		/* Energy-aware placement stands while every CPU has headroom; the balance tick
-		 * still moves on (a deadline left behind would fire at once, for ever). */
+	else if (s->cfg.placement == BLS_PLACE_EAS) {
 		if (due)
-			rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns;
-		return kicked;
+			kicked |= eas_misfit(s, cpu, now_ns);
+		/* Energy-aware placement stands while every CPU has headroom; the balance tick
+		 * still moves on (a deadline left behind would fire at once, for ever). The
+		 * headroom is looked at only when this CPU would balance: idle, or due with
+		 * tasks waiting (it costs every CPU's utilisation). */
+		const int would_balance = rq->nr_running == 0 || (due && rq->nr_running >= 2);
+		if (!would_balance || !eas_overutilized(s, now_ns)) {
+			if (due)
+				rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns;
+			return kicked;
+		}
 	}
 	if (rq->nr_running == 0) {
 		/* Idle balance: pull from the busiest CPU with a task waiting that may come. */

@@ -206,12 +206,8 @@ uint32_t hmp_active_pull(struct bls_sched *s, unsigned cpu, uint64_t now)
 	if (t->state != BLS_TASK_RUNNABLE || t->cpu != cpu || s->rq[to].nr_running ||
 	    !sched_cpu_allowed(s, t, (unsigned)to))
 		return 0;
-	if (rq->curr == id)
-		sched_detach_curr(s, cpu, now);
-	sched_migrate(s, (unsigned)id, (unsigned)to, now);
-	s->rq[to].need_resched = 1;
 	s->stats.hmp_idle_pull++;
-	return 1u << to | 1u << cpu;
+	return sched_move(s, (unsigned)id, (unsigned)to, now) | 1u << cpu;
 }
 
 /* Idle pull (hmp_idle_pull): idle big @cpu takes the heaviest little task above
@@ -238,10 +234,8 @@ static uint32_t idle_pull(struct bls_sched *s, unsigned cpu, uint64_t now)
 		return 0;
 	const unsigned from = s->task[best].cpu;
 	if (s->rq[from].curr != best) {
-		sched_migrate(s, (unsigned)best, cpu, now);
-		s->rq[cpu].need_resched = 1;
 		s->stats.hmp_idle_pull++;
-		return 1u << cpu;
+		return sched_move(s, (unsigned)best, cpu, now);
 	}
 	s->rq[from].pull_to = (int)cpu;
 	s->rq[from].pull_task = best;
@@ -261,11 +255,8 @@ static uint32_t force_up(struct bls_sched *s, unsigned cpu, uint64_t now)
 	const int to = idle_big(s, t);
 	if (to < 0)
 		return 0;
-	sched_detach_curr(s, cpu, now);
-	sched_migrate(s, id, (unsigned)to, now);
-	s->rq[to].need_resched = 1;
 	s->stats.hmp_forced++;
-	return 1u << to | 1u << cpu;
+	return sched_move(s, id, (unsigned)to, now);
 }
 
 /* Offload (hmp_offload_down): big @cpu with tasks waiting gives the lightest waiting one
@@ -298,10 +289,8 @@ static uint32_t offload(struct bls_sched *s, unsigned cpu, uint64_t now)
 	}
 	if (best == NO_TASK)
 		return 0;
-	sched_migrate(s, (unsigned)best, (unsigned)to, now);
-	s->rq[to].need_resched = 1;
 	s->stats.hmp_offload++;
-	return 1u << to;
+	return sched_move(s, (unsigned)best, (unsigned)to, now);
 }
 
 uint32_t hmp_balance(struct bls_sched *s, unsigned cpu, uint64_t now, int due)

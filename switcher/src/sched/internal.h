@@ -22,6 +22,10 @@ void sched_migrate(struct bls_sched *s, unsigned id, unsigned to, uint64_t now);
 /* @cpu's running task stops running, staying queued there: for an active migration, at
  * @cpu's own scheduling point (where it is not executing). */
 void sched_detach_curr(struct bls_sched *s, unsigned cpu, uint64_t now);
+/* @id moves to @to's run queue to run there next (an HMP or EAS move): detached first when
+ * it is running, which only its own CPU may do, at its scheduling point. Returns the CPUs
+ * to kick: @to, and its old CPU when it was running there. */
+uint32_t sched_move(struct bls_sched *s, unsigned id, unsigned to, uint64_t now);
 void sched_check_preempt(struct bls_sched *s, unsigned cpu, unsigned id, uint64_t now);
 
 /* hmp.c */
