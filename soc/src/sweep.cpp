@@ -26,6 +26,7 @@
 #include "blsim/soc/child_runs.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/schema.h"
+#include "sweep_detail.h"
 
 namespace blsim::soc {
 
@@ -68,7 +69,10 @@ std::string hex(std::uint64_t v, int digits)
     return buf;
 }
 
-// The shortest text that reads back to @v, with ".0" when it would read as an integer.
+} // namespace
+
+namespace sweep_detail {
+
 std::string real_text(double v)
 {
     char buf[64];
@@ -79,7 +83,6 @@ std::string real_text(double v)
     return s;
 }
 
-// %.10g, never "-0".
 std::string number_text(double v)
 {
     if (v == 0)
@@ -88,6 +91,13 @@ std::string number_text(double v)
     std::snprintf(buf, sizeof buf, "%.10g", v);
     return buf;
 }
+
+} // namespace sweep_detail
+
+namespace {
+
+using sweep_detail::number_text;
+using sweep_detail::real_text;
 
 std::string resolve_relative(const std::string& from_file, const std::string& ref)
 {
@@ -574,7 +584,10 @@ json value_json(const sweep_value& v)
     return json();
 }
 
-// A manifest's parameter value as results.csv shows it (the canonical text).
+} // namespace
+
+namespace sweep_detail {
+
 std::string json_value_text(const json& v)
 {
     if (v.is_string())
@@ -598,7 +611,34 @@ std::string csv_cell(const std::string& s)
     return q + "\"";
 }
 
-} // namespace
+bool metric_of(const json& summary, const std::string& path, double& v)
+{
+    const json* at = &summary;
+    std::size_t from = 0;
+    for (;;) {
+        const std::size_t dot = path.find('.', from);
+        const std::string part = path.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
+        if (!at->is_object())
+            return false;
+        auto it = at->find(part);
+        if (it == at->end())
+            return false;
+        at = &*it;
+        if (dot == std::string::npos)
+            break;
+        from = dot + 1;
+    }
+    if (!at->is_number())
+        return false;
+    v = at->get<double>();
+    return true;
+}
+
+} // namespace sweep_detail
+
+using sweep_detail::csv_cell;
+using sweep_detail::json_value_text;
+using sweep_detail::metric_of;
 
 // --- values and ids -----------------------------------------------------------------------
 
@@ -861,6 +901,8 @@ bool parse_sweep_args(const std::vector<std::string>& args, sweep_options& opt, 
            std::find(args.begin(), args.end(), "--help") != args.end();
     if (help)
         return true;
+    if (!args.empty() && args[0] == "pareto")
+        return sweep_detail::parse_pareto_args(args, opt, error);
     std::size_t i = 0;
     if (!args.empty() && args[0] == "merge") {
         opt.merge = true;
@@ -968,30 +1010,6 @@ std::string seed_dir(long long seed) { return "seed-" + std::to_string(seed); }
 std::string count_of(std::size_t n, const char* what)
 {
     return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
-
-// The metric at dotted @path in @summary, if it is a number.
-bool metric_of(const json& summary, const std::string& path, double& v)
-{
-    const json* at = &summary;
-    std::size_t from = 0;
-    for (;;) {
-        const std::size_t dot = path.find('.', from);
-        const std::string part = path.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
-        if (!at->is_object())
-            return false;
-        auto it = at->find(part);
-        if (it == at->end())
-            return false;
-        at = &*it;
-        if (dot == std::string::npos)
-            break;
-        from = dot + 1;
-    }
-    if (!at->is_number())
-        return false;
-    v = at->get<double>();
-    return true;
 }
 
 // results.csv and results.json for the points of @m at @indices (manifest order), from
@@ -1515,6 +1533,8 @@ int merge(const sweep_options& opt, std::ostream& out, std::ostream& err)
 
 int run_sweep(const sweep_options& opt, std::ostream& out, std::ostream& err)
 {
+    if (opt.pareto)
+        return sweep_detail::run_pareto(opt, out, err);
     return opt.merge ? merge(opt, out, err) : sweep(opt, out, err);
 }
 

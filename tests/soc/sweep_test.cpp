@@ -549,3 +549,85 @@ TEST_F(sweep_test, a_sweep_killed_with_sigkill_resumes_without_recomputing_finis
 }
 
 } // namespace
+
+namespace {
+
+// A finished sweep's results.json, made by hand: what `blsim sweep pareto` reads.
+const char* const hand_results = R"({
+  "parameters": ["x"], "seeds": [1], "metrics": ["perf", "cost"],
+  "points": [
+    {"id": "aaaaaaaaaaaa", "parameters": {"x": 1}, "metrics": {"perf": {"mean": 1.0, "std": 0, "n": 1}, "cost": {"mean": 10, "std": 0, "n": 1}}, "failed": 0},
+    {"id": "bbbbbbbbbbbb", "parameters": {"x": 2}, "metrics": {"perf": {"mean": 2.0, "std": 0, "n": 1}, "cost": {"mean": 20, "std": 0, "n": 1}}, "failed": 0},
+    {"id": "cccccccccccc", "parameters": {"x": 3}, "metrics": {"perf": {"mean": 1.5, "std": 0, "n": 1}, "cost": {"mean": 25, "std": 0, "n": 1}}, "failed": 0},
+    {"id": "dddddddddddd", "parameters": {"x": 4}, "metrics": {"perf": {"mean": 2.0, "std": 0, "n": 1}, "cost": {"mean": 20, "std": 0, "n": 1}}, "failed": 0},
+    {"id": "eeeeeeeeeeee", "parameters": {"x": 5}, "metrics": {"perf": {"mean": 0.5, "std": 0, "n": 1}, "cost": {"mean": 10, "std": 0, "n": 1}}, "failed": 0},
+    {"id": "ffffffffffff", "parameters": {"x": 6}, "metrics": {"perf": {"mean": 3.0, "std": 0.5, "n": 1}, "cost": {"mean": 40, "std": 0, "n": 1}}, "failed": 0},
+    {"id": "999999999999", "parameters": {"x": 7}, "metrics": {"perf": {"mean": null, "std": null, "n": 0}, "cost": {"mean": null, "std": null, "n": 0}}, "failed": 1}
+  ]})";
+
+} // namespace
+
+// The front worked by hand: c (1.5 for 25) loses to b (2 for 20), e (0.5 for 10) to a (1 for
+// the same 10); b and d are equal and both kept; 9 has no numbers. With f as the baseline and
+// 0.6 of its perf (1.8) required, the cheapest point reaching it is b (d ties; b's id first).
+TEST_F(sweep_test, pareto_front_and_the_cheapest_point_under_a_fraction_of_a_baseline)
+{
+    write(dir / "s/results.json", hand_results);
+    const result r = blsim("sweep pareto s --perf perf --cost cost --baseline ffffffffffff --min-fraction 0.6 --no-plot");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(slurp(dir / "s/pareto.csv"), "id,x,perf.mean,perf.std,cost.mean,cost.std\n"
+                                           "aaaaaaaaaaaa,1,1,0,10,0\n"
+                                           "bbbbbbbbbbbb,2,2,0,20,0\n"
+                                           "dddddddddddd,4,2,0,20,0\n"
+                                           "ffffffffffff,6,3,0.5,40,0\n");
+    EXPECT_NE(r.out.find("pareto: 6 of 7 points have perf and cost; 4 on the front"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("constraint: perf >= 0.6 x 3 (baseline ffffffffffff) = 1.8\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("best: point bbbbbbbbbbbb: cost 20 (0.500x the baseline's), perf 2 (0.667x)\n"),
+              std::string::npos)
+        << r.out;
+    const json p = json::parse(slurp(dir / "s/pareto.json"));
+    EXPECT_EQ(p["front"], json::array({"aaaaaaaaaaaa", "bbbbbbbbbbbb", "dddddddddddd", "ffffffffffff"}));
+    EXPECT_EQ(p["best"], "bbbbbbbbbbbb");
+    EXPECT_DOUBLE_EQ(p["constraint"]["min_perf"].get<double>(), 1.8);
+    EXPECT_FALSE(fs::exists(dir / "s/pareto.png")); // --no-plot
+
+    // Out of reach: said, with the best there is.
+    const result none = blsim("sweep pareto s --perf perf --cost cost --min-perf 5 --no-plot");
+    ASSERT_EQ(none.status, 0) << none.err;
+    EXPECT_NE(none.out.find("best: none reaches it; the highest perf is 3 (point ffffffffffff, 0.600x the threshold)\n"),
+              std::string::npos)
+        << none.out;
+    EXPECT_TRUE(json::parse(slurp(dir / "s/pareto.json"))["best"].is_null());
+
+    // A baseline from a run's directory, and the picture.
+    write(dir / "base/summary.json", R"({"perf": 2.5, "cost": 30})");
+    const result plotted = blsim("sweep pareto s --perf perf --cost cost --baseline base --min-fraction 0.5");
+    ASSERT_EQ(plotted.status, 0) << plotted.err;
+    EXPECT_NE(plotted.out.find("constraint: perf >= 0.5 x 2.5 (baseline base) = 1.25\n"), std::string::npos);
+    EXPECT_NE(plotted.out.find("best: point bbbbbbbbbbbb: cost 20 (0.667x the baseline's), perf 2 (0.800x)\n"),
+              std::string::npos)
+        << plotted.out;
+    EXPECT_EQ(slurp(dir / "s/pareto.png").substr(1, 3), "PNG");
+}
+
+TEST_F(sweep_test, pareto_refuses_what_it_cannot_analyse_with_exit_2)
+{
+    write(dir / "s/results.json", hand_results);
+    result r = blsim("sweep pareto s --perf score --cost cost --no-plot");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "blsim: sweep pareto: 'score' is not a metric of this sweep (its metrics: perf, cost)\n");
+    r = blsim("sweep pareto s --perf perf --cost cost --min-fraction 0.9");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("sweep pareto: --min-fraction needs --baseline (a point id, a run directory or a summary.json)"),
+              std::string::npos)
+        << r.err;
+    r = blsim("sweep pareto s --perf perf --cost cost --baseline nowhere --min-fraction 0.9 --no-plot");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "blsim: sweep pareto: --baseline nowhere: not a point of the sweep, and nowhere cannot be read: "
+                     "No such file or directory\n");
+    r = blsim("sweep pareto empty --perf perf");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "blsim: sweep pareto: empty/results.json: cannot read: No such file or directory (run the sweep "
+                     "first)\n");
+    EXPECT_FALSE(fs::exists(dir / "s/pareto.csv"));
+}

@@ -109,11 +109,31 @@ void bls_gic_set_level_triggered(const struct bls_hw *hw, unsigned cpu, unsigned
 /* bls_gic_send_sgi - raise SGI @sgi on CPU interface @target. Runs on @cpu. */
 void bls_gic_send_sgi(const struct bls_hw *hw, unsigned cpu, unsigned target, unsigned sgi);
 
-/* bls_gic_migrate_target - Linux's gic_migrate_target(): every SPI targeting CPU interface
- * @from now targets @to, and every SGI pending on @from is cleared and raised again on @to
- * (its source becomes @cpu: the original source is lost, as in Linux). Interrupts masked.
- * Runs on @cpu, which is @from. */
-void bls_gic_migrate_target(const struct bls_hw *hw, unsigned cpu, unsigned from, unsigned to);
+/* Linux's gic_cpu_map and the irq_controller_lock that guards it: the CPU interface each
+ * logical CPU's IPIs are raised on. A switch changes it in bls_gic_migrate_target, under the
+ * lock that every IPI to a logical CPU takes around reading it and writing GICD_SGIR: an IPI
+ * is then either raised on the old interface before the migration looks for pending SGIs
+ * (and is forwarded), or on the new one. Without the lock an IPI that read the old entry
+ * lands on the outbound after that look and is lost, left pending on a CPU going down (which
+ * it wakes, to park at its closed MCPM gate for ever). The lock is an ordinary test-and-set
+ * word: between two platform verbs C code runs atomically in the model. */
+struct bls_gic_cpu_map {
+	unsigned iface[BLS_MAX_CPUS]; /* logical CPU -> CPU interface */
+	int locked;
+};
+
+/* bls_gic_raise_softirq - Linux's gic_raise_softirq() for one logical CPU: under the lock,
+ * raise SGI @sgi on the interface @map gives @logical. Runs on @cpu. */
+void bls_gic_raise_softirq(const struct bls_hw *hw, struct bls_gic_cpu_map *map, unsigned cpu,
+			   unsigned logical, unsigned sgi);
+
+/* bls_gic_migrate_target - Linux's gic_migrate_target(): under @map's lock, @logical's IPIs
+ * go to CPU interface @to from now on and every SPI targeting @from targets @to; then, with
+ * the lock released, every SGI pending on @from is cleared and raised again on @to (its
+ * source becomes @cpu: the original source is lost, as in Linux). Interrupts masked. Runs on
+ * @cpu, which is @from and hosts @logical. */
+void bls_gic_migrate_target(const struct bls_hw *hw, struct bls_gic_cpu_map *map, unsigned cpu,
+			    unsigned logical, unsigned from, unsigned to);
 
 /* bls_cci_port_control - enable or disable snoops and DVM on @cluster's CCI interface and
  * busy-poll until the change is no longer pending, as arm-cci.c does. Runs on a CPU of

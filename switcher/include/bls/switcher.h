@@ -88,6 +88,7 @@ struct bls_switcher {
 	unsigned pair[BLS_MAX_CPUS][BLS_MAX_CLUSTERS]; /* [logical][cluster]: its CPU there */
 	unsigned host[BLS_MAX_CPUS];                   /* logical -> physical now */
 	int hosted[BLS_MAX_CPUS];                      /* physical -> logical, or -1 */
+	struct bls_gic_cpu_map gic_map;                /* where each logical CPU's IPIs go */
 	struct bls_gic_cpu_state gic_saved[BLS_MAX_CPUS]; /* per logical CPU, by cpu_pm_enter */
 	uint64_t tick_saved[BLS_MAX_CPUS];             /* per logical CPU: its timer's deadline */
 	struct {
@@ -117,6 +118,10 @@ int bls_switcher_active(const struct bls_switcher *sw);
 unsigned bls_switcher_home_cluster(const struct bls_switcher *sw);
 
 unsigned bls_switcher_nlogical(const struct bls_switcher *sw);
+/* bls_switcher_send_ipi - raise SGI @sgi on the CPU hosting @logical, through the GIC's map
+ * under its lock (Linux's smp_send_reschedule -> gic_raise_softirq), so that an IPI racing
+ * a switch's GIC migration is never lost on the outbound. Runs on @cpu. */
+void bls_switcher_send_ipi(struct bls_switcher *sw, unsigned cpu, unsigned logical, unsigned sgi);
 /* The logical CPU @cpu hosts, or -1 (offline). */
 int bls_switcher_logical_of(const struct bls_switcher *sw, unsigned cpu);
 unsigned bls_switcher_host_of(const struct bls_switcher *sw, unsigned logical);

@@ -118,6 +118,9 @@ int bls_switcher_set_active(struct bls_switcher *sw, int active)
 			sw->hosted[c] = (int)c;
 		}
 	}
+	/* Every logical CPU is on its own CPU again: its IPIs go there. */
+	for (unsigned l = 0; l < BLS_MAX_CPUS; l++)
+		sw->gic_map.iface[l] = l < sw->nlogical ? sw->host[l] : l;
 	sw->cfg.enabled = active;
 	return 0;
 }
@@ -131,6 +134,11 @@ unsigned bls_switcher_nlogical(const struct bls_switcher *sw) { return sw->nlogi
 int bls_switcher_logical_of(const struct bls_switcher *sw, unsigned cpu) { return sw->hosted[cpu]; }
 
 unsigned bls_switcher_host_of(const struct bls_switcher *sw, unsigned logical) { return sw->host[logical]; }
+
+void bls_switcher_send_ipi(struct bls_switcher *sw, unsigned cpu, unsigned logical, unsigned sgi)
+{
+	bls_gic_raise_softirq(sw->hw, &sw->gic_map, cpu, logical, sgi);
+}
 
 unsigned bls_switcher_cluster_of(const struct bls_switcher *sw, unsigned logical)
 {
@@ -212,7 +220,7 @@ static uint32_t switch_blackout(struct bls_switcher *sw, unsigned ob, unsigned l
 	set_phase(sw, l, BLS_SWITCH_BLACKOUT);
 	ops(sw)->cpu_irq_mask(hw->plat, ob, 1);
 	trace(sw, ob, BLS_TRACE_BLACKOUT_BEGIN, l, ib);
-	bls_gic_migrate_target(hw, ob, ob, ib);
+	bls_gic_migrate_target(hw, &sw->gic_map, ob, l, ob, ib);
 	trace(sw, ob, BLS_TRACE_SWITCH_STEP, l, BLS_STEP_GIC_MIGRATED);
 	/* tick_suspend: our timer's deadline goes with the logical CPU, and our timer stops
 	 * (a deadline passing now would wake this CPU once it is off). */
@@ -295,6 +303,7 @@ unsigned bls_switcher_inbound(struct bls_switcher *sw, unsigned ib)
 	BLS_CHECK(hw, ib, li >= 0 && "the outbound swapped the logical map before opening our gate");
 	const unsigned l = (unsigned)li;
 	const unsigned ob = sw->pair[l][1u - hw->cpu_cluster[ib]];
+	BLS_CHECK(hw, ib, sw->gic_map.iface[l] == ib && "the GIC migration sends the logical CPU's IPIs here");
 
 	trace(sw, ib, BLS_TRACE_SWITCH_STEP, l, BLS_STEP_GATE_PASSED);
 	/* cpu_resume, with caches and MMU off until it turns them on: its instruction fetches

@@ -100,8 +100,33 @@ void bls_gic_send_sgi(const struct bls_hw *hw, unsigned cpu, unsigned target, un
 	dist_write(hw, cpu, BLS_GICD_SGIR, (1u << (16u + target)) | (sgi & 0xfu));
 }
 
-void bls_gic_migrate_target(const struct bls_hw *hw, unsigned cpu, unsigned from, unsigned to)
+static void map_lock(const struct bls_hw *hw, struct bls_gic_cpu_map *map, unsigned cpu)
 {
+	while (map->locked)
+		hw->ops->cpu_wait_for_event(hw->plat, cpu);
+	map->locked = 1;
+}
+
+static void map_unlock(const struct bls_hw *hw, struct bls_gic_cpu_map *map, unsigned cpu)
+{
+	hw->ops->cpu_dsb(hw->plat, cpu);
+	map->locked = 0;
+	hw->ops->cpu_send_event(hw->plat, cpu);
+}
+
+void bls_gic_raise_softirq(const struct bls_hw *hw, struct bls_gic_cpu_map *map, unsigned cpu,
+			   unsigned logical, unsigned sgi)
+{
+	map_lock(hw, map, cpu);
+	bls_gic_send_sgi(hw, cpu, map->iface[logical], sgi);
+	map_unlock(hw, map, cpu);
+}
+
+void bls_gic_migrate_target(const struct bls_hw *hw, struct bls_gic_cpu_map *map, unsigned cpu,
+			    unsigned logical, unsigned from, unsigned to)
+{
+	map_lock(hw, map, cpu);
+	map->iface[logical] = to;
 	/* SPI targets: every byte of ITARGETSR from word 8 on (words 0-7 are banked and
 	 * read-only) that names @from names @to instead. */
 	const uint32_t from_mask = 0x01010101u << from;
@@ -115,6 +140,7 @@ void bls_gic_migrate_target(const struct bls_hw *hw, unsigned cpu, unsigned from
 		v |= (hit >> from) << to;
 		dist_write(hw, cpu, off, v);
 	}
+	map_unlock(hw, map, cpu);
 	/* Pending SGIs: cleared on @from, raised again on @to. */
 	for (unsigned w = 0; w < 4; w++) {
 		uint32_t pend = dist_read(hw, cpu, BLS_GICD_SPENDSGIR + 4u * w);

@@ -292,9 +292,8 @@ static void send_kicks(struct bls_kernel *k, unsigned cpu, int self)
 	for (unsigned l = 0; kick; l++, kick >>= 1) {
 		if (!(kick & 1u) || (int)l == self || l >= bls_switcher_nlogical(&k->sw))
 			continue;
-		const unsigned host = bls_switcher_host_of(&k->sw, l);
-		if (host != cpu)
-			bls_gic_send_sgi(&k->cfg.hw, cpu, host, BLS_SGI_RESCHEDULE);
+		if (bls_switcher_host_of(&k->sw, l) != cpu)
+			bls_switcher_send_ipi(&k->sw, cpu, l, BLS_SGI_RESCHEDULE);
 	}
 }
 
@@ -491,9 +490,8 @@ static void take_mode_request(struct bls_kernel *k, unsigned cpu)
 				continue;
 			}
 			bls_switch_request(sw, cpu, l, home, NULL, NULL);
-			const unsigned host = bls_switcher_host_of(sw, l);
-			if (host != cpu)
-				bls_gic_send_sgi(&k->cfg.hw, cpu, host, BLS_SGI_KICK);
+			if (bls_switcher_host_of(sw, l) != cpu)
+				bls_switcher_send_ipi(sw, cpu, l, BLS_SGI_KICK);
 		}
 		finish_disable(k, cpu);
 	} else if (on) {

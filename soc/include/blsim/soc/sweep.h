@@ -69,21 +69,33 @@ std::string sweep_manifest_json(const sweep_spec& spec);
 
 struct sweep_options {
     bool merge = false;                  // 'blsim sweep merge'
+    bool pareto = false;                 // 'blsim sweep pareto'
     std::string spec;                    // the spec file (not for merge)
     std::string out_dir;                 // --out
     std::vector<std::string> shard_dirs; // merge's inputs
     unsigned jobs = 0;                   // runs at once; 0: std::thread::hardware_concurrency()
     int shard_k = 1, shard_n = 1;        // --shard K/N
     std::string exe = "/proc/self/exe";  // the blsim that runs the points
+
+    // 'blsim sweep pareto DIR' (out_dir is DIR): the front of perf (higher is better) against
+    // cost (lower is better), and the cheapest point whose perf reaches a threshold.
+    std::string perf_metric;                     // --perf, required
+    std::string cost_metric = "energy_j.total";  // --cost
+    std::string baseline;                        // --baseline: a point id, a run directory or a summary.json
+    double min_fraction = -1;                    // --min-fraction F: perf >= F x the baseline's; < 0: none
+    double min_perf = -1;                        // --min-perf V: perf >= V; < 0: none
+    bool plot = true;                            // --no-plot: no pareto.png
+    std::string plot_script;                     // empty: the source tree's scripts/plot-pareto
 };
 
 // Parse sweep's arguments (those after "sweep"). Returns false with @error set on a usage
 // error; sets @help for -h/--help (nothing else is then checked).
 bool parse_sweep_args(const std::vector<std::string>& args, sweep_options& opt, bool& help, std::string& error);
 
-// The whole command (a sweep, or a merge). A summary goes to @out, progress and messages to
-// @err (an updating line when @err is a terminal). Returns the exit status: 0 every run
-// succeeded, 1 some run failed (or an environment failure), 2 bad input with nothing written.
+// The whole command (a sweep, a merge, or the Pareto analysis of a finished sweep). A
+// summary goes to @out, progress and messages to @err (an updating line when @err is a
+// terminal). Returns the exit status: 0 every run succeeded (for pareto: analysed), 1 some run
+// failed (or an environment failure), 2 bad input with nothing written.
 int run_sweep(const sweep_options& opt, std::ostream& out, std::ostream& err);
 
 } // namespace blsim::soc

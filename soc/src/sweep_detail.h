@@ -1,0 +1,32 @@
+// soc/src/sweep_detail.h -- private to the sweep commands (sweep.cpp, sweep_pareto.cpp): how
+// values and numbers are written in results.csv, so that every file of a sweep writes them
+// one way.
+#pragma once
+
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "blsim/soc/sweep.h"
+
+namespace blsim::soc::sweep_detail {
+
+// The shortest text that reads back to @v, with ".0" when it would read as an integer.
+std::string real_text(double v);
+// %.10g, never "-0": how results.csv writes a metric.
+std::string number_text(double v);
+// A manifest's parameter value as results.csv shows it (the canonical text).
+std::string json_value_text(const nlohmann::ordered_json& v);
+// @s as one CSV cell (RFC 4180: quoted when it holds a comma, a quote or a line break).
+std::string csv_cell(const std::string& s);
+// The number at the dotted @path ("energy_j.total") in @summary; false when it is missing or
+// not a number.
+bool metric_of(const nlohmann::ordered_json& summary, const std::string& path, double& v);
+
+// 'blsim sweep pareto' (sweep_pareto.cpp): its arguments (@args[0] is "pareto") into @opt,
+// and the command.
+bool parse_pareto_args(const std::vector<std::string>& args, sweep_options& opt, std::string& error);
+int run_pareto(const sweep_options& opt, std::ostream& out, std::ostream& err);
+
+} // namespace blsim::soc::sweep_detail

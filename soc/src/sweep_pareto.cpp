@@ -1,0 +1,466 @@
+// soc/src/sweep_pareto.cpp -- `blsim sweep pareto DIR`: which points of a finished sweep are
+// worth having (the Pareto front of a performance metric against a cost, energy by default),
+// and the cheapest point that keeps a given share of a baseline's performance
+// (docs/sweeps.md, "Analysis").
+//
+// It reads only DIR/results.json (and DIR/manifest.json to name the base scenario), so it
+// works the same on a single machine's sweep, a resumed one or a merge of shards.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+#include "blsim/soc/child_runs.h"
+#include "blsim/soc/results.h"
+#include "blsim/soc/sweep.h"
+#include "sweep_detail.h"
+
+extern char** environ;
+
+namespace blsim::soc::sweep_detail {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_failed = 1;
+constexpr int exit_usage = 2;
+
+// Rows of the front printed; pareto.csv has them all.
+constexpr std::size_t max_printed_rows = 30;
+
+bool parse_real(const std::string& s, double& v)
+{
+    const char* end = s.data() + s.size();
+    const auto r = std::from_chars(s.data(), end, v);
+    return !s.empty() && r.ec == std::errc() && r.ptr == end && std::isfinite(v);
+}
+
+// One point of the sweep with both metrics.
+struct candidate {
+    std::size_t row;  // index into results.json's points
+    std::string id;
+    double perf, cost;
+};
+
+// The points no other point beats: none has perf >= and cost <= with one of them strictly.
+// Sorted by cost, then perf descending; a group of equal cost keeps its best perf only, and
+// only if that beats every cheaper group. Equal points are all kept. Returned in cost order
+// (ties by id).
+std::vector<candidate> front_of(std::vector<candidate> all)
+{
+    std::sort(all.begin(), all.end(), [](const candidate& a, const candidate& b) {
+        if (a.cost != b.cost)
+            return a.cost < b.cost;
+        if (a.perf != b.perf)
+            return a.perf > b.perf;
+        return a.id < b.id;
+    });
+    std::vector<candidate> front;
+    bool any = false;
+    double best_cheaper = 0; // the best perf of every strictly cheaper group
+    for (std::size_t i = 0; i < all.size();) {
+        std::size_t j = i;
+        while (j < all.size() && all[j].cost == all[i].cost)
+            j++;
+        const double group_best = all[i].perf;
+        if (!any || group_best > best_cheaper) {
+            for (std::size_t k = i; k < j && all[k].perf == group_best; k++)
+                front.push_back(all[k]);
+            best_cheaper = group_best;
+            any = true;
+        }
+        i = j;
+    }
+    return front;
+}
+
+// What the threshold is measured against.
+struct baseline_value {
+    std::string name; // the point id or the path, as given
+    double perf = 0, cost = 0;
+    bool has_cost = false;
+};
+
+bool read_baseline(const std::string& given, const json& results, const sweep_options& opt, baseline_value& b,
+                   std::string& error)
+{
+    b.name = given;
+    for (const json& p : results.at("points")) {
+        if (p.at("id").get<std::string>() != given)
+            continue;
+        const json& perf = p.at("metrics").at(opt.perf_metric).at("mean");
+        const json& cost = p.at("metrics").at(opt.cost_metric).at("mean");
+        if (!perf.is_number()) {
+            error = "--baseline " + given + ": the point has no " + opt.perf_metric + " (all its runs failed or lack it)";
+            return false;
+        }
+        b.perf = perf.get<double>();
+        b.has_cost = cost.is_number();
+        b.cost = b.has_cost ? cost.get<double>() : 0;
+        return true;
+    }
+    std::error_code ec;
+    const fs::path file = fs::is_directory(given, ec) ? fs::path(given) / "summary.json" : fs::path(given);
+    json summary;
+    std::string why;
+    switch (read_json_file(file.string(), summary, why)) {
+    case json_file::ok: break;
+    case json_file::unreadable:
+        error = "--baseline " + given + ": not a point of the sweep, and " + file.string() + " cannot be read: " + why;
+        return false;
+    case json_file::not_json:
+        error = "--baseline " + given + ": " + file.string() + " is not JSON";
+        return false;
+    }
+    if (!metric_of(summary, opt.perf_metric, b.perf)) {
+        error = "--baseline " + given + ": " + file.string() + " has no number at " + opt.perf_metric;
+        return false;
+    }
+    b.has_cost = metric_of(summary, opt.cost_metric, b.cost);
+    return true;
+}
+
+// The point's parameters as `--set K=V` arguments, as a sweep passes them to its runs, each
+// single-quoted for the shell unless it is a plain word.
+std::string set_args(const json& parameters)
+{
+    std::string s;
+    for (const auto& [key, v] : parameters.items()) {
+        sweep_value sv;
+        sv.t = sweep_value::type::string;
+        sv.s = json_value_text(v);
+        const std::string arg = key + "=" + (v.is_string() ? sv.override_text() : sv.s);
+        if (arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+=") ==
+            std::string::npos) {
+            s += " --set " + arg;
+            continue;
+        }
+        std::string q = "'";
+        for (char c : arg)
+            q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        s += " --set " + q + "'";
+    }
+    return s;
+}
+
+// Six significant digits: what a reader compares (pareto.csv keeps ten).
+std::string short_text(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", v == 0 ? 0.0 : v);
+    return buf;
+}
+
+std::string ratio_text(double v, double of)
+{
+    if (of == 0)
+        return "-";
+    std::ostringstream o;
+    o.precision(3);
+    o << std::fixed << v / of << "x";
+    return o.str();
+}
+
+// Runs the plot script on @dir; its wait status (-1 when it could not be started).
+int run_plot(const std::string& script, const std::string& dir)
+{
+    std::string python = "/usr/bin/python3", s = script, d = dir;
+    std::vector<char*> argv = {python.data(), s.data(), d.data(), nullptr};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    pid_t pid = 0;
+    int st = -1;
+    if (posix_spawn(&pid, python.c_str(), &fa, nullptr, argv.data(), environ) == 0)
+        ::waitpid(pid, &st, 0);
+    posix_spawn_file_actions_destroy(&fa);
+    return st;
+}
+
+} // namespace
+
+bool parse_pareto_args(const std::vector<std::string>& args, sweep_options& opt, std::string& error)
+{
+    opt.pareto = true;
+    bool options_done = false;
+    for (std::size_t i = 1; i < args.size(); i++) {
+        const std::string& a = args[i];
+        // --opt V or --opt=V.
+        auto value_of = [&](const char* name, std::string& v) {
+            const std::string n = name;
+            if (a == n) {
+                if (i + 1 >= args.size()) {
+                    error = "sweep pareto: " + n + " needs a value";
+                    return false;
+                }
+                v = args[++i];
+                return true;
+            }
+            v = a.substr(n.size() + 1);
+            return true;
+        };
+        auto is_opt = [&](const char* name) {
+            const std::string n = name;
+            return a == n || a.rfind(n + "=", 0) == 0;
+        };
+        std::string v;
+        if (options_done || a.empty() || a[0] != '-') {
+            if (!opt.out_dir.empty()) {
+                error = "sweep pareto: only one sweep directory may be given (also got '" + a + "')";
+                return false;
+            }
+            opt.out_dir = a;
+        } else if (a == "--") {
+            options_done = true;
+        } else if (is_opt("--perf")) {
+            if (!value_of("--perf", opt.perf_metric))
+                return false;
+        } else if (is_opt("--cost")) {
+            if (!value_of("--cost", opt.cost_metric))
+                return false;
+        } else if (is_opt("--baseline")) {
+            if (!value_of("--baseline", opt.baseline))
+                return false;
+        } else if (is_opt("--min-fraction")) {
+            if (!value_of("--min-fraction", v))
+                return false;
+            if (!parse_real(v, opt.min_fraction) || opt.min_fraction <= 0 || opt.min_fraction > 100) {
+                error = "sweep pareto: --min-fraction needs a number above 0 and at most 100 (got '" + v + "')";
+                return false;
+            }
+        } else if (is_opt("--min-perf")) {
+            if (!value_of("--min-perf", v))
+                return false;
+            if (!parse_real(v, opt.min_perf)) {
+                error = "sweep pareto: --min-perf needs a number (got '" + v + "')";
+                return false;
+            }
+        } else if (a == "--no-plot") {
+            opt.plot = false;
+        } else {
+            error = "sweep pareto: unknown option '" + a + "'";
+            return false;
+        }
+    }
+    if (opt.out_dir.empty()) {
+        error = "sweep pareto: needs the sweep's directory (blsim sweep pareto DIR --perf METRIC)";
+        return false;
+    }
+    if (opt.perf_metric.empty()) {
+        error = "sweep pareto: needs --perf METRIC, the performance metric (higher is better)";
+        return false;
+    }
+    if (opt.cost_metric.empty() || opt.perf_metric == opt.cost_metric) {
+        error = "sweep pareto: --cost must name a metric other than --perf";
+        return false;
+    }
+    if (opt.min_fraction >= 0 && opt.baseline.empty()) {
+        error = "sweep pareto: --min-fraction needs --baseline (a point id, a run directory or a summary.json)";
+        return false;
+    }
+    if (opt.min_fraction >= 0 && opt.min_perf >= 0) {
+        error = "sweep pareto: give --min-fraction or --min-perf, not both";
+        return false;
+    }
+    return true;
+}
+
+int run_pareto(const sweep_options& opt, std::ostream& out, std::ostream& err)
+{
+    const fs::path dir(opt.out_dir);
+    const std::string what = "blsim: sweep pareto: ";
+    json results;
+    std::string why;
+    const fs::path results_file = dir / "results.json";
+    switch (read_json_file(results_file.string(), results, why)) {
+    case json_file::ok: break;
+    case json_file::unreadable:
+        err << what << results_file.string() << ": cannot read: " << why << " (run the sweep first)\n";
+        return exit_usage;
+    case json_file::not_json:
+        err << what << results_file.string() << ": not JSON\n";
+        return exit_usage;
+    }
+    std::vector<std::string> metrics, keys;
+    try {
+        metrics = results.at("metrics").get<std::vector<std::string>>();
+        keys = results.at("parameters").get<std::vector<std::string>>();
+        (void)results.at("points").size();
+    } catch (const std::exception&) {
+        err << what << results_file.string() << ": not a sweep's results\n";
+        return exit_usage;
+    }
+    for (const std::string* m : {&opt.perf_metric, &opt.cost_metric}) {
+        if (std::find(metrics.begin(), metrics.end(), *m) != metrics.end())
+            continue;
+        std::string list;
+        for (const std::string& s : metrics)
+            list += (list.empty() ? "" : ", ") + s;
+        err << what << "'" << *m << "' is not a metric of this sweep (its metrics: " << list << ")\n";
+        return exit_usage;
+    }
+
+    std::vector<candidate> all;
+    const json& points = results.at("points");
+    for (std::size_t r = 0; r < points.size(); r++) {
+        const json& perf = points[r]["metrics"][opt.perf_metric]["mean"];
+        const json& cost = points[r]["metrics"][opt.cost_metric]["mean"];
+        if (perf.is_number() && cost.is_number())
+            all.push_back({r, points[r]["id"].get<std::string>(), perf.get<double>(), cost.get<double>()});
+    }
+    baseline_value base;
+    bool has_base = false;
+    if (!opt.baseline.empty()) {
+        std::string error;
+        if (!read_baseline(opt.baseline, results, opt, base, error)) {
+            err << what << error << "\n";
+            return exit_usage;
+        }
+        has_base = true;
+    }
+    const bool constrained = opt.min_fraction >= 0 || opt.min_perf >= 0;
+    const double threshold = opt.min_fraction >= 0 ? opt.min_fraction * base.perf : opt.min_perf;
+
+    const std::vector<candidate> front = front_of(all);
+    // The cheapest point that reaches the threshold is on the front (a cheaper one with at
+    // least its perf would beat it); ties by the higher perf, then the id.
+    const candidate* best = nullptr;
+    const candidate* closest = nullptr; // without one: the highest perf, to say by how much
+    for (const candidate& c : front) {
+        if (constrained && c.perf >= threshold && (!best || c.cost < best->cost))
+            best = &c;
+        if (!closest || c.perf > closest->perf)
+            closest = &c;
+    }
+
+    // pareto.csv: the front, cheapest first.
+    std::string csv = "id";
+    for (const std::string& k : keys)
+        csv += "," + csv_cell(k);
+    csv += "," + csv_cell(opt.perf_metric + ".mean") + "," + csv_cell(opt.perf_metric + ".std") + "," +
+           csv_cell(opt.cost_metric + ".mean") + "," + csv_cell(opt.cost_metric + ".std") + "\n";
+    json front_json = json::array();
+    for (const candidate& c : front) {
+        const json& p = points[c.row];
+        csv += csv_cell(c.id);
+        for (const std::string& k : keys)
+            csv += "," + (p["parameters"].contains(k) ? csv_cell(json_value_text(p["parameters"][k])) : "");
+        const json& ps = p["metrics"][opt.perf_metric]["std"];
+        const json& cs = p["metrics"][opt.cost_metric]["std"];
+        csv += "," + number_text(c.perf) + "," + (ps.is_number() ? number_text(ps.get<double>()) : "") + "," +
+               number_text(c.cost) + "," + (cs.is_number() ? number_text(cs.get<double>()) : "") + "\n";
+        front_json.push_back(c.id);
+    }
+    json doc;
+    doc["perf"] = opt.perf_metric;
+    doc["cost"] = opt.cost_metric;
+    doc["points"] = points.size();
+    doc["points_with_both"] = all.size();
+    doc["front"] = front_json;
+    if (has_base)
+        doc["baseline"] = {{"name", base.name},
+                           {"perf", base.perf},
+                           {"cost", base.has_cost ? json(base.cost) : json(nullptr)}};
+    else
+        doc["baseline"] = nullptr;
+    if (constrained)
+        doc["constraint"] = {{"min_perf", threshold},
+                             {"min_fraction", opt.min_fraction >= 0 ? json(opt.min_fraction) : json(nullptr)}};
+    else
+        doc["constraint"] = nullptr;
+    doc["best"] = best ? json(best->id) : json(nullptr);
+
+    std::string error;
+    if (!write_file_atomically((dir / "pareto.csv").string(), csv, error) ||
+        !write_file_atomically((dir / "pareto.json").string(), doc.dump(2) + "\n", error)) {
+        err << what << "cannot write " << error << "\n";
+        return exit_failed;
+    }
+
+    out << "pareto: " << all.size() << " of " << points.size() << " points have " << opt.perf_metric << " and "
+        << opt.cost_metric << "; " << front.size() << " on the front (higher " << opt.perf_metric << ", lower "
+        << opt.cost_metric << "), cheapest first:\n";
+    std::size_t w_cost = opt.cost_metric.size(), w_perf = opt.perf_metric.size();
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "  %-12s  %*s  %*s  parameters\n", "id", static_cast<int>(w_cost),
+                  opt.cost_metric.c_str(), static_cast<int>(w_perf), opt.perf_metric.c_str());
+    out << buf;
+    for (std::size_t i = 0; i < front.size() && i < max_printed_rows; i++) {
+        const candidate& c = front[i];
+        std::string params;
+        for (const auto& [k, v] : points[c.row]["parameters"].items())
+            params += (params.empty() ? "" : " ") + k + "=" + json_value_text(v);
+        std::snprintf(buf, sizeof buf, "  %-12s  %*s  %*s  ", c.id.c_str(), static_cast<int>(w_cost),
+                      short_text(c.cost).c_str(), static_cast<int>(w_perf), short_text(c.perf).c_str());
+        out << buf << params << "\n";
+    }
+    if (front.size() > max_printed_rows)
+        out << "  ... " << front.size() - max_printed_rows << " more in pareto.csv\n";
+
+    if (constrained) {
+        out << "constraint: " << opt.perf_metric << " >= ";
+        if (opt.min_fraction >= 0)
+            out << short_text(opt.min_fraction) << " x " << short_text(base.perf) << " (baseline " << base.name
+                << ") = ";
+        out << short_text(threshold) << "\n";
+        if (best) {
+            out << "best: point " << best->id << ": " << opt.cost_metric << " " << short_text(best->cost);
+            if (has_base && base.has_cost)
+                out << " (" << ratio_text(best->cost, base.cost) << " the baseline's)";
+            out << ", " << opt.perf_metric << " " << short_text(best->perf);
+            if (has_base)
+                out << " (" << ratio_text(best->perf, base.perf) << ")";
+            out << "\n";
+            // The command that runs it alone: the base as the manifest names it, from where
+            // the sweep was started.
+            json manifest;
+            std::string base_path = "BASE";
+            if (read_json_file((dir / "manifest.json").string(), manifest, why) == json_file::ok &&
+                manifest.contains("spec") && manifest.contains("base") && manifest["spec"].is_string() &&
+                manifest["base"].is_string()) {
+                const std::string b = manifest["base"].get<std::string>();
+                const fs::path spec(manifest["spec"].get<std::string>());
+                base_path = b.rfind("builtin:", 0) == 0 || fs::path(b).is_absolute()
+                                ? b
+                                : (spec.parent_path() / b).lexically_normal().string();
+            }
+            out << "  blsim run " << base_path << set_args(points[best->row]["parameters"]) << "\n";
+        } else if (closest) {
+            out << "best: none reaches it; the highest " << opt.perf_metric << " is " << short_text(closest->perf)
+                << " (point " << closest->id << ", " << ratio_text(closest->perf, threshold)
+                << " the threshold)\n";
+        } else {
+            out << "best: none (no point has both metrics)\n";
+        }
+    }
+    out << "written: " << (dir / "pareto.csv").string() << ", " << (dir / "pareto.json").string();
+    if (opt.plot) {
+        const std::string script =
+            opt.plot_script.empty() ? std::string(BLSIM_SCRIPTS_DIR) + "/plot-pareto" : opt.plot_script;
+        const int st = run_plot(script, dir.string());
+        if (st != 0) {
+            out << "\n";
+            out.flush();
+            err << what << script << " failed (exit status " << (st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1)
+                << "); pareto.csv and pareto.json are written\n";
+            return exit_failed;
+        }
+        out << ", " << (dir / "pareto.png").string();
+    }
+    out << "\n";
+    out.flush();
+    return exit_ok;
+}
+
+} // namespace blsim::soc::sweep_detail
