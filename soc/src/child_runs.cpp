@@ -8,6 +8,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -137,6 +140,11 @@ bool run_children(const std::vector<run_request>& requests, const child_run_opti
     std::map<pid_t, std::size_t> running;
     std::size_t next = 0;
     while (next < requests.size() || !running.empty()) {
+        if (opt.stop_starting && next < requests.size() && opt.stop_starting()) {
+            next = requests.size();
+            if (running.empty())
+                break;
+        }
         while (running.size() < limit && next < requests.size()) {
             const std::size_t i = next++;
             pid_t pid = -1;
@@ -165,6 +173,60 @@ bool run_children(const std::vector<run_request>& requests, const child_run_opti
             on_done(i, outcomes[i], requests.size() - next + running.size());
     }
     return true;
+}
+
+namespace {
+
+double monotonic_s()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+} // namespace
+
+progress_line::progress_line(std::ostream& err, std::string what, std::string failed_word, std::size_t total,
+                             std::size_t done_before)
+    : err_(err), what_(std::move(what)), failed_word_(std::move(failed_word)), total_(total), done_(done_before),
+      start_s_(monotonic_s())
+{
+    const char* ci = std::getenv("CI");
+    live_ = ::isatty(STDERR_FILENO) && !(ci && std::string(ci) == "true");
+    if (live_)
+        draw();
+}
+
+void progress_line::finished(const std::string& line, bool failed, std::size_t remaining)
+{
+    done_++;
+    now_++;
+    failed_ += failed;
+    remaining_ = remaining;
+    if (live_) {
+        draw();
+    } else {
+        err_ << "blsim: " << what_ << ": [" << done_ << "/" << total_ << "] " << line << "\n";
+        err_.flush();
+    }
+}
+
+void progress_line::end()
+{
+    if (live_) {
+        err_ << "\r\033[K";
+        err_.flush();
+    }
+}
+
+void progress_line::draw()
+{
+    std::string eta = "-";
+    if (now_ > 0) {
+        const double per = (monotonic_s() - start_s_) / static_cast<double>(now_);
+        eta = std::to_string(static_cast<long long>(std::ceil(per * static_cast<double>(remaining_)))) + " s";
+    }
+    err_ << "\r\033[Kblsim: " << what_ << ": " << done_ << "/" << total_ << " runs done, " << failed_ << " "
+         << failed_word_ << ", ETA " << eta;
+    err_.flush();
 }
 
 unsigned runs_at_once(unsigned jobs) { return std::max(jobs ? jobs : std::thread::hardware_concurrency(), 1u); }

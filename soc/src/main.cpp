@@ -27,6 +27,7 @@
 #include "blsim/soc/results.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/sweep.h"
+#include "blsim/soc/tune.h"
 
 namespace {
 
@@ -51,6 +52,10 @@ const char* const main_help =
     "  sweep merge --out DIR SHARD_DIR...\n"
     "                      run a scenario over a grid of parameters and seeds, resumably,\n"
     "                      and aggregate metrics per point (docs/sweeps.md)\n"
+    "  tune SPEC --out DIR [-j N] [--trials N] [--min-fraction F]\n"
+    "                      search a scenario's parameters with an optimiser (Optuna's TPE)\n"
+    "                      for the lowest objective under constraints, resumably\n"
+    "                      (docs/tune.md)\n"
     "  config-reference    print the configuration reference (docs/config.md)\n"
     "\n"
     "options:\n"
@@ -417,6 +422,8 @@ int main(int argc, char** argv)
             }
             return blsim::soc::run_sweep(opt, std::cout, std::cerr);
         }
+        if (cmd == "tune")
+            return blsim::soc::run_tune(std::vector<std::string>(argv + 2, argv + argc), std::cout, std::cerr);
         if (cmd == "config-reference") {
             std::cout << blsim::soc::config_reference_markdown();
             return exit_ok;

@@ -1155,62 +1155,6 @@ run_request run_of(const sweep_options& opt, const sweep_spec& spec, const run_j
     return r;
 }
 
-// Progress on stderr: one updating line on a terminal (not under CI=true), otherwise one
-// plain line per finished run.
-class progress {
-public:
-    progress(std::ostream& err, std::size_t total, std::size_t done)
-        : err_(err), total_(total), done_(done), start_(std::chrono::steady_clock::now())
-    {
-        const char* ci = std::getenv("CI");
-        live_ = ::isatty(STDERR_FILENO) && !(ci && std::string(ci) == "true");
-        if (live_)
-            draw();
-    }
-
-    void finished(const std::string& id, long long seed, bool ok, const std::string& why, std::size_t remaining)
-    {
-        done_++;
-        now_++;
-        failed_ += !ok;
-        remaining_ = remaining;
-        if (live_) {
-            draw();
-        } else {
-            err_ << "blsim: sweep: [" << done_ << "/" << total_ << "] point " << id << " seed " << seed << ": "
-                 << (ok ? "done" : "failed (" + why + ")") << "\n";
-            err_.flush();
-        }
-    }
-
-    void end()
-    {
-        if (live_) {
-            err_ << "\r\033[K";
-            err_.flush();
-        }
-    }
-
-private:
-    void draw()
-    {
-        std::string eta = "-";
-        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-        if (now_ > 0) {
-            const double per = wall / static_cast<double>(now_);
-            eta = std::to_string(static_cast<long long>(std::ceil(per * static_cast<double>(remaining_)))) + " s";
-        }
-        err_ << "\r\033[Kblsim: sweep: " << done_ << "/" << total_ << " runs done, " << failed_ << " failed, ETA "
-             << eta;
-        err_.flush();
-    }
-
-    std::ostream& err_;
-    std::size_t total_, done_, now_ = 0, failed_ = 0, remaining_ = 0;
-    std::chrono::steady_clock::time_point start_;
-    bool live_ = false;
-};
-
 // Finishes a run: its results renamed into place, or its .failed record written.
 bool settle(const run_job& j, const sweep_spec& spec, std::string& why)
 {
@@ -1345,7 +1289,7 @@ int sweep(const sweep_options& opt, std::ostream& out, std::ostream& err)
         << " done before, " << jobs.size() << " to run (at most " << limit << " at once)\n";
     err.flush();
 
-    progress prog(err, total, done_before);
+    progress_line prog(err, "sweep", "failed", total, done_before);
     std::vector<run_request> requests;
     for (const run_job& j : jobs)
         requests.push_back(run_of(opt, spec, j));
@@ -1362,7 +1306,9 @@ int sweep(const sweep_options& opt, std::ostream& out, std::ostream& err)
             failed_now++;
             failures.push_back(&j);
         }
-        prog.finished(spec.points[j.point].id, j.seed, ok, why, remaining);
+        prog.finished("point " + spec.points[j.point].id + " seed " + std::to_string(j.seed) + ": " +
+                          (ok ? "done" : "failed (" + why + ")"),
+                      !ok, remaining);
     };
     if (!run_children(requests, how, outcomes, error, finished)) {
         err << "blsim: sweep: waiting for the runs: " << error << "\n";

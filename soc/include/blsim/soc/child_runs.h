@@ -41,6 +41,9 @@ struct child_run_options {
     // reports it). Otherwise it is a run that exits 127, having written this text to its
     // stderr file when `exe` could not be executed.
     std::string exec_failure_message;
+    // When set and true, no further request is started: those not yet started keep a default
+    // outcome and get no on_done call; the running ones are waited for.
+    std::function<bool()> stop_starting = nullptr;
 };
 
 // Called as each request ends (or fails to start): its index, its outcome, and how many
@@ -51,6 +54,28 @@ using run_done_fn = std::function<void(std::size_t index, const run_outcome& out
 // request order). False with @error (strerror's words) when waiting for the children fails.
 bool run_children(const std::vector<run_request>& requests, const child_run_options& opt,
                   std::vector<run_outcome>& outcomes, std::string& error, const run_done_fn& on_done = {});
+
+// Progress of a command's runs on @err: on a terminal (and not under CI=true) one line,
+// redrawn as runs finish ("blsim: WHAT: 12/40 runs done, 1 FAILED_WORD, ETA 3 s"); otherwise
+// one plain line per finished run ("blsim: WHAT: [12/40] <its line>").
+class progress_line {
+public:
+    progress_line(std::ostream& err, std::string what, std::string failed_word, std::size_t total,
+                  std::size_t done_before);
+    // A run ended: @line describes it (for the plain form), @failed counts it as failed;
+    // @remaining runs are still running or to start.
+    void finished(const std::string& line, bool failed, std::size_t remaining);
+    // Clears the redrawn line (nothing in the plain form).
+    void end();
+
+private:
+    void draw();
+    std::ostream& err_;
+    std::string what_, failed_word_;
+    std::size_t total_, done_, now_ = 0, failed_ = 0, remaining_ = 0;
+    double start_s_;
+    bool live_ = false;
+};
 
 // How many runs at once for a -j value: @jobs, or the hardware's concurrency when 0; at least 1.
 unsigned runs_at_once(unsigned jobs);
