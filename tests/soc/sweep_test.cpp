@@ -631,3 +631,19 @@ TEST_F(sweep_test, pareto_refuses_what_it_cannot_analyse_with_exit_2)
                      "first)\n");
     EXPECT_FALSE(fs::exists(dir / "s/pareto.csv"));
 }
+
+// The shipped studies load, every point checked against the scenario as its run will load it:
+// 4 x 4 x 3 x 3 x 3 x 3 tunings, and 3 power-up latencies x 3 L2 sizes x 2 DVFS latencies.
+TEST_F(sweep_test, the_shipped_tuning_and_what_if_specs_expand_to_their_grids)
+{
+    blsim::cfg::diagnostics diag;
+    sweep_spec tuning, what_if;
+    ASSERT_TRUE(blsim::soc::load_sweep_spec(source_dir + "/configs/sweeps/interactive-tuning.yaml", tuning, diag))
+        << ::testing::PrintToString(diag.messages());
+    EXPECT_EQ(tuning.points.size(), 1296u);
+    EXPECT_EQ(tuning.keys.size(), 6u);
+    ASSERT_TRUE(blsim::soc::load_sweep_spec(source_dir + "/configs/sweeps/silicon-what-if.yaml", what_if, diag))
+        << ::testing::PrintToString(diag.messages());
+    EXPECT_EQ(what_if.points.size(), 18u);
+    EXPECT_EQ(what_if.keys.size(), 9u); // duration, two power-up, two L2, four DVFS latencies
+}
