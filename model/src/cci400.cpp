@@ -54,7 +54,8 @@ void cci400::write_snoop_control(unsigned s, std::uint32_t value, std::uint32_t 
     if (s < 3)
         control_[s] = 0; // ACE-Lite interfaces cannot be snooped
     if (control_[s] != old)
-        pending_until_ = access_time_ + clock_.cycles(params_.change_pending_cycles);
+        pending_until_ =
+            access_time_ + jitter_.apply(clock_.cycles(params_.change_pending_cycles), jitter_class::register_access);
     if ((old & snoop_enable) && !(control_[s] & snoop_enable) && caches_[s] &&
         caches_[s]->valid_lines() > 0) {
         invariant_failed("coherency-exit-clean", access_time_.value(), "the CCI-400",
@@ -69,12 +70,14 @@ void cci400::b_transport_regs(tlm::tlm_generic_payload& trans, sc_core::sc_time&
     access_time_ = sc_core::sc_time_stamp() + delay;
     regs_.access(cpu_of(trans), trans);
     // The status reads change_pending until the change completes, and nothing else changes
-    // it meanwhile but another write (which a poller's own loop does not make).
+    // it meanwhile but another write (which a poller's own loop does not make). With the
+    // accesses jittered, no promise: the reads it would spare each take a time of their own.
     cpu_extension* ext = nullptr;
     trans.get_extension(ext);
-    if (ext && trans.is_read() && trans.get_address() == status_offset && access_time_ < pending_until_)
+    if (ext && trans.is_read() && trans.get_address() == status_offset && access_time_ < pending_until_ &&
+        !jitter_.enabled(jitter_class::register_access))
         ext->steady_until = pending_until_;
-    delay += clock_.cycles(params_.access_cycles);
+    delay += jitter_.apply(clock_.cycles(params_.access_cycles), jitter_class::register_access);
 }
 
 void cci400::b_transport_slave(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
@@ -101,8 +104,9 @@ void cci400::b_transport_slave(int id, tlm::tlm_generic_payload& trans, sc_core:
         snoop_hits_ += hits;
         coh->snoop_hits = hits;
         if (hits > 0)
-            delay += clock_.cycles(params_.snoop_hit_cycles +
-                                   static_cast<double>(params_.cycles_per_line) * (hits - 1));
+            delay += snoop_jitter_.apply(clock_.cycles(params_.snoop_hit_cycles +
+                                                       static_cast<double>(params_.cycles_per_line) * (hits - 1)),
+                                         jitter_class::memory_access);
         if (remaining > 0) {
             const std::uint64_t line_bytes = len / coh->lines;
             const std::uint64_t dram_bytes = remaining * line_bytes;

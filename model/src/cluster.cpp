@@ -33,6 +33,16 @@ cluster::cluster(sc_core::sc_module_name name, unsigned index, const cluster_par
     }
 }
 
+void cluster::set_jitter(jitter_source& source)
+{
+    const std::string prefix = "cluster." + params_.name;
+    fill_jitter_ = source.stream(prefix + ".fill");
+    maintenance_jitter_ = source.stream(prefix + ".maintenance");
+    dvfs_->set_jitter(source.stream(prefix + ".dvfs"));
+    for (auto& c : cores_)
+        c->set_jitter(source);
+}
+
 std::uint64_t cluster::lines_of_kb(std::uint64_t kb) const
 {
     return kb_to_lines(kb, params_.caches.line_bytes);
@@ -80,8 +90,10 @@ sc_core::sc_time cluster::warm(unsigned core_index, unsigned ctx, std::uint64_t 
     sc_core::sc_time stall = sc_core::SC_ZERO_TIME;
     if (from_l2 > 0) {
         l2_hits_ += from_l2;
-        stall += clock_.cycles(params_.caches.l2_hit_cycles +
-                               static_cast<double>(params_.caches.l2_cycles_per_line) * (from_l2 - 1));
+        stall += fill_jitter_.apply(
+            clock_.cycles(params_.caches.l2_hit_cycles +
+                          static_cast<double>(params_.caches.l2_cycles_per_line) * (from_l2 - 1)),
+            jitter_class::memory_access);
     }
     if (r2.filled > 0) {
         fetched_ += r2.filled;
@@ -114,8 +126,10 @@ sc_core::sc_time cluster::clean_invalidate_l1(unsigned core_index)
         dirty += n;
     }
     l1.invalidate();
-    return clock_.cycles(static_cast<double>(params_.caches.l1_walk_cycles_per_line) * l1.capacity() +
-                         static_cast<double>(params_.caches.clean_cycles_per_line) * dirty);
+    return maintenance_jitter_.apply(
+        clock_.cycles(static_cast<double>(params_.caches.l1_walk_cycles_per_line) * l1.capacity() +
+                      static_cast<double>(params_.caches.clean_cycles_per_line) * dirty),
+        jitter_class::cache_maintenance);
 }
 
 sc_core::sc_time cluster::clean_invalidate_l2(const sc_core::sc_time& offset)
@@ -132,9 +146,10 @@ sc_core::sc_time cluster::clean_invalidate_l2(const sc_core::sc_time& offset)
     l2_.invalidate();
     // The walk issues the dirty lines' write-backs as it goes; the interconnect and DRAM
     // drain them meanwhile. The clean ends when both the walk and the drain are done.
-    const sc_core::sc_time walk = clock_.cycles(
-        static_cast<double>(params_.caches.l2_walk_cycles_per_line) * l2_.capacity() +
-        static_cast<double>(params_.caches.clean_cycles_per_line) * dirty);
+    const sc_core::sc_time walk = maintenance_jitter_.apply(
+        clock_.cycles(static_cast<double>(params_.caches.l2_walk_cycles_per_line) * l2_.capacity() +
+                      static_cast<double>(params_.caches.clean_cycles_per_line) * dirty),
+        jitter_class::cache_maintenance);
     sc_core::sc_time drain = sc_core::SC_ZERO_TIME;
     if (dirty > 0) {
         written_back_ += dirty;

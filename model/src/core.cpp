@@ -300,16 +300,19 @@ std::uint32_t core::shared_access(std::uint64_t addr, bool write, std::uint32_t 
         unsigned char* p = dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address());
         if (write) {
             std::memcpy(p, &value, bytes);
-            offset_ += dmi_.get_write_latency();
+            offset_ += jitter_.apply(dmi_.get_write_latency(), jitter_class::shared_memory);
         } else {
             value = 0;
             std::memcpy(&value, p, bytes);
-            offset_ += dmi_.get_read_latency();
+            offset_ += jitter_.apply(dmi_.get_read_latency(), jitter_class::shared_memory);
         }
         mmio_accesses_++;
         return value;
     }
+    const sc_core::sc_time before = offset_;
     value = transport(addr, write, value, bytes, nullptr);
+    if (jitter_.enabled())
+        offset_ = before + jitter_.apply(offset_ - before, jitter_class::shared_memory);
     if (trans_.is_dmi_allowed()) {
         trans_.set_address(addr);
         dmi_valid_ = bus->get_direct_mem_ptr(trans_, dmi_) && dmi_.is_read_write_allowed();

@@ -18,7 +18,8 @@ void dram::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
         clock_.cycles(static_cast<double>(n) / params_.bytes_per_cycle);
     const sc_core::sc_time start = std::max(arrival, busy_until_);
     busy_until_ = start + transfer;
-    const sc_core::sc_time done = start + clock_.cycles(params_.latency_cycles) + transfer;
+    const sc_core::sc_time latency = jitter_.apply(clock_.cycles(params_.latency_cycles), jitter_class::memory_access);
+    const sc_core::sc_time done = start + latency + transfer;
     delay += done - arrival;
     bytes_ += n;
     transactions_++;
@@ -27,7 +28,7 @@ void dram::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
     const std::uint64_t m = std::max<std::uint64_t>(1, (n + params_.access_bytes - 1) / params_.access_bytes);
     const double per_access_ns = transfer.to_seconds() * 1e9 / static_cast<double>(m);
     const double mean_ns = (start - arrival).to_seconds() * 1e9 +
-                           clock_.cycles(params_.latency_cycles).to_seconds() * 1e9 + per_access_ns;
+                           latency.to_seconds() * 1e9 + per_access_ns;
     accesses_ += m;
     total_latency_ns_ += mean_ns * static_cast<double>(m);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);

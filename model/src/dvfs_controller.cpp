@@ -46,16 +46,16 @@ void dvfs_controller::run()
         const int index = target_;
         if (next.freq_mhz > clock_.freq_mhz()) {
             if (next.voltage_mv != voltage_.voltage_mv()) {
-                wait(v_lat);
+                wait(jitter_.apply(v_lat, jitter_class::dvfs));
                 voltage_.set_voltage_mv(next.voltage_mv);
             }
-            wait(f_lat);
+            wait(jitter_.apply(f_lat, jitter_class::dvfs));
             clock_.set_freq_mhz(next.freq_mhz);
         } else {
-            wait(f_lat);
+            wait(jitter_.apply(f_lat, jitter_class::dvfs));
             clock_.set_freq_mhz(next.freq_mhz);
             if (next.voltage_mv != voltage_.voltage_mv()) {
-                wait(v_lat);
+                wait(jitter_.apply(v_lat, jitter_class::dvfs));
                 voltage_.set_voltage_mv(next.voltage_mv);
             }
         }

@@ -1,4 +1,5 @@
 // model/src/gic400.cpp
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "blsim/model/gic400.h"
 
 #include <algorithm>
@@ -244,13 +245,13 @@ void gic400::declare_cpu_registers()
 void gic400::b_transport_dist(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
 {
     dist_regs_.access(cpu_of(trans), trans);
-    delay += clock_.cycles(params_.access_cycles);
+    delay += jitter_.apply(clock_.cycles(params_.access_cycles), jitter_class::register_access);
 }
 
 void gic400::b_transport_cpu(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
 {
     cpu_regs_.access(cpu_of(trans), trans);
-    delay += clock_.cycles(params_.access_cycles);
+    delay += jitter_.apply(clock_.cycles(params_.access_cycles), jitter_class::register_access);
 }
 
 // --- interrupt logic ----------------------------------------------------------------------
@@ -312,8 +313,9 @@ std::uint32_t gic400::best_pending(unsigned cpu, bool for_wake) const
             best_prio = s.priority;
         }
     };
-    // Only the private interrupts that are pending: usually none or one.
-    for (std::uint32_t m = c.pending_mask; m != 0; m &= m - 1) {
+    // Only the private interrupts that are pending (and have reached the CPU interface):
+    // usually none or one.
+    for (std::uint32_t m = c.pending_mask & ~c.sgi_in_flight; m != 0; m &= m - 1) {
         const unsigned id = static_cast<unsigned>(__builtin_ctz(m));
         consider(id, c.priv[id], true);
     }
@@ -387,14 +389,73 @@ void gic400::send_sgi(unsigned from, std::uint32_t value)
         SC_REPORT_WARNING("blsim/gic400", "GICD_SGIR with the reserved target filter 3 (ignored)");
         return;
     }
+    const bool delayed = sgi_jitter_.enabled(jitter_class::sgi_delivery);
     for (unsigned t = 0; t < ncpus_; t++) {
         if (targets & (1u << t)) {
+            const bool was_pending = cpus_[t].sgi_sources[id] != 0;
             cpus_[t].sgi_sources[id] |= static_cast<std::uint8_t>(1u << from);
             sync_pending_mask(t, id);
             irqs_raised_++;
+            if (delayed)
+                delay_sgi(t, id, was_pending);
         }
     }
     update(targets);
+}
+
+void gic400::set_jitter(jitter_source& source)
+{
+    jitter_ = source.stream("gic400");
+    sgi_jitter_ = source.stream("gic400.sgi");
+    if (sgi_jitter_.enabled(jitter_class::sgi_delivery)) {
+        sc_core::sc_spawn_options opts;
+        opts.spawn_method();
+        opts.set_sensitivity(&sgi_due_);
+        opts.dont_initialize();
+        sc_core::sc_spawn([this] { deliver_sgis(); }, "sgi_delivery", &opts);
+    }
+}
+
+void gic400::delay_sgi(unsigned cpu, unsigned id, bool was_pending)
+{
+    cpu_state& c = cpus_[cpu];
+    const std::uint32_t bit = 1u << id;
+    const sc_core::sc_time d = sgi_jitter_.delay(jitter_class::sgi_delivery);
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    if (was_pending && !(c.sgi_in_flight & bit))
+        return; // already signalled: another source changes nothing the CPU interface sees
+    if (d == sc_core::SC_ZERO_TIME) {
+        c.sgi_in_flight &= ~bit; // arrives at once
+        return;
+    }
+    // The first delivery to arrive makes the SGI visible, with every source pending by then.
+    const sc_core::sc_time at = now + d;
+    if (was_pending && c.sgi_arrival[id] <= at)
+        return;
+    c.sgi_in_flight |= bit;
+    c.sgi_arrival[id] = at;
+    sgi_flights_.push({at, sgi_seq_++, cpu, id});
+    sgi_due_.notify(d); // the earlier of this and a notification already pending
+}
+
+void gic400::deliver_sgis()
+{
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    std::uint32_t cpus = 0;
+    while (!sgi_flights_.empty() && sgi_flights_.top().at <= now) {
+        const sgi_flight f = sgi_flights_.top();
+        sgi_flights_.pop();
+        cpu_state& c = cpus_[f.cpu];
+        // A later send may have moved the arrival (earlier), or cleared and re-sent it (later).
+        if ((c.sgi_in_flight >> f.id & 1u) && c.sgi_arrival[f.id] <= now) {
+            c.sgi_in_flight &= ~(1u << f.id);
+            cpus |= 1u << f.cpu;
+        }
+    }
+    if (cpus)
+        update(cpus);
+    if (!sgi_flights_.empty())
+        sgi_due_.notify(sgi_flights_.top().at - now);
 }
 
 void gic400::raise_ppi(unsigned cpu, unsigned id)

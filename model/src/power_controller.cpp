@@ -19,6 +19,7 @@ power_controller::power_controller(sc_core::sc_module_name name, const soc_param
     BLSIM_CHECK(soc.clusters.size() <= max_clusters);
     for (const cluster_params& cp : soc.clusters) {
         cluster_slot slot;
+        slot.name = cp.name;
         slot.params = cp.power;
         slot.wfi_entry = sc_time(cp.power.core_wfi_entry_us, SC_US);
         slot.wfi_exit = sc_time(cp.power.core_wfi_exit_us, SC_US);
@@ -35,6 +36,7 @@ power_controller::power_controller(sc_core::sc_module_name name, const soc_param
             cpu_cluster_.push_back(static_cast<unsigned>(clusters_.size()));
             cpu_index_.push_back(static_cast<unsigned>(i));
             cores_.push_back(core_power::on);
+            core_jitter_.emplace_back();
             mask_set_.push_back(std::make_unique<sc_core::sc_event>());
         }
         clusters_.push_back(std::move(slot));
@@ -45,6 +47,15 @@ power_controller::power_controller(sc_core::sc_module_name name, const soc_param
         sc_core::sc_spawn([this, c] { cluster_sequencer(c); }, sc_core::sc_gen_unique_name("cluster_sequencer"));
     SC_HAS_PROCESS(power_controller);
     SC_THREAD(dvfs_engine);
+}
+
+void power_controller::set_jitter(jitter_source& source)
+{
+    jitter_ = source.stream("pwrc");
+    for (unsigned cpu = 0; cpu < core_jitter_.size(); cpu++)
+        core_jitter_[cpu] = source.stream("pwrc.cpu" + std::to_string(cpu));
+    for (cluster_slot& c : clusters_)
+        c.power_jitter = source.stream("pwrc.cluster." + c.name);
 }
 
 void power_controller::attach_dvfs(unsigned cluster, dvfs_controller& dvfs)
@@ -105,7 +116,7 @@ void power_controller::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_
 {
     access_time_ = sc_core::sc_time_stamp() + delay;
     regs_.access(cpu_of(trans), trans);
-    delay += clock_.cycles(spc_.access_cycles);
+    delay += jitter_.apply(clock_.cycles(spc_.access_cycles), jitter_class::register_access);
 }
 
 void power_controller::set_irq(bool level)
@@ -199,7 +210,7 @@ void power_controller::set_cluster(unsigned cluster, cluster_phase p)
 void power_controller::core_enter_wfi(unsigned cpu)
 {
     BLSIM_CHECK(cores_.at(cpu) == core_power::on);
-    wait(clusters_[cpu_cluster_[cpu]].wfi_entry);
+    wait(core_jitter_[cpu].apply(clusters_[cpu_cluster_[cpu]].wfi_entry, jitter_class::power_transition));
     set_core(cpu, core_power::wfi);
 }
 
@@ -207,7 +218,7 @@ void power_controller::core_enter_off(unsigned cpu, const sc_core::sc_time& lead
 {
     BLSIM_CHECK(cores_.at(cpu) == core_power::on);
     cluster_slot& c = clusters_[cpu_cluster_[cpu]];
-    wait(lead + c.off_entry);
+    wait(lead + core_jitter_[cpu].apply(c.off_entry, jitter_class::power_transition));
     set_core(cpu, core_power::off);
     const bool last_man = std::all_of(c.cpus.begin(), c.cpus.end(),
                                       [&](unsigned o) { return cores_[o] == core_power::off; });
@@ -227,8 +238,9 @@ void power_controller::cluster_sequencer(unsigned cluster)
             continue;
         set_cluster(cluster, cluster_phase::going_down);
         const sc_time start = sc_core::sc_time_stamp();
-        wait(c.cluster_entry, *c.abort_request);
-        if (sc_core::sc_time_stamp() - start < c.cluster_entry) {
+        const sc_time entry = c.power_jitter.apply(c.cluster_entry, jitter_class::power_transition);
+        wait(entry, *c.abort_request);
+        if (sc_core::sc_time_stamp() - start < entry) {
             // A wake-up before the power switch opened: the cluster stays up.
             entries_aborted_++;
             c.entries_aborted++;
@@ -257,7 +269,7 @@ void power_controller::cluster_power_up(unsigned cluster)
             break;
         case cluster_phase::off:
             set_cluster(cluster, cluster_phase::coming_up);
-            wait(c.cluster_exit);
+            wait(c.power_jitter.apply(c.cluster_exit, jitter_class::power_transition));
             set_cluster(cluster, cluster_phase::on);
             return;
         }
@@ -278,11 +290,11 @@ sc_core::sc_time power_controller::core_exit(unsigned cpu)
     const cluster_slot& slot = clusters_[cpu_cluster_[cpu]];
     if (from == core_power::wfi) {
         set_core(cpu, core_power::on);
-        return slot.wfi_exit;
+        return core_jitter_[cpu].apply(slot.wfi_exit, jitter_class::wakeup);
     }
     cluster_power_up(cpu_cluster_[cpu]);
     set_core(cpu, core_power::on);
-    return slot.off_exit;
+    return core_jitter_[cpu].apply(slot.off_exit, jitter_class::wakeup);
 }
 
 } // namespace blsim::model

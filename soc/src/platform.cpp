@@ -133,6 +133,18 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
     }
     cci_->master.bind(dram_->socket);
 
+    // Timing jitter: each block draws from streams of its own, named after it (docs/hardware.md,
+    // "Timing jitter"); off, nothing draws and every latency is nominal.
+    jitter_ = std::make_unique<model::jitter_source>(cfg_.jitter, static_cast<std::uint64_t>(cfg_.seed));
+    if (jitter_->enabled()) {
+        pc_->set_jitter(*jitter_);
+        for (auto& cl : clusters_)
+            cl->set_jitter(*jitter_);
+        gic_->set_jitter(*jitter_);
+        cci_->set_jitter(*jitter_);
+        dram_->set_jitter(*jitter_);
+    }
+
     // Observers: the energy meter hears every power-state, frequency and voltage change;
     // power loss takes the caches' contents, which software must have cleaned; the switch
     // probe hears the cores come and go.

@@ -356,6 +356,17 @@ std::string summary_json(platform& p, const host_stats& host, const std::vector<
                        {"merged", probe.irqs_merged()},
                        {"latency_us", distribution(probe.irq_latency())}};
 
+    // Timing jitter, when it is on: the latencies each class perturbed (docs/hardware.md).
+    if (p.jitter().enabled()) {
+        json draws = json::object();
+        std::uint64_t total = 0;
+        for (model::jitter_class c : model::all_jitter_classes) {
+            draws[model::to_string(c)] = p.jitter().draws(c);
+            total += p.jitter().draws(c);
+        }
+        j["jitter"] = {{"enabled", true}, {"draws_total", total}, {"draws", draws}};
+    }
+
     // The set this summary completes: it is written last (docs/results.md).
     j["files"] = {"effective-config.yaml", "switches.csv"};
     for (const std::string& f : extra_files)
@@ -445,6 +456,14 @@ std::string human_summary(platform& p, const host_stats& host)
                   host.wall_s > 0 ? sim_s / host.wall_s : 0.0,
                   static_cast<unsigned long long>(host.events));
     os << line;
+    if (p.jitter().enabled()) {
+        std::uint64_t draws = 0;
+        for (model::jitter_class c : model::all_jitter_classes)
+            draws += p.jitter().draws(c);
+        std::snprintf(line, sizeof line, "jitter: on, %llu latencies perturbed, drawn from seed %d\n",
+                      static_cast<unsigned long long>(draws), cfg.seed);
+        os << line;
+    }
     std::snprintf(line, sizeof line, "energy %.4f J, average power %.1f mW (%s model)\n",
                   m.total_energy_j(), sim_s > 0 ? m.total_energy_j() / sim_s * 1e3 : 0.0,
                   cfg.soc.energy.model == model::power_model_kind::eas ? "eas" : "cv2f");

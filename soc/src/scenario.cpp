@@ -651,6 +651,40 @@ schema<hmp_config> hmp_schema()
     return s;
 }
 
+schema<model::jitter_params> jitter_schema()
+{
+    using p = model::jitter_params;
+    schema<p> s;
+    s.boolean("enabled", &p::enabled,
+              "Perturb every timed platform operation's latency L to L * (1 + u * pct / 100), u "
+              "uniform in [-1, 1) drawn from the run's seed, per block from a counter of its own "
+              "(docs/hardware.md, \"Timing jitter\"). Off: every latency nominal, and the seed "
+              "changes no timing.")
+        .real("register_access_pct", &p::register_access_pct, 0, 100, "%",
+              "Bound of device register accesses (GIC-400, CCI-400, power controller) and of the "
+              "CCI's change-pending time.")
+        .real("shared_memory_pct", &p::shared_memory_pct, 0, 100, "%",
+              "Bound of strongly-ordered shared-memory accesses (the SRAM of MCPM's states, the "
+              "vlocks, the switch handshake).")
+        .real("memory_access_pct", &p::memory_access_pct, 0, 100, "%",
+              "Bound of cache fills from L2, lines served by CCI snoops, and DRAM's latency (not "
+              "its transfer or queueing).")
+        .real("sgi_delivery_ns", &p::sgi_delivery_ns, 0, 1e6, "ns",
+              "SGI delivery has no latency of its own in the model: each SGI reaches each "
+              "target's CPU interface (its IRQ and wake-up) after an extra delay uniform in "
+              "[0, this); the distributor has it pending at once.")
+        .real("wakeup_pct", &p::wakeup_pct, 0, 100, "%",
+              "Bound of a core's wake-up: its WFI and power-down exit latencies.")
+        .real("power_transition_pct", &p::power_transition_pct, 0, 100, "%",
+              "Bound of a core's WFI and power-down entry, and of a cluster's power-down and "
+              "power-up.")
+        .real("dvfs_pct", &p::dvfs_pct, 0, 100, "%", "Bound of each DVFS voltage and frequency step.")
+        .real("cache_maintenance_pct", &p::cache_maintenance_pct, 0, 100, "%",
+              "Bound of the set/way clean and invalidate walks of the L1s and L2s (the DRAM drain "
+              "of a clean is a memory access).");
+    return s;
+}
+
 schema<scenario_config> make_scenario_schema(bool soc_required)
 {
     schema<scenario_config> s;
@@ -683,7 +717,10 @@ schema<scenario_config> make_scenario_schema(bool soc_required)
         .integers("online_cpus", &scenario_config::online_cpus, 0, BLS_MAX_CPUS - 1, BLS_MAX_CPUS, "",
                   "CPU hotplug at boot: the CPUs that come up, the others stay powered down "
                   "(empty: every CPU). Only in modes without the switcher (smp, hmp, eas), "
-                  "mode_changes included.");
+                  "mode_changes included.")
+        .object("jitter", &scenario_config::jitter, jitter_schema(),
+                "Seeded timing jitter, off by default so that results stay comparable: with it on, "
+                "the seed decides the interleavings of the CPUs' races; the same seed, the same bytes.");
     return s;
 }
 

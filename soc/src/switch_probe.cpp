@@ -3,7 +3,10 @@
 
 #include <bls/types.h>
 
+#include "blsim/model/invariant.h"
+
 #include <algorithm>
+#include <cstdio>
 
 namespace blsim::soc {
 
@@ -219,6 +222,20 @@ void switch_probe::close_settled(std::uint64_t t)
 
 void switch_probe::finish(std::uint64_t t)
 {
+    // Every switch that has powered its inbound up reaches its blackout: one still waiting at
+    // the end of the run, long after, hangs (an "inbound alive" that never came, a CPU parked
+    // at its closed MCPM gate). The bound is far above any switch's request-to-alive time.
+    for (const std::optional<open_switch>& s : open_) {
+        if (!s || !s->r.t_inbound_power_on || t - s->r.t_inbound_power_on <= switch_hang_ps)
+            continue;
+        char detail[256];
+        std::snprintf(detail, sizeof detail,
+                      "logical cpu%u's switch to cpu%u, its inbound kicked at %.9f s, had not reached its "
+                      "blackout when the run ended %.3f ms later",
+                      s->r.logical, s->r.inbound, static_cast<double>(s->r.t_inbound_power_on) * 1e-12,
+                      static_cast<double>(t - s->r.t_inbound_power_on) * 1e-9);
+        model::invariant_failed("switch-completes", t, "the switcher", detail);
+    }
     for (open_switch& s : closing_)
         s.awaiting_cluster = false;
     close_settled(t + 1);

@@ -45,8 +45,11 @@ struct gic_bench : sc_core::sc_module {
 
     model::clock_domain clock;
     gic400 gic;
-    sc_core::sc_vector<sc_core::sc_signal<bool>> irq_sig;
-    sc_core::sc_vector<sc_core::sc_signal<bool>> wake_sig;
+    // Written by whichever process touches the GIC (the stimulus thread, its own SGI delivery
+    // when that is jittered), as in the platform.
+    using line = sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS>;
+    sc_core::sc_vector<line> irq_sig;
+    sc_core::sc_vector<line> wake_sig;
     tlm_utils::simple_initiator_socket<gic_bench> dist_init{"dist_init"};
     tlm_utils::simple_initiator_socket<gic_bench> cpu_init{"cpu_init"};
 

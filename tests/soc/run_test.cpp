@@ -1074,3 +1074,110 @@ TEST_F(run_test, the_progress_line_shows_speed_and_eta_and_changes_no_result)
     r = blsim("run -q --out " + (dir / "quiet").string() + " " + s, "BLSIM_PROGRESS=1 ");
     EXPECT_TRUE(r.err.empty()) << r.err;
 }
+
+// --- seeded timing jitter (docs/hardware.md, "Timing jitter") --------------------------------
+
+namespace {
+
+// The summary as written, up to its host section (which describes the machine, not the model).
+std::string summary_without_host(const fs::path& dir)
+{
+    const std::string s = slurp(dir / "summary.json");
+    return s.substr(0, s.find("\"host\""));
+}
+
+// Column @name of every row of a CSV file with a header.
+std::vector<std::string> csv_column(const fs::path& file, const std::string& name)
+{
+    std::istringstream in(slurp(file));
+    std::string line;
+    std::getline(in, line);
+    auto split = [](const std::string& l) {
+        std::vector<std::string> cells;
+        std::string cell;
+        std::istringstream ls(l);
+        while (std::getline(ls, cell, ','))
+            cells.push_back(cell);
+        return cells;
+    };
+    const std::vector<std::string> header = split(line);
+    const auto it = std::find(header.begin(), header.end(), name);
+    EXPECT_NE(it, header.end()) << name;
+    const std::size_t k = static_cast<std::size_t>(it - header.begin());
+    std::vector<std::string> column;
+    while (std::getline(in, line)) {
+        const std::vector<std::string> cells = split(line);
+        column.push_back(k < cells.size() ? cells[k] : "");
+    }
+    return column;
+}
+
+} // namespace
+
+TEST_F(run_test, jitter_on_the_same_seed_gives_the_same_bytes)
+{
+    const std::string args = " " + scenario("switch-pingpong.yaml") + " --set jitter.enabled=true --set seed=3";
+    ASSERT_EQ(blsim("run -q --out " + (dir / "a").string() + args).status, 0);
+    ASSERT_EQ(blsim("run -q --out " + (dir / "b").string() + args).status, 0);
+    EXPECT_EQ(summary_without_host(dir / "a"), summary_without_host(dir / "b"));
+    EXPECT_EQ(slurp(dir / "a" / "switches.csv"), slurp(dir / "b" / "switches.csv"));
+    EXPECT_EQ(slurp(dir / "a" / "effective-config.yaml"), slurp(dir / "b" / "effective-config.yaml"));
+
+    // The summary counts the latencies perturbed, by class; the configuration as run shows it on.
+    const json s = json::parse(slurp(dir / "a" / "summary.json"));
+    ASSERT_TRUE(s.contains("jitter"));
+    EXPECT_EQ(s["jitter"]["enabled"], true);
+    std::uint64_t total = 0;
+    for (const char* c : {"register_access", "shared_memory", "memory_access", "sgi_delivery", "wakeup",
+                          "power_transition", "dvfs", "cache_maintenance"}) {
+        ASSERT_TRUE(s["jitter"]["draws"].contains(c)) << c;
+        EXPECT_GT(s["jitter"]["draws"][c].get<std::uint64_t>(), 0u) << c; // every class is exercised
+        total += s["jitter"]["draws"][c].get<std::uint64_t>();
+    }
+    EXPECT_EQ(s["jitter"]["draws_total"].get<std::uint64_t>(), total);
+    EXPECT_EQ(s["switches"]["count"], 12);
+    EXPECT_NE(slurp(dir / "a" / "effective-config.yaml").find("jitter:\n  enabled: true\n"), std::string::npos);
+}
+
+TEST_F(run_test, jitter_on_another_seed_gives_other_switch_timings)
+{
+    const std::string s = " " + scenario("switch-pingpong.yaml") + " --set jitter.enabled=true --set jitter.register_access_pct=50";
+    ASSERT_EQ(blsim("run -q --out " + (dir / "s1").string() + s + " --set seed=1").status, 0);
+    ASSERT_EQ(blsim("run -q --out " + (dir / "s2").string() + s + " --set seed=2").status, 0);
+    const std::vector<std::string> b1 = csv_column(dir / "s1" / "switches.csv", "blackout_us");
+    const std::vector<std::string> b2 = csv_column(dir / "s2" / "switches.csv", "blackout_us");
+    ASSERT_EQ(b1.size(), 12u);
+    ASSERT_EQ(b2.size(), 12u); // the same switches ...
+    EXPECT_NE(b1, b2);         // ... at other timings
+    EXPECT_NE(csv_column(dir / "s1" / "switches.csv", "t_blackout_start_s"),
+              csv_column(dir / "s2" / "switches.csv", "t_blackout_start_s"));
+}
+
+TEST_F(run_test, jitter_off_the_seed_changes_no_timing)
+{
+    // Off by default: the seed still drives the workloads' random choices, but no latency; the
+    // summary has no jitter section.
+    const std::string s = " " + scenario("switch-pingpong.yaml");
+    ASSERT_EQ(blsim("run -q --out " + (dir / "s1").string() + s + " --set seed=1").status, 0);
+    ASSERT_EQ(blsim("run -q --out " + (dir / "s2").string() + s + " --set seed=2").status, 0);
+    EXPECT_EQ(slurp(dir / "s1" / "switches.csv"), slurp(dir / "s2" / "switches.csv"));
+    json a = json::parse(slurp(dir / "s1" / "summary.json")), b = json::parse(slurp(dir / "s2" / "summary.json"));
+    EXPECT_FALSE(a.contains("jitter"));
+    for (json* j : {&a, &b}) {
+        j->erase("host");
+        j->erase("seed");
+    }
+    EXPECT_EQ(a, b);
+    EXPECT_NE(slurp(dir / "s1" / "effective-config.yaml").find("jitter:\n  enabled: false\n"), std::string::npos);
+}
+
+TEST_F(run_test, jitter_bounds_are_validated_where_they_are_written)
+{
+    result r = blsim("run -q --out " + (dir / "x").string() + " " + scenario("switch-pingpong.yaml") +
+                     " --set jitter.enabled=true --set jitter.dvfs_pct=101 --set jitter.sgi_delivery_ns=-1");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--set:2:17: jitter.dvfs_pct: 101 is out of range 0..100"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--set:3:24: jitter.sgi_delivery_ns: -1 is out of range 0..1000000"), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(dir / "x" / "summary.json"));
+}

@@ -8,6 +8,7 @@
 #ifndef BLS_HW_H
 #define BLS_HW_H
 
+#include "bls/mutant.h"
 #include "bls/platform_ops.h"
 
 #ifdef __cplusplus
@@ -29,6 +30,7 @@ struct bls_hw {
 	unsigned spc_irq;  /* its completion interrupt: a level-sensitive SPI */
 	unsigned timer_ppi; /* the per-CPU timer interrupt (30 on ARMv7 generic timers) */
 	unsigned gic_nirqs; /* interrupts the distributor implements: 32 + SPIs */
+	unsigned mutant;    /* enum bls_mutant: a known-bad variant to run (bls/mutant.h); 0: none */
 };
 
 /* bls_hw_cpu_index - @cpu's index within its cluster (CPUs are numbered cluster by cluster:

@@ -107,6 +107,8 @@ struct bls_mcpm {
 	uint8_t cpu_state[BLS_MAX_CLUSTERS][BLS_MAX_CPUS_PER_CLUSTER];
 	uint8_t cluster_state[BLS_MAX_CLUSTERS];
 	uint8_t inbound_state[BLS_MAX_CLUSTERS];
+	/* CPUs inside each cluster's first-man section: the vlock lets one in (checked). */
+	unsigned first_men[BLS_MAX_CLUSTERS];
 	/* public, read-only */
 	struct bls_mcpm_stats stats;
 };

@@ -202,7 +202,8 @@ static int outbound_enter_critical(struct bls_mcpm *m, unsigned cpu, unsigned cl
 	const struct bls_hw *hw = m->hw;
 	set_cluster_state(m, cpu, cl, BLS_CLUSTER_GOING_DOWN);
 
-	if (shm_rd(m, cpu, BLS_MCPM_INBOUND_STATE(cl)) == BLS_INBOUND_COMING_UP)
+	if (shm_rd(m, cpu, BLS_MCPM_INBOUND_STATE(cl)) == BLS_INBOUND_COMING_UP &&
+	    !BLS_MUTANT(hw, BLS_MUTANT_LAST_MAN_IGNORES_INBOUND))
 		goto abort;
 
 	for (unsigned c = 0; c < hw->ncpus; c++) {
@@ -280,7 +281,9 @@ uint32_t bls_mcpm_entry_point(struct bls_mcpm *m, unsigned cpu)
 	set_cpu_state(m, cpu, BLS_CPU_COMING_UP);
 
 	if (bls_vlock_trylock(hw, cpu, hw->shm_base + BLS_MCPM_FIRST_MAN_LOCK(cl), i) == 0) {
-		/* First man. */
+		/* First man: alone here, or the vlock is broken. */
+		m->first_men[cl]++;
+		BLS_CHECK(hw, cpu, m->first_men[cl] == 1 && "vlock mutual exclusion: one first man per cluster");
 		if (shm_rd(m, cpu, BLS_MCPM_CLUSTER_STATE(cl)) == BLS_CLUSTER_UP) {
 			m->stats.first_man_skipped++;
 		} else {
@@ -300,6 +303,7 @@ uint32_t bls_mcpm_entry_point(struct bls_mcpm *m, unsigned cpu)
 			hw->ops->cpu_dsb(hw->plat, cpu);
 			sev(m, cpu);
 		}
+		m->first_men[cl]--;
 		bls_vlock_unlock(hw, cpu, hw->shm_base + BLS_MCPM_FIRST_MAN_LOCK(cl));
 	} else {
 		/* Not the first man: wait for the cluster the first man is setting up. */

@@ -20,18 +20,22 @@ int bls_vlock_trylock(const struct bls_hw *hw, unsigned cpu, uint64_t lock, unsi
 	const uint32_t my_id = voter + BLS_VLOCK_VOTING_OFFSET;
 
 	/* Announce that we are voting, so that a later owner check waits for us. */
-	wr(hw, cpu, my_flag, 1, 1);
+	const int announce = !BLS_MUTANT(hw, BLS_MUTANT_VLOCK_WITHOUT_VOTING);
+	if (announce)
+		wr(hw, cpu, my_flag, 1, 1);
 
 	/* Somebody already owns it: withdraw. */
 	if (rd(hw, cpu, lock, 1) != 0) {
-		wr(hw, cpu, my_flag, 1, 0);
+		if (announce)
+			wr(hw, cpu, my_flag, 1, 0);
 		hw->ops->cpu_send_event(hw->plat, cpu);
 		return 1;
 	}
 
 	/* Vote: the last writer of the owner byte wins. */
 	wr(hw, cpu, lock, 1, my_id);
-	wr(hw, cpu, my_flag, 1, 0);
+	if (announce)
+		wr(hw, cpu, my_flag, 1, 0);
 	hw->ops->cpu_send_event(hw->plat, cpu);
 
 	/* Wait until nobody is still voting; the owner byte then holds the result. */

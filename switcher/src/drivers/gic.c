@@ -142,7 +142,7 @@ void bls_gic_migrate_target(const struct bls_hw *hw, struct bls_gic_cpu_map *map
 	}
 	map_unlock(hw, map, cpu);
 	/* Pending SGIs: cleared on @from, raised again on @to. */
-	for (unsigned w = 0; w < 4; w++) {
+	for (unsigned w = 0; w < 4 && !BLS_MUTANT(hw, BLS_MUTANT_GIC_FORGETS_PENDING_SGIS); w++) {
 		uint32_t pend = dist_read(hw, cpu, BLS_GICD_SPENDSGIR + 4u * w);
 		if (!pend)
 			continue;

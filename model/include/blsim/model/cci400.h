@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "blsim/model/clock_domain.h"
+#include "blsim/model/jitter.h"
 #include "blsim/model/params.h"
 #include "blsim/model/reg_table.h"
 
@@ -62,6 +63,15 @@ public:
     cci400(sc_core::sc_module_name name, const cci_params& params,
            std::vector<unsigned> slave_ports);
 
+    // Jitter of its register accesses and change-pending time (block "cci400"; with it on,
+    // Status makes no promise to a poller: each read takes its own time) and of the lines
+    // its snoops serve ("cci400.snoop"). Before the simulation starts.
+    void set_jitter(jitter_source& source)
+    {
+        jitter_ = source.stream("cci400");
+        snoop_jitter_ = source.stream("cci400.snoop");
+    }
+
     // The caches behind socket slave[@k], which the interconnect snoops.
     void attach(unsigned k, snoop_if& caches, std::string cluster_name);
 
@@ -93,6 +103,7 @@ private:
     sc_core::sc_time access_time_;   // of the register access being served
     sc_core::sc_time pending_until_; // change_pending is set until then
     std::uint64_t snoops_ = 0, snoop_hits_ = 0, bytes_ = 0;
+    jitter jitter_, snoop_jitter_;
 };
 
 } // namespace blsim::model

@@ -21,6 +21,7 @@
 #include "blsim/model/clock_domain.h"
 #include "blsim/model/core.h"
 #include "blsim/model/dvfs_controller.h"
+#include "blsim/model/jitter.h"
 #include "blsim/model/params.h"
 #include "blsim/model/power_controller.h"
 #include "blsim/model/voltage_domain.h"
@@ -42,6 +43,12 @@ public:
     dvfs_controller& dvfs() { return *dvfs_; }
     unsigned ncores() const { return static_cast<unsigned>(cores_.size()); }
     core& core_at(unsigned i) { return *cores_.at(i); }
+
+    // Jitter of its latencies: L2 hits of a fill ("cluster.<name>.fill", memory accesses), its
+    // cache maintenance walks ("cluster.<name>.maintenance"), its DVFS steps
+    // ("cluster.<name>.dvfs"), and its cores' shared-memory accesses ("cpu<N>"). Before the
+    // simulation starts.
+    void set_jitter(jitter_source& source);
 
     const cache_state& l1(unsigned core_index) const { return l1_.at(core_index); }
     const cache_state& l2() const { return l2_; }
@@ -90,6 +97,7 @@ private:
     std::vector<cache_state> l1_;
     cache_state l2_;
     std::uint64_t l2_hits_ = 0, fetched_ = 0, written_back_ = 0, uncached_reads_ = 0;
+    jitter fill_jitter_, maintenance_jitter_;
 };
 
 } // namespace blsim::model

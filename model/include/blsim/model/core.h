@@ -12,11 +12,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "blsim/model/clock_domain.h"
+#include "blsim/model/jitter.h"
 #include "blsim/model/params.h"
 #include "blsim/model/power_controller.h"
 
@@ -40,6 +42,8 @@ public:
     // The software this core runs from time zero. Set before the simulation starts. When
     // it returns the core stays off.
     void set_software(std::function<void()> software) { software_ = std::move(software); }
+    // Jitter of its shared-memory accesses (block "cpu<N>"). Before the simulation starts.
+    void set_jitter(jitter_source& source) { jitter_ = source.stream("cpu" + std::to_string(cpu_)); }
 
     // --- services for the core's own software (call only from this core's thread) ---
 
@@ -142,6 +146,7 @@ private:
     tlm::tlm_dmi dmi_;       // shared memory's direct pointer, when dmi_valid_
     bool dmi_valid_ = false;
     bool owed_ = false; // local time is a shared access's latency, to wait before the next access
+    jitter jitter_;     // of the shared-memory accesses
 };
 
 } // namespace blsim::model

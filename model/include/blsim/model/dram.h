@@ -20,6 +20,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "blsim/model/clock_domain.h"
+#include "blsim/model/jitter.h"
 #include "blsim/model/params.h"
 
 namespace blsim::model {
@@ -31,6 +32,9 @@ public:
     dram(sc_core::sc_module_name name, const dram_params& params);
 
     clock_domain& clock() { return clock_; }
+    // Jitter of its latency (block "dram", memory accesses; one draw per transaction; the
+    // transfer and the queueing are not perturbed). Before the simulation starts.
+    void set_jitter(jitter_source& source) { jitter_ = source.stream("dram"); }
 
     std::uint64_t bytes() const { return bytes_; }
     std::uint64_t transactions() const { return transactions_; }
@@ -47,6 +51,7 @@ private:
     std::uint64_t transactions_ = 0;
     std::uint64_t accesses_ = 0;
     double total_latency_ns_ = 0;
+    jitter jitter_;
 };
 
 } // namespace blsim::model

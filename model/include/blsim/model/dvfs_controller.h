@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "blsim/model/clock_domain.h"
+#include "blsim/model/jitter.h"
 #include "blsim/model/params.h"
 #include "blsim/model/voltage_domain.h"
 
@@ -25,6 +26,10 @@ public:
 
     // Ask for OPP @index (into the ascending table). Any context; never blocks.
     void request(int index);
+
+    // Jitter of its voltage and frequency steps (each step one draw). Before the simulation
+    // starts.
+    void set_jitter(jitter j) { jitter_ = j; }
 
     // Index of @freq_mhz in the table, or -1 when it is not an OPP.
     int index_of(int freq_mhz) const;
@@ -48,6 +53,7 @@ private:
     std::uint64_t transitions_ = 0;
     sc_core::sc_event request_event_;
     sc_core::sc_event done_event_;
+    jitter jitter_;
 };
 
 } // namespace blsim::model

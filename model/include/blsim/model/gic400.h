@@ -20,12 +20,14 @@
 
 #include <array>
 #include <cstdint>
+#include <queue>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
 #include "blsim/model/clock_domain.h"
+#include "blsim/model/jitter.h"
 #include "blsim/model/params.h"
 #include "blsim/model/reg_table.h"
 
@@ -60,6 +62,12 @@ public:
 
     gic400(sc_core::sc_module_name name, unsigned ncpus, const gic_params& params,
            clock_domain& clock);
+
+    // Jitter of its register accesses (block "gic400") and of SGI delivery ("gic400.sgi": an
+    // SGI is pending in the distributor when its GICD_SGIR write is, and reaches each target's
+    // CPU interface -- its IRQ and wake outputs, GICC_IAR -- after a delay of its own). Before
+    // the simulation starts.
+    void set_jitter(jitter_source& source);
 
     // --- peripheral side (any context) ---
     void raise_ppi(unsigned cpu, unsigned id); // id 16..31, edge
@@ -102,6 +110,10 @@ private:
         std::array<std::uint8_t, nsgi> sgi_sources{};    // pending SGIs: bit per source CPU
         std::array<std::uint8_t, nsgi> sgi_active_src{}; // source of the active SGI
         std::uint32_t pending_mask = 0; // bit per private interrupt that is pending
+        // SGIs pending in the distributor whose delivery to this CPU interface is still in
+        // flight (jittered SGI delivery only), and when each arrives.
+        std::uint32_t sgi_in_flight = 0;
+        std::array<sc_core::sc_time, nsgi> sgi_arrival{};
         bool enabled = false;
         std::uint8_t pmr = 0;
         std::uint8_t bpr = 0;
@@ -124,6 +136,9 @@ private:
     std::uint32_t acknowledge(unsigned cpu);
     void end_of_interrupt(unsigned cpu, std::uint32_t value);
     void send_sgi(unsigned from, std::uint32_t value);
+    // SGI @id to @cpu, which was @was_pending before, is delivered after its jittered delay.
+    void delay_sgi(unsigned cpu, unsigned id, bool was_pending);
+    void deliver_sgis(); // the SGIs whose delivery is due
     // Recompute the irq and wake lines of the CPUs in @cpus (bit per CPU): those whose
     // candidates a change can have touched; every CPU by default.
     void update(std::uint32_t cpus = ~0u);
@@ -144,6 +159,16 @@ private:
     reg_table cpu_regs_;
     std::vector<std::uint8_t> irq_level_, wake_level_; // not vector<bool>: read on every update
     std::uint64_t irqs_raised_ = 0, irqs_delivered_ = 0, spurious_ = 0, guest_errors_ = 0;
+    jitter jitter_, sgi_jitter_;
+    struct sgi_flight {
+        sc_core::sc_time at;
+        std::uint64_t seq; // ties in sending order
+        unsigned cpu, id;
+        bool operator>(const sgi_flight& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+    };
+    std::priority_queue<sgi_flight, std::vector<sgi_flight>, std::greater<sgi_flight>> sgi_flights_;
+    std::uint64_t sgi_seq_ = 0;
+    sc_core::sc_event sgi_due_;
 };
 
 } // namespace blsim::model

@@ -38,6 +38,7 @@
 
 #include "blsim/model/clock_domain.h"
 #include "blsim/model/dvfs_controller.h"
+#include "blsim/model/jitter.h"
 #include "blsim/model/observable.h"
 #include "blsim/model/params.h"
 #include "blsim/model/power_state.h"
@@ -67,6 +68,10 @@ public:
     // interrupt line to the GIC (called with the line's new level).
     void attach_dvfs(unsigned cluster, dvfs_controller& dvfs);
     void connect_irq(std::function<void(bool)> line) { irq_line_ = std::move(line); }
+    // Jitter of its latencies: register accesses (block "pwrc"), each core's power-state
+    // changes ("pwrc.cpu<N>": entries are power transitions, exits wake-ups), each cluster's
+    // power-down and power-up ("pwrc.cluster.<name>"). Before the simulation starts.
+    void set_jitter(jitter_source& source);
 
     unsigned ncpus() const { return static_cast<unsigned>(cpu_cluster_.size()); }
     unsigned nclusters() const { return static_cast<unsigned>(clusters_.size()); }
@@ -123,6 +128,7 @@ private:
     unsigned wake_bit(unsigned cpu) const;
 
     struct cluster_slot {
+        std::string name;
         power_params params;
         // The latencies as simulation times, converted once.
         sc_core::sc_time wfi_entry, wfi_exit, off_entry, off_exit, cluster_entry, cluster_exit;
@@ -135,6 +141,7 @@ private:
         std::uint64_t entries_aborted = 0;
         std::unique_ptr<sc_core::sc_event> changed_event, down_request, abort_request;
         unsigned phase_waiters = 0; // cores waiting on changed_event
+        jitter power_jitter; // its power-down and power-up
     };
     void wait_phase_change(cluster_slot& c);
 
@@ -142,6 +149,8 @@ private:
     std::vector<unsigned> cpu_cluster_;
     std::vector<unsigned> cpu_index_; // index within its cluster
     std::vector<core_power> cores_;
+    std::vector<jitter> core_jitter_; // per CPU: its entries and exits
+    jitter jitter_;                   // register accesses
     spc_params spc_;
     clock_domain clock_;
     reg_table regs_;

@@ -20,6 +20,7 @@
 #include "blsim/model/energy.h"
 #include "blsim/model/generic_timer.h"
 #include "blsim/model/gic400.h"
+#include "blsim/model/jitter.h"
 #include "blsim/model/power_controller.h"
 #include "blsim/model/router.h"
 #include "blsim/model/sram.h"
@@ -74,6 +75,8 @@ public:
     // The core's index within its cluster.
     unsigned core_index(unsigned cpu) const { return cpu - first_cpu_.at(pc_->cluster_of(cpu)); }
     const model::energy_meter& meter() const { return *meter_; }
+    // The run's timing jitter (off unless the scenario's jitter.enabled), and its draws.
+    const model::jitter_source& jitter() const { return *jitter_; }
     const bls_kernel& kernel() const { return kernel_; }
     bls_kernel& kernel() { return kernel_; }
     const switch_probe& probe() const { return *probe_; }
@@ -109,6 +112,7 @@ private:
     void check_executing(unsigned cpu, bool starting);
 
     scenario_config cfg_;
+    std::unique_ptr<model::jitter_source> jitter_; // before the blocks that draw from it
     std::unique_ptr<model::power_controller> pc_;
     std::vector<std::unique_ptr<model::cluster>> clusters_;
     std::vector<model::core*> cores_;

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "blsim/model/jitter.h"
 #include "blsim/model/params.h"
 #include "blsim/soc/config_node.h"
 #include "blsim/soc/schema.h"
@@ -194,6 +195,7 @@ struct scenario_config {
     std::vector<mode_change> mode_changes;  // during the run, in time order
     hmp_config hmp;
     std::vector<int> online_cpus; // hotplug at boot: the CPUs that come up (empty: all)
+    model::jitter_params jitter;  // seeded timing jitter of the platform's operations (off)
 };
 
 // The logical CPUs a configuration has at boot: its CPUs, or in a switched mode the pairs.

@@ -107,6 +107,10 @@ public:
 
 private:
     static std::uint64_t key(unsigned logical, unsigned irq) { return (std::uint64_t(logical) << 32) | irq; }
+    // A switch whose inbound was kicked this long before the end of the run without reaching
+    // its blackout hangs: invariant 'switch-completes' (100 ms).
+    static constexpr std::uint64_t switch_hang_ps = 100'000'000'000ull;
+
     struct open_switch {
         switch_record r;
         double soc_at_request_j = 0;
