@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "blsim/soc/compare.h"
+#include "blsim/soc/explore.h"
 #include "blsim/soc/platform.h"
 #include "blsim/soc/regress.h"
 #include "blsim/soc/reports.h"
@@ -54,6 +55,9 @@ const char* const main_help =
     "                      run a scenario over a grid of parameters and seeds, resumably,\n"
     "                      aggregate metrics per point, and find the best points\n"
     "                      (docs/sweeps.md)\n"
+    "  explore SCENARIO --seeds N [-j N]\n"
+    "                      run a scenario under many seeds (with jitter: many interleavings)\n"
+    "                      and report the seeds that break an invariant (docs/explore.md)\n"
     "  tune SPEC --out DIR [-j N] [--trials N] [--min-fraction F]\n"
     "                      search a scenario's parameters with an optimiser (Optuna's TPE)\n"
     "                      for the lowest objective under constraints, resumably\n"
@@ -92,6 +96,10 @@ const char* const run_help =
     "  --inject-bug NAME   make the simulator misbehave on purpose, to see its run-time\n"
     "                      checks stop the run (exit 1): meter-time-reversal,\n"
     "                      mcpm-state-corruption\n"
+    "  --mutant NAME       run a known-bad variant of the switcher's C code, to see blsim\n"
+    "                      explore find it (docs/explore.md): gic-forgets-pending-sgis,\n"
+    "                      vlock-without-voting, last-man-ignores-inbound,\n"
+    "                      outbound-skips-handshake (builds with BLSIM_MUTANTS, the default)\n"
     "  -h, --help          this text\n"
     "\n"
     "Configuration errors are printed as file:line:col: message (an override's location is\n"
@@ -172,6 +180,32 @@ const char* const sweep_help =
     "message). Exit status: 0 every run succeeded, 1 a run failed (recorded as\n"
     "DIR/points/<id>/seed-<S>.failed; the others still run), 2 bad input, nothing written.\n";
 
+const char* const explore_help =
+    "usage: blsim explore SCENARIO [--seeds N] [--first-seed S] [-j N] [--set KEY=VALUE]...\n"
+    "                     [--stop-at-first] [--out DIR]\n"
+    "\n"
+    "Run SCENARIO once per seed (S, S+1, ... S+N-1), each run its own 'blsim run -q' process\n"
+    "checking every invariant as it goes. With jitter on in the scenario (jitter.enabled), the\n"
+    "seed decides the timing of every platform operation, and so the interleaving of the\n"
+    "switcher's and MCPM's races. Prints the violating seeds, grouped by kind, with the command\n"
+    "that reproduces each and writes its Perfetto trace (docs/explore.md).\n"
+    "\n"
+    "  --seeds N           how many seeds (default 100)\n"
+    "  --first-seed S      the first seed (default 1)\n"
+    "  -j, --jobs N        at most N runs at once (default: the number of online CPUs)\n"
+    "  --set KEY=VALUE     an override for every run (not seed), as blsim run takes it\n"
+    "  --mutant NAME       run every seed with a known-bad variant of the C code (blsim run\n"
+    "                      --help lists them), to see that the exploration finds it\n"
+    "  --inject-bug NAME   every run misbehaves on purpose (blsim run --help): to see a\n"
+    "                      violation reported\n"
+    "  --stop-at-first     start no further seed once one has violated (the lowest violating\n"
+    "                      seed is still found: every seed below it has run)\n"
+    "  --out DIR           also write DIR/explore.json: every violating seed, its kind, the\n"
+    "                      end of its stderr and its command\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "Exit status: 0 no seed violated an invariant, 1 some did, 2 bad input (nothing run).\n";
+
 int usage_error(const std::string& message)
 {
     std::cerr << "blsim: " << message << "\n(see 'blsim --help')\n";
@@ -186,6 +220,7 @@ int cmd_run(int argc, char** argv)
     bool quiet = false;
     bool trace_perfetto = false, trace_ftrace = false, trace_vcd = false, gzip = false, report = false;
     blsim::soc::injected_bug bug = blsim::soc::injected_bug::none;
+    unsigned mutant = 0;
 
     for (int i = 0; i < argc; i++) {
         const std::string a = argv[i];
@@ -217,6 +252,13 @@ int cmd_run(int argc, char** argv)
             bug = v ? blsim::soc::injected_bug_named(v) : blsim::soc::injected_bug::none;
             if (bug == blsim::soc::injected_bug::none)
                 return usage_error("--inject-bug needs one of: meter-time-reversal, mcpm-state-corruption");
+        } else if (a == "--mutant") {
+            const char* v = value("--mutant");
+            if (!blsim::soc::mutants_built())
+                return usage_error("--mutant: this blsim was built without the mutants (cmake -DBLSIM_MUTANTS=ON)");
+            mutant = v ? blsim::soc::mutant_named(v) : 0;
+            if (!mutant)
+                return usage_error("--mutant needs one of: " + blsim::soc::mutant_names());
         } else if (a == "--trace" || a.rfind("--trace=", 0) == 0) {
             const char* v = a == "--trace" ? value("--trace") : nullptr;
             std::string kinds = a == "--trace" ? (v ? v : "") : a.substr(8);
@@ -269,7 +311,7 @@ int cmd_run(int argc, char** argv)
     }
 
     const auto t0 = std::chrono::steady_clock::now();
-    blsim::soc::platform plat(cfg, bug);
+    blsim::soc::platform plat(cfg, bug, mutant);
     // The VCD file is written while the run goes, under a temporary name renamed at the end.
     const std::string vcd_tmp = (std::filesystem::path(out_dir) / ".trace.tmp").string();
     plat.enable_traces(trace_perfetto, trace_ftrace, trace_vcd ? vcd_tmp : std::string());
@@ -432,6 +474,18 @@ int main(int argc, char** argv)
                 return exit_ok;
             }
             return blsim::soc::run_sweep(opt, std::cout, std::cerr);
+        }
+        if (cmd == "explore") {
+            blsim::soc::explore_options opt;
+            bool help = false;
+            std::string error;
+            if (!blsim::soc::parse_explore_args(std::vector<std::string>(argv + 2, argv + argc), opt, help, error))
+                return usage_error(error);
+            if (help) {
+                std::cout << explore_help;
+                return exit_ok;
+            }
+            return blsim::soc::run_explore(opt, std::cout, std::cerr);
         }
         if (cmd == "tune")
             return blsim::soc::run_tune(std::vector<std::string>(argv + 2, argv + argc), std::cout, std::cerr);

@@ -72,7 +72,46 @@ injected_bug injected_bug_named(const std::string& name)
     return injected_bug::none;
 }
 
-platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
+namespace {
+
+// enum bls_mutant's names, in its order (index = value).
+constexpr const char* mutant_names_table[] = {
+    "none", "gic-forgets-pending-sgis", "vlock-without-voting", "last-man-ignores-inbound",
+    "outbound-skips-handshake",
+};
+static_assert(sizeof mutant_names_table / sizeof mutant_names_table[0] == BLS_MUTANT_COUNT,
+              "a name for every bls_mutant");
+
+} // namespace
+
+unsigned mutant_named(const std::string& name)
+{
+    for (unsigned m = 1; m < BLS_MUTANT_COUNT; m++)
+        if (name == mutant_names_table[m])
+            return m;
+    return 0;
+}
+
+const char* mutant_name(unsigned mutant) { return mutant < BLS_MUTANT_COUNT ? mutant_names_table[mutant] : "?"; }
+
+std::string mutant_names()
+{
+    std::string s;
+    for (unsigned m = 1; m < BLS_MUTANT_COUNT; m++)
+        s += (m > 1 ? ", " : "") + std::string(mutant_names_table[m]);
+    return s;
+}
+
+bool mutants_built()
+{
+#ifdef BLS_MUTANTS
+    return true;
+#else
+    return false;
+#endif
+}
+
+platform::platform(const scenario_config& cfg, injected_bug bug, unsigned mutant) : cfg_(cfg)
 {
     // Every time in the model is an integer number of picoseconds.
     if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
@@ -189,6 +228,7 @@ platform::platform(const scenario_config& cfg, injected_bug bug) : cfg_(cfg)
                                            kernel_mode_of(cfg_.mode), *meter_,
                                            [this](std::uint64_t t) { meter_->advance_all(t); });
     bls_kernel_config kc = kernel_config(ncpus);
+    kc.hw.mutant = mutant;
     static const bls_workload_ops workload_ops = {
         .next = [](void* wl, unsigned task, uint64_t now_ns, bls_step* out) -> int {
             const workloads::step st = static_cast<workloads::workload*>(wl)->next(task, now_ns);

@@ -345,7 +345,8 @@ std::string summary_json(platform& p, const host_stats& host, const std::vector<
     sw["mcpm"] = {{"last_man", ms.last_man},
                   {"last_man_aborted", ms.last_man_aborted},
                   {"first_man", ms.first_man},
-                  {"raced_power_up", ms.raced_power_up}};
+                  {"raced_power_up", ms.raced_power_up},
+                  {"late_pokes", ms.late_pokes}};
     j["switches"] = sw;
     // Cluster migration: the switches of one group move every logical CPU together; the
     // group's blackout runs from its first CPU's blackout start to its last CPU's end.

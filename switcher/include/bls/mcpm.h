@@ -95,6 +95,7 @@ struct bls_mcpm_stats {
 	uint64_t first_man;         /* cluster set-ups by a vlock winner */
 	uint64_t first_man_skipped; /* vlock winners that found the cluster up */
 	uint64_t raced_power_up;    /* power-downs that a power-up overtook */
+	uint64_t late_pokes;        /* early pokes fired from the gate, installed after entry */
 };
 
 struct bls_mcpm {

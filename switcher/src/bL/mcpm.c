@@ -276,6 +276,7 @@ uint32_t bls_mcpm_entry_point(struct bls_mcpm *m, unsigned cpu)
 	const uint32_t poke = shm_rd(m, cpu, BLS_MCPM_POKE_ADDR(cl, i));
 	if (poke)
 		hw->ops->mmio_write32(hw->plat, cpu, poke, shm_rd(m, cpu, BLS_MCPM_POKE_VALUE(cl, i)));
+	int poked = poke != 0;
 
 	/* From here the cluster cannot start going down behind our back. */
 	set_cpu_state(m, cpu, BLS_CPU_COMING_UP);
@@ -314,9 +315,24 @@ uint32_t bls_mcpm_entry_point(struct bls_mcpm *m, unsigned cpu)
 	hw->ops->cpu_dsb(hw->plat, cpu);
 	set_cpu_state(m, cpu, BLS_CPU_UP);
 
-	/* The gate: wait until somebody opens our entry vector. */
+	/* The gate: wait until somebody opens our entry vector. A CPU that came up with no poke
+	 * installed (woken by a stray interrupt while powering down) may be chosen as a switch's
+	 * inbound while it waits here, past the point where Linux's mcpm_entry_point reads the
+	 * poke: the switch would wait for an "inbound alive" that never comes (found by blsim
+	 * explore; docs/mcpm.md, "Deviations"). So until it has poked once, it looks again at
+	 * each wake-up (the switcher's mcpm_cpu_power_up, which follows the poke's installation,
+	 * ends with a SEV). */
 	uint32_t vector;
-	while ((vector = shm_rd(m, cpu, BLS_MCPM_ENTRY_VECTOR(cl, i))) == 0)
+	while ((vector = shm_rd(m, cpu, BLS_MCPM_ENTRY_VECTOR(cl, i))) == 0) {
 		wfe(m, cpu);
+		if (!poked) {
+			const uint32_t late = shm_rd(m, cpu, BLS_MCPM_POKE_ADDR(cl, i));
+			if (late) {
+				hw->ops->mmio_write32(hw->plat, cpu, late, shm_rd(m, cpu, BLS_MCPM_POKE_VALUE(cl, i)));
+				poked = 1;
+				m->stats.late_pokes++;
+			}
+		}
+	}
 	return vector;
 }

@@ -50,9 +50,17 @@ enum class injected_bug {
 const char* to_string(injected_bug b);
 injected_bug injected_bug_named(const std::string& name);
 
+// The switcher's known-bad variants (switcher/include/bls/mutant.h), by their names on the
+// command line (blsim run --mutant NAME): the enum bls_mutant value, 0 for an unknown name.
+// Only in a build with BLSIM_MUTANTS (mutants_built()).
+unsigned mutant_named(const std::string& name);
+const char* mutant_name(unsigned mutant);
+std::string mutant_names(); // "a, b, c"
+bool mutants_built();
+
 class platform {
 public:
-    explicit platform(const scenario_config& cfg, injected_bug bug = injected_bug::none);
+    explicit platform(const scenario_config& cfg, injected_bug bug = injected_bug::none, unsigned mutant = 0);
     ~platform();
 
     // Simulate cfg.duration_s and bring the accounting up to the end time.

@@ -1,0 +1,395 @@
+// soc/src/explore.cpp -- `blsim explore` (docs/explore.md): a scenario under N seeds, each run
+// in its own process through child_runs, every run checking its invariants as it goes; the
+// seeds whose run stopped on one are grouped by kind and each given its reproducing command.
+#include "blsim/soc/explore.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "blsim/soc/child_runs.h"
+#include "blsim/soc/platform.h"
+#include "blsim/soc/results.h"
+#include "blsim/soc/scenario.h"
+
+namespace blsim::soc {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_failed = 1;
+constexpr int exit_usage = 2;
+
+constexpr long long max_seeds = 100000000;     // one exploration
+constexpr long long max_seed = 2147483647;     // the scenario's seed key
+constexpr std::size_t stderr_tail_lines = 20;  // kept of a violating run
+constexpr std::size_t listed_violations = 10;  // reproducing commands printed
+
+bool parse_count(const std::string& v, long long& n)
+{
+    const char* end = v.data() + v.size();
+    const auto r = std::from_chars(v.data(), end, n);
+    return !v.empty() && r.ec == std::errc() && r.ptr == end;
+}
+
+// @s quoted for a POSIX shell unless it is a plain word.
+std::string shell_word(const std::string& s)
+{
+    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+=:,@") ==
+                          std::string::npos)
+        return s;
+    std::string q = "'";
+    for (char c : s)
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+// What a run of one seed came to.
+struct seed_run {
+    long long seed = 0;
+    bool started = false;
+    run_outcome outcome;
+    std::vector<std::string> stderr_lines;
+    bool violated() const { return started && !outcome.succeeded(); }
+};
+
+std::string status_words(const run_outcome& o)
+{
+    if (!o.start_error.empty())
+        return "not started: " + o.start_error;
+    if (WIFSIGNALED(o.status))
+        return "killed by signal " + std::to_string(WTERMSIG(o.status));
+    return "exit status " + std::to_string(WIFEXITED(o.status) ? WEXITSTATUS(o.status) : -1);
+}
+
+} // namespace
+
+std::string violation_kind(const std::vector<std::string>& lines, int wait_status)
+{
+    std::string line;
+    for (const std::string& l : lines)
+        if (l.find("internal error") != std::string::npos) {
+            line = l;
+            break;
+        }
+    if (line.empty()) {
+        if (WIFSIGNALED(wait_status))
+            return "killed by signal " + std::to_string(WTERMSIG(wait_status));
+        line = lines.empty() ? "exit status " + std::to_string(WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1) +
+                                   " and no message"
+                             : lines.back();
+    }
+    std::string kind;
+    for (std::size_t i = 0; i < line.size();) {
+        if (std::isdigit(static_cast<unsigned char>(line[i]))) {
+            while (i < line.size() && (std::isdigit(static_cast<unsigned char>(line[i])) ||
+                                       (line[i] == '.' && i + 1 < line.size() &&
+                                        std::isdigit(static_cast<unsigned char>(line[i + 1])))))
+                i++;
+            kind += '#';
+        } else {
+            kind += line[i++];
+        }
+    }
+    return kind;
+}
+
+bool parse_explore_args(const std::vector<std::string>& args, explore_options& opt, bool& help, std::string& error)
+{
+    help = std::find(args.begin(), args.end(), "-h") != args.end() ||
+           std::find(args.begin(), args.end(), "--help") != args.end();
+    if (help)
+        return true;
+    bool options_done = false;
+    for (std::size_t i = 0; i < args.size(); i++) {
+        const std::string& a = args[i];
+        auto value = [&](const std::string& name, std::string& v) {
+            if (a == name) {
+                if (i + 1 >= args.size()) {
+                    error = "explore: " + name + " needs a value";
+                    return false;
+                }
+                v = args[++i];
+            } else {
+                v = a.substr(name.size() + 1);
+            }
+            return true;
+        };
+        auto is = [&](const std::string& name) { return a == name || a.rfind(name + "=", 0) == 0; };
+        std::string v;
+        if (options_done || a.empty() || a[0] != '-' || a == "-") {
+            if (!opt.scenario.empty()) {
+                error = "explore: only one SCENARIO may be given (also got '" + a + "')";
+                return false;
+            }
+            opt.scenario = a;
+        } else if (a == "--") {
+            options_done = true;
+        } else if (is("--seeds")) {
+            if (!value("--seeds", v))
+                return false;
+            if (!parse_count(v, opt.seeds) || opt.seeds < 1 || opt.seeds > max_seeds) {
+                error = "explore: --seeds needs a whole number from 1 to " + std::to_string(max_seeds) + " (got '" +
+                        v + "')";
+                return false;
+            }
+        } else if (is("--first-seed")) {
+            if (!value("--first-seed", v))
+                return false;
+            if (!parse_count(v, opt.first_seed) || opt.first_seed < 0 || opt.first_seed > max_seed) {
+                error = "explore: --first-seed needs a whole number from 0 to " + std::to_string(max_seed) +
+                        " (got '" + v + "')";
+                return false;
+            }
+        } else if (a == "-j" || a == "--jobs") {
+            if (i + 1 >= args.size()) {
+                error = "-j needs a number of runs";
+                return false;
+            }
+            if (!parse_jobs(args[++i], opt.jobs, error))
+                return false;
+        } else if (a.rfind("--jobs=", 0) == 0 || (a.rfind("-j", 0) == 0 && a.rfind("--", 0) != 0)) {
+            if (!parse_jobs(a.substr(a[1] == 'j' ? 2 : 7), opt.jobs, error))
+                return false;
+        } else if (is("--set")) {
+            if (!value("--set", v))
+                return false;
+            if (v.rfind("seed=", 0) == 0) {
+                error = "explore: the seed is what explore varies: use --first-seed and --seeds, not --set seed=";
+                return false;
+            }
+            opt.overrides.push_back(v);
+        } else if (is("--out")) {
+            if (!value("--out", opt.out_dir))
+                return false;
+            if (opt.out_dir.empty()) {
+                error = "--out needs a directory";
+                return false;
+            }
+        } else if (is("--mutant")) {
+            if (!value("--mutant", opt.mutant))
+                return false;
+            if (!mutants_built()) {
+                error = "--mutant: this blsim was built without the mutants (cmake -DBLSIM_MUTANTS=ON)";
+                return false;
+            }
+            if (!mutant_named(opt.mutant)) {
+                error = "--mutant needs one of: " + mutant_names();
+                return false;
+            }
+        } else if (is("--inject-bug")) {
+            if (!value("--inject-bug", opt.inject_bug))
+                return false;
+            if (injected_bug_named(opt.inject_bug) == injected_bug::none) {
+                error = "--inject-bug needs one of: meter-time-reversal, mcpm-state-corruption";
+                return false;
+            }
+        } else if (a == "--stop-at-first") {
+            opt.stop_at_first = true;
+        } else {
+            error = "explore: unknown option '" + a + "'";
+            return false;
+        }
+    }
+    if (opt.scenario.empty()) {
+        error = "explore: needs a scenario (blsim explore SCENARIO --seeds N)";
+        return false;
+    }
+    if (opt.first_seed + opt.seeds - 1 > max_seed) {
+        error = "explore: the last seed would pass " + std::to_string(max_seed);
+        return false;
+    }
+    return true;
+}
+
+int run_explore(const explore_options& opt, std::ostream& out, std::ostream& err)
+{
+    // The scenario with the overrides, checked as every run will load it: bad input is
+    // reported once, before anything runs.
+    {
+        cfg::diagnostics diag;
+        scenario_config cfg;
+        std::vector<std::string> first = opt.overrides;
+        first.push_back("seed=" + std::to_string(opt.first_seed));
+        if (!load_scenario(opt.scenario, first, cfg, diag)) {
+            diag.print(err);
+            return exit_usage;
+        }
+        if (!cfg.jitter.enabled)
+            err << "blsim: explore: warning: jitter is off in this scenario: every seed takes the same path "
+                   "through the races (set jitter.enabled: true; docs/explore.md)\n";
+    }
+    std::error_code ec;
+    if (!opt.out_dir.empty()) {
+        fs::create_directories(opt.out_dir, ec);
+        if (ec) {
+            err << "blsim: explore: cannot create " << opt.out_dir << ": " << ec.message() << "\n";
+            return exit_usage;
+        }
+    }
+    // The runs' own results are of no interest (a violating run writes none): a scratch
+    // directory, removed at the end.
+    std::string scratch_template = (fs::temp_directory_path(ec) / "blsim-explore-XXXXXX").string();
+    if (!::mkdtemp(scratch_template.data())) {
+        err << "blsim: explore: cannot create a scratch directory in " << fs::temp_directory_path(ec).string()
+            << "\n";
+        return exit_failed;
+    }
+    const fs::path scratch(scratch_template);
+
+    std::vector<seed_run> runs(static_cast<std::size_t>(opt.seeds));
+    std::vector<run_request> requests;
+    for (std::size_t i = 0; i < runs.size(); i++) {
+        runs[i].seed = opt.first_seed + static_cast<long long>(i);
+        run_request r;
+        r.exe = opt.exe;
+        r.out_dir = (scratch / ("seed-" + std::to_string(runs[i].seed))).string();
+        r.scenario = opt.scenario;
+        r.overrides = opt.overrides;
+        r.overrides.push_back("seed=" + std::to_string(runs[i].seed));
+        r.stderr_file = r.out_dir + ".stderr";
+        if (!opt.mutant.empty())
+            r.extra_args = {"--mutant", opt.mutant};
+        if (!opt.inject_bug.empty())
+            r.extra_args.insert(r.extra_args.end(), {"--inject-bug", opt.inject_bug});
+        requests.push_back(std::move(r));
+    }
+    const unsigned limit = runs_at_once(opt.jobs);
+    err << "blsim: explore: " << opt.scenario << ", seeds " << opt.first_seed << ".." << runs.back().seed << " ("
+        << opt.seeds << " runs, at most " << limit << " at once)\n";
+    err.flush();
+
+    progress_line prog(err, "explore", "violating", runs.size(), 0);
+    std::size_t violations = 0;
+    child_run_options how{limit, true, "blsim: explore: cannot execute the blsim binary\n"};
+    how.stop_starting = [&]() { return opt.stop_at_first && violations > 0; };
+    const auto t0 = std::chrono::steady_clock::now();
+    auto finished = [&](std::size_t i, const run_outcome& o, std::size_t remaining) {
+        seed_run& r = runs[i];
+        r.started = true;
+        r.outcome = o;
+        if (!o.succeeded()) {
+            violations++;
+            r.stderr_lines = last_lines(file_lines(requests[i].stderr_file), stderr_tail_lines);
+        }
+        fs::remove_all(requests[i].out_dir, ec);
+        fs::remove(requests[i].stderr_file, ec);
+        prog.finished("seed " + std::to_string(r.seed) + ": " + (o.succeeded() ? "ok" : "VIOLATION (" + status_words(o) + ")"),
+                      !o.succeeded(), remaining);
+    };
+    std::vector<run_outcome> outcomes;
+    std::string error;
+    const bool waited = run_children(requests, how, outcomes, error, finished);
+    prog.end();
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    fs::remove_all(scratch, ec);
+    if (!waited) {
+        err << "blsim: explore: waiting for the runs: " << error << "\n";
+        return exit_failed;
+    }
+
+    // Kinds, in order of their first seed.
+    struct kind_row {
+        std::string kind;
+        std::size_t count = 0;
+        long long first_seed = 0;
+    };
+    std::vector<kind_row> kinds;
+    std::map<std::string, std::size_t> kind_at;
+    std::size_t ran = 0;
+    std::vector<const seed_run*> violating;
+    for (const seed_run& r : runs) {
+        ran += r.started;
+        if (!r.violated())
+            continue;
+        violating.push_back(&r);
+        const std::string k = violation_kind(r.stderr_lines, r.outcome.status);
+        auto [it, fresh] = kind_at.emplace(k, kinds.size());
+        if (fresh)
+            kinds.push_back({k, 0, r.seed});
+        kinds[it->second].count++;
+    }
+    std::string sets;
+    for (const std::string& o : opt.overrides)
+        sets += " --set " + shell_word(o);
+    if (!opt.mutant.empty())
+        sets += " --mutant " + opt.mutant;
+    if (!opt.inject_bug.empty())
+        sets += " --inject-bug " + opt.inject_bug;
+    auto reproduce = [&](long long seed) {
+        return "blsim run " + shell_word(opt.scenario) + sets + " --set seed=" + std::to_string(seed) +
+               " --trace perfetto --out out/explore-seed-" + std::to_string(seed);
+    };
+
+    if (!opt.out_dir.empty()) {
+        json doc;
+        doc["scenario"] = opt.scenario;
+        doc["overrides"] = opt.overrides;
+        doc["mutant"] = opt.mutant.empty() ? json(nullptr) : json(opt.mutant);
+        doc["first_seed"] = opt.first_seed;
+        doc["seeds"] = opt.seeds;
+        doc["runs"] = ran;
+        doc["violations"] = violating.size();
+        json ks = json::array();
+        for (const kind_row& k : kinds)
+            ks.push_back({{"kind", k.kind}, {"count", k.count}, {"first_seed", k.first_seed}});
+        doc["kinds"] = ks;
+        json vs = json::array();
+        for (const seed_run* r : violating) {
+            const int st = r->outcome.status;
+            vs.push_back({{"seed", r->seed},
+                          {"exit_status", r->outcome.start_error.empty() && WIFEXITED(st) ? json(WEXITSTATUS(st))
+                                                                                          : json(nullptr)},
+                          {"signal", r->outcome.start_error.empty() && WIFSIGNALED(st) ? json(WTERMSIG(st))
+                                                                                       : json(nullptr)},
+                          {"kind", violation_kind(r->stderr_lines, st)},
+                          {"stderr_tail", r->stderr_lines},
+                          {"reproduce", reproduce(r->seed)}});
+        }
+        doc["violating_seeds"] = vs;
+        if (!write_file_atomically((fs::path(opt.out_dir) / "explore.json").string(), doc.dump(2) + "\n", error)) {
+            err << "blsim: explore: cannot write " << error << "\n";
+            return exit_failed;
+        }
+    }
+
+    char rate[64];
+    std::snprintf(rate, sizeof rate, "%.1f", wall_s > 0 ? static_cast<double>(ran) / wall_s : 0.0);
+    out << "explore: " << opt.scenario << sets << ": " << ran << " of " << opt.seeds << " seeds run ("
+        << opt.first_seed << ".." << opt.first_seed + static_cast<long long>(ran) - 1 << "), " << violating.size()
+        << (violating.size() == 1 ? " violation" : " violations") << "; " << rate << " seeds/s, " << limit
+        << " at once\n";
+    if (!violating.empty()) {
+        out << "  count  first seed  kind\n";
+        for (const kind_row& k : kinds) {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "  %5zu  %10lld  ", k.count, k.first_seed);
+            out << buf << k.kind << "\n";
+        }
+        out << "reproduce, with its Perfetto trace:\n";
+        for (std::size_t i = 0; i < violating.size() && i < listed_violations; i++)
+            out << "  " << reproduce(violating[i]->seed) << "\n";
+        if (violating.size() > listed_violations)
+            out << "  ... " << violating.size() - listed_violations << " more"
+                << (opt.out_dir.empty() ? " (--out DIR lists them all)" : " in explore.json") << "\n";
+    }
+    if (!opt.out_dir.empty())
+        out << "results: " << (fs::path(opt.out_dir) / "explore.json").string() << "\n";
+    out.flush();
+    return violating.empty() ? exit_ok : exit_failed;
+}
+
+} // namespace blsim::soc
