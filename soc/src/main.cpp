@@ -99,7 +99,7 @@ const char* const run_help =
     "  --mutant NAME       run a known-bad variant of the switcher's C code, to see blsim\n"
     "                      explore find it (docs/explore.md): gic-forgets-pending-sgis,\n"
     "                      vlock-without-voting, last-man-ignores-inbound,\n"
-    "                      outbound-skips-handshake (builds with BLSIM_MUTANTS, the default)\n"
+    "                      gate-opened-before-save (builds with BLSIM_MUTANTS, the default)\n"
     "  -h, --help          this text\n"
     "\n"
     "Configuration errors are printed as file:line:col: message (an override's location is\n"

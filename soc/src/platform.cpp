@@ -77,7 +77,7 @@ namespace {
 // enum bls_mutant's names, in its order (index = value).
 constexpr const char* mutant_names_table[] = {
     "none", "gic-forgets-pending-sgis", "vlock-without-voting", "last-man-ignores-inbound",
-    "outbound-skips-handshake",
+    "gate-opened-before-save",
 };
 static_assert(sizeof mutant_names_table / sizeof mutant_names_table[0] == BLS_MUTANT_COUNT,
               "a name for every bls_mutant");

@@ -111,7 +111,7 @@ TEST_F(explore_test, bad_input_is_refused_before_anything_runs)
     r = blsim("explore " + quote(pingpong) + " --mutant nonsense");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--mutant needs one of: gic-forgets-pending-sgis, vlock-without-voting, "
-                         "last-man-ignores-inbound, outbound-skips-handshake"),
+                         "last-man-ignores-inbound, gate-opened-before-save"),
               std::string::npos)
         << r.err;
 }
@@ -160,6 +160,17 @@ TEST_F(explore_mutant_test, the_vlock_without_voting_is_found_and_the_correct_vl
         << bad.out;
     const result good = blsim("explore " + both + " --first-seed 128 --seeds 1 -j1");
     EXPECT_EQ(good.status, 0) << good.out << good.err;
+}
+
+// Opening the inbound's gate before the context is saved needs no race: the first switch of
+// the first seed shows it.
+TEST_F(explore_mutant_test, the_gate_opened_before_the_context_is_saved_is_found_at_the_first_seed)
+{
+    const result bad = blsim("explore " + quote(pingpong) + " --seeds 3 -j1 --stop-at-first --mutant gate-opened-before-save");
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_NE(bad.out.find("1 of 3 seeds run (1..1), 1 violation;"), std::string::npos) << bad.out;
+    EXPECT_NE(bad.out.find("\"the outbound swapped the logical map before opening our gate\""), std::string::npos)
+        << bad.out;
 }
 
 } // namespace

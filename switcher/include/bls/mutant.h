@@ -20,8 +20,11 @@ enum bls_mutant {
 	/* The last man does not abort when an inbound CPU is coming up in its cluster: it
 	 * powers the cluster down under the inbound's feet. */
 	BLS_MUTANT_LAST_MAN_IGNORES_INBOUND = 3,
-	/* The outbound powers down without waiting for the inbound's handshake. */
-	BLS_MUTANT_OUTBOUND_SKIPS_HANDSHAKE = 4,
+	/* The outbound opens the inbound's gate as the blackout begins, before it has migrated
+	 * the GIC and saved the logical CPU's context: the inbound can resume a CPU that is not
+	 * yet handed over. (Powering down without waiting for the handshake, the obvious
+	 * variant, breaks nothing this model can see: the context is already in memory.) */
+	BLS_MUTANT_GATE_OPENED_BEFORE_SAVE = 4,
 	BLS_MUTANT_COUNT
 };
 

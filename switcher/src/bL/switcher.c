@@ -220,6 +220,10 @@ static uint32_t switch_blackout(struct bls_switcher *sw, unsigned ob, unsigned l
 	set_phase(sw, l, BLS_SWITCH_BLACKOUT);
 	ops(sw)->cpu_irq_mask(hw->plat, ob, 1);
 	trace(sw, ob, BLS_TRACE_BLACKOUT_BEGIN, l, ib);
+	if (BLS_MUTANT(hw, BLS_MUTANT_GATE_OPENED_BEFORE_SAVE)) {
+		bls_mcpm_set_entry_vector(sw->mcpm, ob, ib, BLS_VECTOR_SWITCH);
+		ops(sw)->cpu_send_event(hw->plat, ob);
+	}
 	bls_gic_migrate_target(hw, &sw->gic_map, ob, l, ob, ib);
 	trace(sw, ob, BLS_TRACE_SWITCH_STEP, l, BLS_STEP_GIC_MIGRATED);
 	/* tick_suspend: our timer's deadline goes with the logical CPU, and our timer stops
@@ -250,8 +254,7 @@ static uint32_t switch_blackout(struct bls_switcher *sw, unsigned ob, unsigned l
 	ops(sw)->shm_write(hw->plat, ob, handshake, 4, 0);
 	bls_mcpm_set_entry_vector(sw->mcpm, ob, ib, BLS_VECTOR_SWITCH);
 	ops(sw)->cpu_send_event(hw->plat, ob);
-	while (!BLS_MUTANT(hw, BLS_MUTANT_OUTBOUND_SKIPS_HANDSHAKE) &&
-	       ops(sw)->shm_read(hw->plat, ob, handshake, 4) == 0)
+	while (ops(sw)->shm_read(hw->plat, ob, handshake, 4) == 0)
 		ops(sw)->cpu_wait_for_event(hw->plat, ob);
 
 	/* The inbound runs the logical CPU now; we power down through MCPM. */
