@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +20,8 @@
 #include <thread>
 
 #include "blsim/soc/scenario.h"
+
+extern char** environ;
 
 namespace blsim::soc {
 
@@ -227,6 +230,36 @@ void progress_line::draw()
     err_ << "\r\033[Kblsim: " << what_ << ": " << done_ << "/" << total_ << " runs done, " << failed_ << " "
          << failed_word_ << ", ETA " << eta;
     err_.flush();
+}
+
+std::string shell_word(const std::string& s)
+{
+    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+=:,@") ==
+                          std::string::npos)
+        return s;
+    std::string q = "'";
+    for (char c : s)
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+int run_python_script(const std::string& script, const std::string& arg, bool quiet)
+{
+    std::string python = "/usr/bin/python3", s = script, a = arg;
+    std::vector<char*> argv = {python.data(), s.data(), a.data(), nullptr};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    if (quiet)
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    pid_t pid = 0;
+    int st = -1;
+    if (posix_spawn(&pid, python.c_str(), &fa, nullptr, argv.data(), environ) == 0) {
+        while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+        }
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    return st;
 }
 
 unsigned runs_at_once(unsigned jobs) { return std::max(jobs ? jobs : std::thread::hardware_concurrency(), 1u); }

@@ -45,18 +45,6 @@ bool parse_count(const std::string& v, long long& n)
     return !v.empty() && r.ec == std::errc() && r.ptr == end;
 }
 
-// @s quoted for a POSIX shell unless it is a plain word.
-std::string shell_word(const std::string& s)
-{
-    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+=:,@") ==
-                          std::string::npos)
-        return s;
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
 // What a run of one seed came to.
 struct seed_run {
     long long seed = 0;

@@ -2,8 +2,6 @@
 //
 // Exit status: 0 success, 2 bad input (usage or configuration; nothing written),
 // 1 internal error (a simulator bug or an environment failure such as an unwritable --out).
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +18,7 @@
 #include <systemc>
 #include <vector>
 
+#include "blsim/soc/child_runs.h"
 #include "blsim/soc/compare.h"
 #include "blsim/soc/explore.h"
 #include "blsim/soc/platform.h"
@@ -383,17 +382,7 @@ int cmd_run(int argc, char** argv)
     if (report) {
         // The pictures and the page come from the results just written (scripts/plot), run
         // without a shell: the directory is an argument as it is.
-        std::string python = "/usr/bin/python3", script = BLSIM_PLOT_SCRIPT;
-        std::vector<char*> argv = {python.data(), script.data(), out_dir.data(), nullptr};
-        posix_spawn_file_actions_t fa;
-        posix_spawn_file_actions_init(&fa);
-        if (quiet)
-            posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-        pid_t pid = 0;
-        int st = -1;
-        if (posix_spawn(&pid, python.c_str(), &fa, nullptr, argv.data(), environ) == 0)
-            ::waitpid(pid, &st, 0);
-        posix_spawn_file_actions_destroy(&fa);
+        const int st = blsim::soc::run_python_script(BLSIM_PLOT_SCRIPT, out_dir, quiet);
         if (st != 0) {
             std::cerr << "blsim: --report: scripts/plot failed (exit status " << (WIFEXITED(st) ? WEXITSTATUS(st) : -1)
                       << "); the run's results are written\n";

@@ -5,8 +5,6 @@
 //
 // It reads only DIR/results.json (and DIR/manifest.json to name the base scenario), so it
 // works the same on a single machine's sweep, a resumed one or a merge of shards.
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -23,7 +21,6 @@
 #include "blsim/soc/sweep.h"
 #include "sweep_detail.h"
 
-extern char** environ;
 
 namespace blsim::soc::sweep_detail {
 
@@ -132,7 +129,7 @@ bool read_baseline(const std::string& given, const json& results, const sweep_op
 }
 
 // The point's parameters as `--set K=V` arguments, as a sweep passes them to its runs, each
-// single-quoted for the shell unless it is a plain word.
+// one word for the shell.
 std::string set_args(const json& parameters)
 {
     std::string s;
@@ -140,16 +137,7 @@ std::string set_args(const json& parameters)
         sweep_value sv;
         sv.t = sweep_value::type::string;
         sv.s = json_value_text(v);
-        const std::string arg = key + "=" + (v.is_string() ? sv.override_text() : sv.s);
-        if (arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+=") ==
-            std::string::npos) {
-            s += " --set " + arg;
-            continue;
-        }
-        std::string q = "'";
-        for (char c : arg)
-            q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-        s += " --set " + q + "'";
+        s += " --set " + shell_word(key + "=" + (v.is_string() ? sv.override_text() : sv.s));
     }
     return s;
 }
@@ -170,22 +158,6 @@ std::string ratio_text(double v, double of)
     o.precision(3);
     o << std::fixed << v / of << "x";
     return o.str();
-}
-
-// Runs the plot script on @dir; its wait status (-1 when it could not be started).
-int run_plot(const std::string& script, const std::string& dir)
-{
-    std::string python = "/usr/bin/python3", s = script, d = dir;
-    std::vector<char*> argv = {python.data(), s.data(), d.data(), nullptr};
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    pid_t pid = 0;
-    int st = -1;
-    if (posix_spawn(&pid, python.c_str(), &fa, nullptr, argv.data(), environ) == 0)
-        ::waitpid(pid, &st, 0);
-    posix_spawn_file_actions_destroy(&fa);
-    return st;
 }
 
 } // namespace
@@ -448,7 +420,7 @@ int run_pareto(const sweep_options& opt, std::ostream& out, std::ostream& err)
     if (opt.plot) {
         const std::string script =
             opt.plot_script.empty() ? std::string(BLSIM_SCRIPTS_DIR) + "/plot-pareto" : opt.plot_script;
-        const int st = run_plot(script, dir.string());
+        const int st = run_python_script(script, dir.string(), false);
         if (st != 0) {
             out << "\n";
             out.flush();

@@ -77,6 +77,15 @@ private:
     bool live_ = false;
 };
 
+// @s as one word for a POSIX shell, in the commands printed for a user to paste: as it is when
+// it is a plain word, otherwise single-quoted.
+std::string shell_word(const std::string& s);
+
+// Runs `/usr/bin/python3 @script @arg` (no shell: @arg is passed as it is) with stdin from
+// /dev/null, and stdout too when @quiet; waits for it. Its wait status, or -1 when it could not
+// be started. For the plot scripts (scripts/plot, scripts/plot-pareto).
+int run_python_script(const std::string& script, const std::string& arg, bool quiet);
+
 // How many runs at once for a -j value: @jobs, or the hardware's concurrency when 0; at least 1.
 unsigned runs_at_once(unsigned jobs);
 // The value of -j / --jobs: a positive whole number, into @jobs; false with @error otherwise.
