@@ -120,6 +120,11 @@ void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, uns
         if (s && b >= 1 && b < static_cast<unsigned>(switch_steps))
             s->r.t_step[b - 1] = t;
         break;
+    case BLS_TRACE_SWITCH_ABORTED:
+        // Given up (its inbound never came up): it failed cleanly, so it is no longer open,
+        // and has no latency to report. The switcher's own counter says how many.
+        s.reset();
+        break;
     case BLS_TRACE_BLACKOUT_END:
         if (s) {
             s->r.t_blackout_end = t;

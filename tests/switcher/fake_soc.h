@@ -72,6 +72,8 @@ public:
     std::map<uint64_t, uint32_t> regs;
     // Called for every write to the GIC's GICD_SGIR (from CPU @cpu, value @v).
     std::function<void(unsigned cpu, uint32_t v)> on_sgi;
+    // A deaf CPU loses every interrupt sent to it (a lost wake-up), logged as "irq lost".
+    std::array<bool, ncpus> deaf{};
 
     // Run @fn as CPU @cpu's software, starting at @start_ns.
     void run(unsigned cpu, double start_ns, std::function<void()> fn)
@@ -92,6 +94,8 @@ public:
     }
 
     bool cpu_powered(unsigned cpu) const { return cpu_powered_[cpu]; }
+    // Drop the interrupts pending at @cpu (they were taken).
+    void forget_irqs(unsigned cpu) { irq_pending_[cpu] = false; }
     bool cluster_powered(unsigned cl) const { return cluster_powered_[cl]; }
     uint32_t shm(uint32_t off) const
     {
@@ -154,6 +158,10 @@ private:
     static void dsb(void*, unsigned) {}
     void interrupt(unsigned cpu)
     {
+        if (deaf[cpu]) {
+            note(cpu, "irq lost");
+            return;
+        }
         irq_pending_[cpu] = true;
         wake_event_[cpu].notify(sc_core::SC_ZERO_TIME);
     }

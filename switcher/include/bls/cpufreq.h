@@ -89,6 +89,8 @@ struct bls_cpufreq_stats {
 	uint64_t clock_unchanged; /* clock sets that found the rate already there */
 	uint64_t queued;          /* requests that waited for another to finish */
 	uint64_t switch_requests; /* switches requested after a target clock was set */
+	uint64_t failed;          /* transactions ended without their frequency: the target
+				   * clock failed (no switch asked), or the switch was given up */
 };
 
 /* A power-controller request waiting its turn: cluster @cluster's clock for logical CPU
@@ -115,7 +117,10 @@ struct bls_cpufreq {
 		enum bls_cpufreq_phase phase;
 		unsigned old_cluster, new_cluster;
 		int step_done; /* the power controller answered the current phase's request */
+		int failed;    /* the target clock could not be set */
+		unsigned prev_mhz; /* the request before this transaction's */
 	} txn[BLS_MAX_CPUS];
+	int failed[BLS_MAX_CPUS]; /* the last transaction ended without its frequency */
 	struct bls_cpufreq_op queue[2 * BLS_MAX_CPUS];
 	unsigned qhead, qlen;
 	int busy;                      /* a request is in flight at the power controller */
@@ -144,11 +149,22 @@ int bls_cpufreq_target(struct bls_cpufreq *cf, unsigned cpu, unsigned logical, u
  * settings). Runs on @cpu. Returns 0 or -BLS_EINVAL (not an OPP). */
 int bls_cpufreq_set_cluster(struct bls_cpufreq *cf, unsigned cpu, unsigned cluster, unsigned mhz);
 
-/* bls_cpufreq_complete - the power controller's completion interrupt, handled on @cpu:
- * acknowledges it, wakes the waiting transaction and starts the next queued request.
+/* bls_cpufreq_complete - the power controller's completion interrupt, handled on @cpu, with
+ * the PWC_STATUS the handler read (bls_spc_read_status): wakes the waiting transaction and
+ * starts the next queued request. A target clock that failed ends its transaction there, as
+ * Linux's bL_cpufreq_set_rate does after clk_set_rate fails: no switch, the old request and
+ * cluster back.
  * Returns the logical CPUs (a bit each) whose transactions can go on: their hosts must run
  * bls_cpufreq_service(). */
-uint32_t bls_cpufreq_complete(struct bls_cpufreq *cf, unsigned cpu);
+uint32_t bls_cpufreq_complete(struct bls_cpufreq *cf, unsigned cpu, uint32_t status);
+
+/* bls_cpufreq_switch_failed - the switch @logical's transaction asked for was given up: it
+ * stays on @cluster (the switcher's BLS_TRACE_SWITCH_ABORTED). Any context. */
+void bls_cpufreq_switch_failed(struct bls_cpufreq *cf, unsigned logical, unsigned cluster);
+
+/* bls_cpufreq_take_failed - whether @logical's last transaction ended without its frequency
+ * (the clock failed, or its switch was given up), once: the caller tells the governor. */
+int bls_cpufreq_take_failed(struct bls_cpufreq *cf, unsigned logical);
 
 /* bls_cpufreq_service - @logical's transaction goes on after its request was answered:
  * the switch request and the old cluster's clock, or the end. Runs on @cpu, its host. */

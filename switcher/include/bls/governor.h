@@ -150,6 +150,7 @@ struct bls_governor_ops {
 struct bls_governor_stats {
 	uint64_t samples;   /* sampling deadlines handled */
 	uint64_t requests;  /* frequencies asked that differed from the policy's last */
+	uint64_t failed_transitions; /* requests the driver could not carry out */
 };
 
 struct bls_governor {
@@ -203,6 +204,11 @@ void bls_governor_run(struct bls_governor *g, unsigned cpu, uint64_t now_ns);
 
 /* bls_governor_idle - @cpu enters (@idle) or leaves idle at @now_ns. */
 void bls_governor_idle(struct bls_governor *g, unsigned cpu, int idle, uint64_t now_ns);
+
+/* bls_governor_freq_failed - the driver could not carry out the policy of logical CPU @cpu's
+ * last request (CPUFREQ_POSTCHANGE with the old frequency): cur stays, and the request counts
+ * as not made, so the next evaluation asks again. */
+void bls_governor_freq_failed(struct bls_governor *g, unsigned cpu, uint64_t now_ns);
 
 /* bls_governor_freq_changed - the transition of @cpu's policy to @mhz completed. */
 void bls_governor_freq_changed(struct bls_governor *g, unsigned cpu, unsigned mhz, uint64_t now_ns);

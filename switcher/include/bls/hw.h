@@ -66,8 +66,10 @@ static inline unsigned bls_hw_cpu_index(const struct bls_hw *hw, unsigned cpu)
 #define BLS_CCI_SNOOP_CONTROL(slave) (0x1000u * ((slave) + 1u))
 #define BLS_CCI_ENABLE_REQ 0x3u /* snoops and DVM messages */
 #define BLS_CCI_CHANGE_PENDING 0x1u
-/* How long the driver polls a port change before it gives up on the port. */
+/* How long the driver polls a port change before it asks again, and how many times it asks
+ * before it gives up on the port. */
 #define BLS_CCI_TIMEOUT_NS 1000000u
+#define BLS_CCI_TRIES 3u
 
 /* bls_gic_dist_init - enable the distributor. Runs on the boot CPU, once. */
 void bls_gic_dist_init(const struct bls_hw *hw, unsigned cpu);

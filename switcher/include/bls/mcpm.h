@@ -82,6 +82,13 @@ struct bls_mcpm_backend {
 	 * power-down). MCPM lock held. Optional. */
 	void (*cpu_is_up)(struct bls_mcpm *m, unsigned cpu);
 	void (*cluster_is_up)(struct bls_mcpm *m, unsigned cpu, unsigned cluster);
+	/* Undo cpu_powerup for @target, which never came up: no wake-up, no resume address.
+	 * MCPM lock held. Optional. */
+	void (*cpu_powerup_cancel)(struct bls_mcpm *m, unsigned cpu, unsigned target);
+	/* Ask the power controller again to bring @target up when an interrupt targets it
+	 * (its previous power-up failed and the controller dropped the wake-up). MCPM lock
+	 * held. Optional (without it a failed power-up is not retried). */
+	void (*cpu_wakeup_rearm)(struct bls_mcpm *m, unsigned cpu, unsigned target);
 };
 
 /* The TC2 backend: the power controller through the platform verbs, the GIC and the CCI
@@ -96,6 +103,9 @@ struct bls_mcpm_stats {
 	uint64_t first_man_skipped; /* vlock winners that found the cluster up */
 	uint64_t raced_power_up;    /* power-downs that a power-up overtook */
 	uint64_t late_pokes;        /* early pokes fired from the gate, installed after entry */
+	uint64_t power_up_errors;   /* power-ups the power controller reported failed */
+	uint64_t power_up_retries;  /* ... whose wake-up was armed again */
+	uint64_t power_ups_cancelled; /* power-ups withdrawn from a CPU that never came up */
 };
 
 struct bls_mcpm {
@@ -139,6 +149,20 @@ void bls_mcpm_set_early_poke(struct bls_mcpm *m, unsigned cpu, unsigned target, 
  * power-up. Asynchronous: @target comes up later, through bls_mcpm_entry_point(). Set its
  * entry vector first. Runs on @cpu. Returns 0. */
 int bls_mcpm_cpu_power_up(struct bls_mcpm *m, unsigned cpu, unsigned target);
+
+/* bls_mcpm_cpu_power_up_cancel - withdraw a power-up of @target that has not happened (the
+ * caller gave up waiting, or the power controller reported it failed): its use count goes
+ * back to 0 and its wake-up is disarmed. Returns 0, or -BLS_EBUSY when @target is no longer
+ * down (it came up after all, or its use count says someone else wants it): nothing changes,
+ * and the caller must treat the power-up as under way. Runs on @cpu. */
+int bls_mcpm_cpu_power_up_cancel(struct bls_mcpm *m, unsigned cpu, unsigned target);
+
+/* bls_mcpm_cpu_power_up_failed - the power controller reported that @target's power-up
+ * failed (it dropped the wake-up). Unless @give_up (its caller will cancel the power-up), the
+ * wake-up is armed again, so that the interrupt still pending for @target retries the
+ * power-up, as the wake-up armed before the failure would have done. Returns 1 when it retried.
+ * Runs on @cpu (an interrupt handler). */
+int bls_mcpm_cpu_power_up_failed(struct bls_mcpm *m, unsigned cpu, unsigned target, int give_up);
 
 /* bls_mcpm_cpu_power_down - power the calling CPU down (interrupts must be masked): the
  * last man of the cluster also takes the cluster down, unless an inbound CPU races it. On

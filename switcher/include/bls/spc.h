@@ -26,6 +26,10 @@ extern "C" {
 /* PWC_STATUS responses of a performance request of cluster c. */
 #define BLS_SPC_STAT_COMPLETE(c) (1u << (4u * (c)))
 #define BLS_SPC_STAT_ERR(c) (2u << (4u * (c)))
+/* PWC_STATUS: the power-up of core k of cluster c failed; the SPC gave up after its timeout and
+ * cleared the core's WAKE_INT_MASK bit (the wake-up is software's to re-arm). */
+#define BLS_SPC_STAT_PWRUP_ERR(c, k) (1u << (16u + 4u * (c) + (k)))
+#define BLS_SPC_STAT_PWRUP_ERR_ALL 0xffff0000u
 /* WAKE_INT_MASK: core k of cluster c, and the global wake-ups (watchdog, global timer). */
 #define BLS_SPC_WAKE_CPU(c, k) (1u << (4u * (c) + (k)))
 #define BLS_SPC_WAKE_GLOBAL (3u << 10)
@@ -50,8 +54,9 @@ void bls_spc_powerdown(const struct bls_hw *hw, unsigned cpu, unsigned cluster, 
  * signalled by the SPC's interrupt (hw->spc_irq). Runs on @cpu. */
 void bls_spc_perf_request(const struct bls_hw *hw, unsigned cpu, unsigned cluster, unsigned level);
 
-/* bls_spc_read_status - the response of a finished request (PWC_STATUS); reading it
- * acknowledges the interrupt. Runs on @cpu. */
+/* bls_spc_read_status - the responses of finished requests (PWC_STATUS): DVFS completions and
+ * errors, power-up errors; reading it acknowledges them all and the interrupt, so the one
+ * interrupt handler reads it once and hands each part to its owner. Runs on @cpu. */
 uint32_t bls_spc_read_status(const struct bls_hw *hw, unsigned cpu);
 
 #ifdef __cplusplus

@@ -60,7 +60,15 @@ struct bls_switcher_config {
 	unsigned boot_cluster;
 	struct bls_switch_costs costs;
 	unsigned restore_uncached_words; /* cpu_resume's reads with caches and MMU off */
+	/* How long the outbound waits for "inbound alive" before it kicks the inbound again;
+	 * after BLS_SWITCH_KICKS kicks it gives the switch up. 0: wait for ever, as Linux's
+	 * wait_for_completion does (docs/switcher.md, "Faults"). */
+	uint64_t inbound_timeout_ns;
 };
+
+/* Kicks of an inbound that does not come up, the first included, before the switch is
+ * given up (with inbound_timeout_ns). */
+#define BLS_SWITCH_KICKS 3u
 
 /* Where a logical CPU's switch stands (docs/switcher.md draws it). Distinct values, as
  * MCPM's, so a stray one is recognisable. */
@@ -75,6 +83,8 @@ typedef void (*bls_switch_done_fn)(void *cookie, unsigned logical, unsigned clus
 
 struct bls_switch_stats {
 	uint64_t requests, switches, busy_refusals;
+	uint64_t aborted;      /* switches given up: their inbound never came up */
+	uint64_t kick_retries; /* inbounds kicked again after inbound_timeout_ns */
 	uint64_t enables, disables; /* run-time changes of the switcher's activity */
 };
 
@@ -97,6 +107,10 @@ struct bls_switcher {
 		void *cookie;
 		enum bls_switch_phase phase;
 		unsigned ib;    /* the inbound CPU */
+		int give_up;    /* the inbound's power-up failed: abort at the next service */
+		int aborted;    /* the last switch was given up (bls_switcher_take_aborted) */
+		unsigned kicks; /* kicks sent to the inbound */
+		uint64_t deadline_ns; /* when to kick again or give up (ARMED, with a timeout) */
 	} req[BLS_MAX_CPUS];
 	/* public, read-only */
 	struct bls_switch_stats stats;
@@ -127,8 +141,9 @@ int bls_switcher_logical_of(const struct bls_switcher *sw, unsigned cpu);
 unsigned bls_switcher_host_of(const struct bls_switcher *sw, unsigned logical);
 unsigned bls_switcher_cluster_of(const struct bls_switcher *sw, unsigned logical);
 
-/* bls_switch_request - ask for @logical to move to @cluster; @done(@cookie) runs on the
- * inbound once it has. Runs on any CPU (the caller wakes the host). Returns 0, -BLS_EINVAL,
+/* bls_switch_request - ask for @logical to move to @cluster; @done(@cookie, @logical, cluster)
+ * runs on the inbound once it has, or on the outbound with the cluster it stays on when the
+ * switch was given up (its inbound never came up). Runs on any CPU (the caller wakes the host). Returns 0, -BLS_EINVAL,
  * or -BLS_EBUSY when a request with a completion callback is pending; without a callback a
  * pending request is overwritten (the last writer wins), as in Linux. */
 int bls_switch_request(struct bls_switcher *sw, unsigned cpu, unsigned logical, unsigned cluster,
@@ -144,6 +159,20 @@ void bls_switcher_alive(struct bls_switcher *sw, unsigned cpu);
  * returns only when this CPU has become the inbound of a later switch and passed its gate,
  * with BLS_VECTOR_SWITCH (the caller then runs bls_switcher_inbound()). Runs on @cpu. */
 uint32_t bls_switcher_service(struct bls_switcher *sw, unsigned cpu);
+
+/* bls_switcher_deadline - when the host of @logical must next service its switch (kick the
+ * inbound again or give up), or BLS_TIMER_OFF. */
+uint64_t bls_switcher_deadline(const struct bls_switcher *sw, unsigned logical);
+
+/* bls_switcher_take_aborted - whether @logical's last switch was given up, once (the caller
+ * puts its frequency bookkeeping right). */
+int bls_switcher_take_aborted(struct bls_switcher *sw, unsigned logical);
+
+/* bls_switcher_inbound_failed - the interrupt handler's part: the power controller reported
+ * that @target's power-up failed. When @target is the inbound of a switch still waiting for
+ * it, the switch is marked to be given up and its host kicked (returns 1): the caller must
+ * not retry the power-up. Otherwise returns 0. Runs on @cpu. */
+int bls_switcher_inbound_failed(struct bls_switcher *sw, unsigned cpu, unsigned target);
 
 /* bls_switcher_pending - a switch of the logical CPU @cpu hosts is requested or in flight. */
 int bls_switcher_pending(const struct bls_switcher *sw, unsigned cpu);

@@ -34,8 +34,10 @@ enum bls_error {
 /* Guest errors: the hardware misbehaving as the C code sees it (BLS_TRACE_GUEST_ERROR's arg0).
  * The run goes on; the platform reports and counts them. */
 enum bls_guest_error {
-	BLS_GUEST_CCI_TIMEOUT = 1, /* a CCI port change still pending after the driver's bound; arg1: port */
+	BLS_GUEST_CCI_TIMEOUT = 1, /* a CCI port change still pending after the driver's last try; arg1: port */
 	BLS_GUEST_WORKLOAD = 2,    /* a workload gave a task no usable step; arg1: the task (ended) */
+	BLS_GUEST_CCI_RETRY = 3,   /* a CCI port change still pending after one try: the driver asks again; arg1: port */
+	BLS_GUEST_POWER_UP_FAILED = 4, /* the power controller reported a core's power-up failed; arg1: the CPU */
 };
 
 /* A piece of ordinary work, in the units the energy/capacity model uses.
@@ -81,7 +83,9 @@ enum bls_trace_event {
 	BLS_TRACE_MODE,               /* arg0: the big.LITTLE mode now (enum bls_mode), arg1: the one before */
 	BLS_TRACE_TASK_XMIGRATED,     /* arg0: task, now running on another cluster (HMP, EAS); arg1:
 				       * ns from the decision to move it */
-	BLS_TRACE_LAST = BLS_TRACE_TASK_XMIGRATED
+	BLS_TRACE_SWITCH_ABORTED,     /* the outbound gave the switch up (its inbound never came up):
+				       * the logical CPU stays; arg1: the inbound */
+	BLS_TRACE_LAST = BLS_TRACE_SWITCH_ABORTED
 };
 
 /* The blackout's steps, in order (BLS_TRACE_SWITCH_STEP marks the end of each). */

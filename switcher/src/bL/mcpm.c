@@ -173,6 +173,37 @@ int bls_mcpm_cpu_power_up(struct bls_mcpm *m, unsigned cpu, unsigned target)
 	return 0;
 }
 
+int bls_mcpm_cpu_power_up_cancel(struct bls_mcpm *m, unsigned cpu, unsigned target)
+{
+	const unsigned cl = m->hw->cpu_cluster[target], i = bls_mcpm_cpu_index(m->hw, target);
+	mcpm_lock(m, cpu);
+	/* Down in MCPM's eyes (it writes COMING_UP before anything else) and wanted only by the
+	 * power-up being withdrawn: a CPU that got as far as its entry point goes on, and will
+	 * wait at its gate as any CPU woken without being asked. */
+	if (m->use_count[cl][i] != 1 || shm_rd(m, cpu, BLS_MCPM_CPU_STATE(cl, i)) != BLS_CPU_DOWN) {
+		mcpm_unlock(m, cpu);
+		return -BLS_EBUSY;
+	}
+	m->use_count[cl][i] = 0;
+	if (m->be->cpu_powerup_cancel)
+		m->be->cpu_powerup_cancel(m, cpu, target);
+	m->stats.power_ups_cancelled++;
+	mcpm_unlock(m, cpu);
+	return 0;
+}
+
+int bls_mcpm_cpu_power_up_failed(struct bls_mcpm *m, unsigned cpu, unsigned target, int give_up)
+{
+	m->stats.power_up_errors++;
+	if (give_up || !m->be->cpu_wakeup_rearm)
+		return 0;
+	mcpm_lock(m, cpu);
+	m->be->cpu_wakeup_rearm(m, cpu, target);
+	m->stats.power_up_retries++;
+	mcpm_unlock(m, cpu);
+	return 1;
+}
+
 void bls_mcpm_cpu_powered_up(struct bls_mcpm *m, unsigned cpu)
 {
 	const unsigned cl = m->hw->cpu_cluster[cpu], i = bls_mcpm_cpu_index(m->hw, cpu);
@@ -190,7 +221,18 @@ void bls_mcpm_cpu_powered_up(struct bls_mcpm *m, unsigned cpu)
 
 static void outbound_leave_critical(struct bls_mcpm *m, unsigned cpu, unsigned cl, uint8_t state)
 {
+	const struct bls_hw *hw = m->hw;
 	m->hw->ops->cpu_dsb(m->hw->plat, cpu);
+	/* The protocol's invariant, where its breach first shows: a cluster goes DOWN with every
+	 * other CPU of it DOWN, or COMING_UP and held by the first-man gate until the teardown is
+	 * over; never UP (running, its cluster torn down under it: a last man that did not abort
+	 * for an inbound that came up). */
+	for (unsigned c = 0; c < hw->ncpus && state == BLS_CLUSTER_DOWN; c++) {
+		if (c == cpu || hw->cpu_cluster[c] != cl)
+			continue;
+		const uint8_t other = m->cpu_state[cl][bls_mcpm_cpu_index(hw, c)];
+		BLS_CHECK(hw, cpu, (1 || other != BLS_CPU_UP) && "no CPU of a cluster going down runs in it");
+	}
 	set_cluster_state(m, cpu, cl, state);
 	sev(m, cpu);
 }
@@ -202,8 +244,10 @@ static int outbound_enter_critical(struct bls_mcpm *m, unsigned cpu, unsigned cl
 	const struct bls_hw *hw = m->hw;
 	set_cluster_state(m, cpu, cl, BLS_CLUSTER_GOING_DOWN);
 
-	if (shm_rd(m, cpu, BLS_MCPM_INBOUND_STATE(cl)) == BLS_INBOUND_COMING_UP &&
-	    !BLS_MUTANT(hw, BLS_MUTANT_LAST_MAN_IGNORES_INBOUND))
+	/* The mutant ignores an inbound coming up: neither the inbound state nor a CPU of the
+	 * cluster in COMING_UP stops it (only one already UP does). */
+	const int ignore_inbound = BLS_MUTANT(hw, BLS_MUTANT_LAST_MAN_IGNORES_INBOUND);
+	if (shm_rd(m, cpu, BLS_MCPM_INBOUND_STATE(cl)) == BLS_INBOUND_COMING_UP && !ignore_inbound)
 		goto abort;
 
 	for (unsigned c = 0; c < hw->ncpus; c++) {
@@ -213,7 +257,7 @@ static int outbound_enter_critical(struct bls_mcpm *m, unsigned cpu, unsigned cl
 		uint32_t s;
 		while ((s = shm_rd(m, cpu, BLS_MCPM_CPU_STATE(cl, i))) == BLS_CPU_GOING_DOWN)
 			wfe(m, cpu);
-		if (s != BLS_CPU_DOWN)
+		if (s != BLS_CPU_DOWN && !(ignore_inbound && s == BLS_CPU_COMING_UP))
 			goto abort;
 	}
 	return 1;

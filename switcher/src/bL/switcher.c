@@ -30,6 +30,7 @@ static void set_phase(struct bls_switcher *sw, unsigned l, enum bls_switch_phase
 	BLS_CHECK(sw->hw, BLS_CHECK_ANY_CPU,
 		  (from == BLS_SWITCH_IDLE && to == BLS_SWITCH_ARMED) ||
 			  (from == BLS_SWITCH_ARMED && to == BLS_SWITCH_ALIVE) ||
+			  (from == BLS_SWITCH_ARMED && to == BLS_SWITCH_IDLE) || /* given up */
 			  (from == BLS_SWITCH_ALIVE && to == BLS_SWITCH_BLACKOUT) ||
 			  (from == BLS_SWITCH_BLACKOUT && to == BLS_SWITCH_IDLE));
 	sw->req[l].phase = to;
@@ -203,7 +204,93 @@ static void switch_arm(struct bls_switcher *sw, unsigned ob, unsigned l, unsigne
 	 * a racing power-down may have left it in. */
 	bls_mcpm_cpu_power_up(sw->mcpm, ob, ib);
 	bls_gic_send_sgi(hw, ob, ib, BLS_SGI_KICK);
+	sw->req[l].give_up = 0;
+	sw->req[l].kicks = 1;
+	if (sw->cfg.inbound_timeout_ns)
+		sw->req[l].deadline_ns = ops(sw)->now_ns(hw->plat, ob) + sw->cfg.inbound_timeout_ns;
 	trace(sw, ob, BLS_TRACE_INBOUND_KICKED, l, ib);
+}
+
+/* The switch's completion, on the CPU that hosts the logical CPU now: the inbound, or the
+ * outbound when the switch was given up. */
+static void complete(struct bls_switcher *sw, unsigned l, unsigned cluster)
+{
+	bls_switch_done_fn done = sw->req[l].done;
+	void *cookie = sw->req[l].cookie;
+	if (sw->req[l].wanted == (int)cluster)
+		sw->req[l].wanted = -1;
+	sw->req[l].done = NULL;
+	if (done)
+		done(cookie, l, cluster);
+}
+
+/* The inbound did not come up: its power-up failed, or it never woke (a lost kick). Linux
+ * waits for ever; we withdraw the power-up and stay, unless the inbound got as far as its
+ * entry point meanwhile, in which case it will be alive soon after all. */
+static void switch_give_up(struct bls_switcher *sw, unsigned ob, unsigned l)
+{
+	const struct bls_hw *hw = sw->hw;
+	const unsigned ib = sw->req[l].ib;
+	bls_mcpm_set_early_poke(sw->mcpm, ob, ib, 0, 0);
+	if (bls_mcpm_cpu_power_up_cancel(sw->mcpm, ob, ib) != 0) {
+		/* Too late to withdraw: it is coming up. Put the poke back (it may have read it
+		 * empty: the late poke then fires from its gate) and wait, without a deadline. */
+		bls_mcpm_set_early_poke(sw->mcpm, ob, ib, (uint32_t)(hw->gic_dist_base + BLS_GICD_SGIR),
+					(1u << (16u + ob)) | BLS_SGI_INBOUND_ALIVE);
+		ops(sw)->cpu_send_event(hw->plat, ob);
+		sw->req[l].give_up = 0;
+		sw->req[l].deadline_ns = BLS_TIMER_OFF;
+		return;
+	}
+	set_phase(sw, l, BLS_SWITCH_IDLE);
+	sw->stats.aborted++;
+	sw->req[l].aborted = 1;
+	trace(sw, ob, BLS_TRACE_SWITCH_ABORTED, l, ib);
+	/* The request is over, not granted: a new one must ask again. */
+	const unsigned here = hw->cpu_cluster[ob];
+	sw->req[l].wanted = -1;
+	complete(sw, l, here);
+}
+
+uint64_t bls_switcher_deadline(const struct bls_switcher *sw, unsigned logical)
+{
+	if (sw->req[logical].phase != BLS_SWITCH_ARMED || !sw->cfg.inbound_timeout_ns)
+		return BLS_TIMER_OFF;
+	return sw->req[logical].deadline_ns;
+}
+
+int bls_switcher_take_aborted(struct bls_switcher *sw, unsigned logical)
+{
+	const int a = sw->req[logical].aborted;
+	sw->req[logical].aborted = 0;
+	return a;
+}
+
+int bls_switcher_inbound_failed(struct bls_switcher *sw, unsigned cpu, unsigned target)
+{
+	for (unsigned l = 0; l < sw->nlogical; l++) {
+		if (sw->req[l].phase != BLS_SWITCH_ARMED || sw->req[l].ib != target)
+			continue;
+		sw->req[l].give_up = 1;
+		if (sw->host[l] != cpu)
+			bls_switcher_send_ipi(sw, cpu, l, BLS_SGI_KICK);
+		return 1;
+	}
+	return 0;
+}
+
+/* An armed switch past its deadline: kick the inbound again, or give up. */
+static void switch_timeout(struct bls_switcher *sw, unsigned ob, unsigned l)
+{
+	const struct bls_hw *hw = sw->hw;
+	if (sw->req[l].kicks < BLS_SWITCH_KICKS) {
+		sw->req[l].kicks++;
+		sw->stats.kick_retries++;
+		bls_gic_send_sgi(hw, ob, sw->req[l].ib, BLS_SGI_KICK);
+		sw->req[l].deadline_ns = ops(sw)->now_ns(hw->plat, ob) + sw->cfg.inbound_timeout_ns;
+		return;
+	}
+	switch_give_up(sw, ob, l);
 }
 
 /* Steps 7-9 and bL_do_switch: the blackout, then our own power-down. */
@@ -282,6 +369,14 @@ uint32_t bls_switcher_service(struct bls_switcher *sw, unsigned cpu)
 		switch_arm(sw, cpu, (unsigned)l, cluster);
 		return 0;
 	}
+	if (sw->req[l].phase == BLS_SWITCH_ARMED) {
+		if (sw->req[l].give_up)
+			switch_give_up(sw, cpu, (unsigned)l);
+		else if (sw->cfg.inbound_timeout_ns &&
+			 bls_switcher_deadline(sw, (unsigned)l) <= ops(sw)->now_ns(sw->hw->plat, cpu))
+			switch_timeout(sw, cpu, (unsigned)l);
+		return 0;
+	}
 	if (sw->req[l].phase == BLS_SWITCH_ALIVE)
 		return switch_blackout(sw, cpu, (unsigned)l);
 	return 0;
@@ -339,13 +434,7 @@ unsigned bls_switcher_inbound(struct bls_switcher *sw, unsigned ib)
 
 	sw->stats.switches++;
 	const unsigned cluster = hw->cpu_cluster[ib];
-	bls_switch_done_fn done = sw->req[l].done;
-	void *cookie = sw->req[l].cookie;
-	if (sw->req[l].wanted == (int)cluster)
-		sw->req[l].wanted = -1;
-	sw->req[l].done = NULL;
-	if (done)
-		done(cookie, l, cluster);
+	complete(sw, l, cluster);
 	trace(sw, ib, BLS_TRACE_SWITCH_DONE, l, cluster);
 	return l;
 }

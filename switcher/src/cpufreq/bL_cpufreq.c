@@ -196,6 +196,8 @@ int bls_cpufreq_target(struct bls_cpufreq *cf, unsigned cpu, unsigned logical, u
 			return -BLS_EINVAL;
 		fixed = mhz;
 	}
+	cf->txn[logical].prev_mhz = cf->request_mhz[logical];
+	cf->txn[logical].failed = 0;
 	cf->request_mhz[logical] = mhz;
 	cf->resident[logical] = now;
 	cf->txn[logical].phase = BLS_CPUFREQ_SET_TARGET;
@@ -217,9 +219,8 @@ int bls_cpufreq_set_cluster(struct bls_cpufreq *cf, unsigned cpu, unsigned clust
 	return 0;
 }
 
-uint32_t bls_cpufreq_complete(struct bls_cpufreq *cf, unsigned cpu)
+uint32_t bls_cpufreq_complete(struct bls_cpufreq *cf, unsigned cpu, uint32_t status)
 {
-	const uint32_t status = bls_spc_read_status(cf->hw, cpu);
 	if (!cf->busy)
 		return 0; /* nothing asked: a stray interrupt */
 	const unsigned c = cf->inflight.cluster;
@@ -230,6 +231,9 @@ uint32_t bls_cpufreq_complete(struct bls_cpufreq *cf, unsigned cpu)
 		/* The clock stays where it was; the caller goes on as Linux's does after -EIO. */
 		cf->stats.spc_errors++;
 		trace(cf, cpu, BLS_TRACE_SPC_DONE, c, ~0u);
+		const int w = cf->inflight.waiter;
+		if (w >= 0 && cf->txn[w].phase == BLS_CPUFREQ_SET_TARGET)
+			cf->txn[w].failed = 1;
 	} else {
 		return 0; /* not the answer to ours */
 	}
@@ -257,6 +261,16 @@ void bls_cpufreq_service(struct bls_cpufreq *cf, unsigned cpu, unsigned logical)
 		switch (cf->txn[logical].phase) {
 		case BLS_CPUFREQ_SET_TARGET: {
 			const unsigned old = cf->txn[logical].old_cluster, now = cf->txn[logical].new_cluster;
+			if (cf->txn[logical].failed) {
+				/* bL_cpufreq_set_rate after clk_set_rate failed: the request and the
+				 * cluster as they were, no switch. */
+				cf->request_mhz[logical] = cf->txn[logical].prev_mhz;
+				cf->resident[logical] = old;
+				cf->failed[logical] = 1;
+				cf->stats.failed++;
+				cf->txn[logical].phase = BLS_CPUFREQ_IDLE;
+				break;
+			}
 			if (!cf->switching || old == now) {
 				cf->txn[logical].phase = BLS_CPUFREQ_IDLE;
 				break;
@@ -277,6 +291,24 @@ void bls_cpufreq_service(struct bls_cpufreq *cf, unsigned cpu, unsigned logical)
 			break;
 		}
 	}
+}
+
+void bls_cpufreq_switch_failed(struct bls_cpufreq *cf, unsigned logical, unsigned cluster)
+{
+	/* The logical CPU stays where it is: its clock is that cluster's, its request as
+	 * before the transaction that asked for the move. */
+	cf->resident[logical] = cluster;
+	const unsigned real = bls_cpufreq_cluster_mhz(cf, cluster);
+	cf->request_mhz[logical] = cluster == cf->vtable.little ? real / 2 : real;
+	cf->failed[logical] = 1;
+	cf->stats.failed++;
+}
+
+int bls_cpufreq_take_failed(struct bls_cpufreq *cf, unsigned logical)
+{
+	const int f = cf->failed[logical];
+	cf->failed[logical] = 0;
+	return f;
 }
 
 enum bls_cpufreq_phase bls_cpufreq_phase(const struct bls_cpufreq *cf, unsigned logical)

@@ -244,6 +244,16 @@ void bls_governor_freq_changed(struct bls_governor *g, unsigned cpu, unsigned mh
 	p->freq_changes++;
 }
 
+void bls_governor_freq_failed(struct bls_governor *g, unsigned cpu, uint64_t now_ns)
+{
+	(void)now_ns;
+	struct bls_policy *p = bls_governor_policy_of(g, cpu);
+	if (!p)
+		return;
+	p->target_mhz = p->cur_mhz;
+	g->stats.failed_transitions++;
+}
+
 void bls_governor_boostpulse(struct bls_governor *g, uint64_t now_ns)
 {
 	if (g->ops->boostpulse)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bls/check.h"
+#include "bls/spc.h"
 
 /* Work left below this (in reference nanoseconds) is rounding noise from the platform's
  * floating-point progress accounting, not work. */
@@ -364,11 +365,20 @@ static void service_cpufreq(struct bls_kernel *k, unsigned cpu, unsigned l)
 {
 	bls_cpufreq_service(&k->cpufreq, cpu, l);
 	const int busy = bls_cpufreq_phase(&k->cpufreq, l) != BLS_CPUFREQ_IDLE;
-	if (k->txn_busy[l] && !busy) {
+	/* A switch given up: the logical CPU stayed, at its cluster's clock. */
+	const int stayed = bls_switcher_take_aborted(&k->sw, l);
+	if (stayed)
+		bls_cpufreq_switch_failed(&k->cpufreq, l, bls_switcher_cluster_of(&k->sw, l));
+	/* A transaction that failed is POSTCHANGE with the old frequency: cur stays, and the
+	 * governor asks again. */
+	const int failed = bls_cpufreq_take_failed(&k->cpufreq, l);
+	if ((k->txn_busy[l] && !busy && !failed) || stayed) {
 		const unsigned mhz = k->cpufreq.request_mhz[l];
 		bls_governor_freq_changed(&k->gov, l, mhz, now(k, cpu));
 		k->ops->trace(k->plat, cpu, BLS_TRACE_CPU_FREQUENCY, l, mhz);
 	}
+	if (failed)
+		bls_governor_freq_failed(&k->gov, l, now(k, cpu));
 	k->txn_busy[l] = busy;
 }
 
@@ -519,6 +529,22 @@ static void take_tunables(struct bls_kernel *k, unsigned cpu)
 
 /* --- interrupts ----------------------------------------------------------------------------- */
 
+/* The power controller gave up powering CPUs up (PWC_STATUS's power-up errors): a switch's
+ * inbound ends its switch (its outbound gives up); any other CPU is one an interrupt was
+ * waking (an idle CPU's timer, a CPU coming online): its wake-up is armed again, and the
+ * interrupt, still pending, makes the power controller try again. */
+static void power_up_failed(struct bls_kernel *k, unsigned cpu, uint32_t status)
+{
+	const struct bls_hw *hw = &k->cfg.hw;
+	for (unsigned c = 0; c < hw->ncpus; c++) {
+		if (!(status & BLS_SPC_STAT_PWRUP_ERR(hw->cpu_cluster[c], bls_hw_cpu_index(hw, c))))
+			continue;
+		k->ops->trace(k->plat, cpu, BLS_TRACE_GUEST_ERROR, BLS_GUEST_POWER_UP_FAILED, c);
+		const int give_up = bls_switcher_inbound_failed(&k->sw, cpu, c);
+		bls_mcpm_cpu_power_up_failed(&k->mcpm, cpu, c, give_up);
+	}
+}
+
 static void handle_irqs(struct bls_kernel *k, unsigned cpu)
 {
 	const struct bls_hw *hw = &k->cfg.hw;
@@ -526,7 +552,8 @@ static void handle_irqs(struct bls_kernel *k, unsigned cpu)
 		const uint32_t iar = k->ops->mmio_read32(k->plat, cpu, hw->gic_cpu_base + BLS_GICC_IAR);
 		const uint32_t irq = iar & 0x3ffu;
 		if (irq >= 1020u)
-			break; /* spurious: nothing (more) pending */
+			break; /* nothing (more) pending; a spurious interrupt ends here too, as in
+				* Linux's gic_handle_irq */
 		if (irq == hw->timer_ppi) {
 			/* Our deadline: lower the (level) line; what is due is found below, and the
 			 * timer reprogrammed before we run or idle. */
@@ -537,8 +564,12 @@ static void handle_irqs(struct bls_kernel *k, unsigned cpu)
 			bls_switcher_alive(&k->sw, cpu);
 		} else if (irq == hw->spc_irq) {
 			/* The power controller answered: wake the callers that can go on, each on
-			 * its own logical CPU. */
-			k->kick |= bls_cpufreq_complete(&k->cpufreq, cpu);
+			 * its own logical CPU; and a power-up it gave up on is retried, or, for a
+			 * switch's inbound, the switch given up. */
+			const uint32_t status = bls_spc_read_status(hw, cpu);
+			k->kick |= bls_cpufreq_complete(&k->cpufreq, cpu, status);
+			if (status & BLS_SPC_STAT_PWRUP_ERR_ALL)
+				power_up_failed(k, cpu, status);
 		} else if (irq >= 32u) {
 			/* A doorbell: its request is taken below. It must have reached the logical
 			 * CPU it is for. */
@@ -591,7 +622,10 @@ static uint64_t next_deadline(struct bls_kernel *k, unsigned l, int idle)
 {
 	const uint64_t s = bls_sched_next_deadline(&k->sched, l);
 	const uint64_t g = bls_governor_deadline(&k->gov, l, idle);
-	return s < g ? s : g;
+	/* A switch waiting for its inbound, with a timeout (only with faults injected). */
+	const uint64_t w = bls_switcher_deadline(&k->sw, l);
+	const uint64_t sg = s < g ? s : g;
+	return w < sg ? w : sg;
 }
 
 static void program_timer(struct bls_kernel *k, unsigned cpu, uint64_t deadline)
