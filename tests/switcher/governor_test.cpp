@@ -223,6 +223,22 @@ TEST(ondemand, above_up_threshold_to_the_max_else_proportional)
     EXPECT_EQ(gv.sample(100 * ms, 50), 600u);
 }
 
+TEST(ondemand, a_failed_transition_leaves_cur_and_the_next_sample_asks_again)
+{
+    governed gv(&bls_gov_ondemand, defaults(), 200);
+    // 90 %: 1200 asked; the driver fails it (CPUFREQ_POSTCHANGE with the old frequency).
+    gv.env.busy(0, 20 * ms, 90);
+    bls_governor_run(&gv.g, 0, 20 * ms);
+    ASSERT_EQ(gv.env.requests, (std::vector<unsigned>{1200}));
+    bls_governor_freq_failed(&gv.g, 0, 20 * ms);
+    EXPECT_EQ(gv.g.policy[0].cur_mhz, 200u);
+    EXPECT_EQ(gv.g.stats.failed_transitions, 1u);
+    // Still busy at the next look: the same frequency is asked again (without the failure
+    // reported, the request would equal the last one and not be made).
+    EXPECT_EQ(gv.sample(40 * ms, 90), 1200u);
+    EXPECT_EQ(gv.env.requests, (std::vector<unsigned>{1200, 1200}));
+}
+
 TEST(conservative, steps_by_freq_step_up_and_down)
 {
     governed gv(&bls_gov_conservative, defaults(), 200);
