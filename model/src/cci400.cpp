@@ -1,6 +1,8 @@
 // model/src/cci400.cpp
 #include "blsim/model/cci400.h"
 
+#include <algorithm>
+
 #include "blsim/model/invariant.h"
 #include "blsim/model/tlm_util.h"
 
@@ -53,9 +55,19 @@ void cci400::write_snoop_control(unsigned s, std::uint32_t value, std::uint32_t 
     control_[s] = (old & ~mask) | (value & mask & (snoop_enable | dvm_enable));
     if (s < 3)
         control_[s] = 0; // ACE-Lite interfaces cannot be snooped
-    if (control_[s] != old)
-        pending_until_ =
+    if (control_[s] != old) {
+        // (Jitter draws first, stuck or not: a fault moves no jitter draw.)
+        sc_core::sc_time until =
             access_time_ + jitter_.apply(clock_.cycles(params_.change_pending_cycles), jitter_class::register_access);
+        if (stuck_fault_.fires(access_time_))
+            stuck_until_ = until = access_time_ + stuck_time_;
+        // A change while a stuck one lasts does not end it early. A write that changes nothing
+        // (the driver's retry of the same request) is no change at all: it neither restarts
+        // nor extends the stuck period, nor is it an operation that may fail.
+        if (access_time_ < stuck_until_)
+            until = std::max(until, stuck_until_);
+        pending_until_ = until;
+    }
     if ((old & snoop_enable) && !(control_[s] & snoop_enable) && caches_[s] &&
         caches_[s]->valid_lines() > 0) {
         invariant_failed("coherency-exit-clean", access_time_.value(), "the CCI-400",

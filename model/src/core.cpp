@@ -142,8 +142,12 @@ void core::power_down()
     pc_.core_enter_off(cpu_, take_lead());
     // The power controller wakes it when an interrupt targets it (the GIC's wake output)
     // and software has armed its wake-up (WAKE_INT_MASK).
-    while (!(wake.read() && pc_.wakeup_enabled(cpu_)))
-        wait(either(wake_or_mask_, wake.posedge_event(), pc_.wakeup_mask_event(cpu_)));
+    // A power-up that fails (fault injection) leaves the core off with its wake-up disarmed:
+    // it waits for software to re-arm it.
+    do {
+        while (!(wake.read() && pc_.wakeup_enabled(cpu_)))
+            wait(either(wake_or_mask_, wake.posedge_event(), pc_.wakeup_mask_event(cpu_)));
+    } while (pc_.core_power_up_fails(cpu_));
     owe(pc_.core_exit(cpu_)); // the software runs once the core is out of reset
     event_register_ = false; // a reset clears it
 }

@@ -3,6 +3,7 @@
 #include "blsim/model/gic400.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "blsim/model/invariant.h"
 #include "blsim/model/tlm_util.h"
@@ -330,6 +331,14 @@ std::uint32_t gic400::best_pending(unsigned cpu, bool for_wake) const
 
 std::uint32_t gic400::acknowledge(unsigned cpu)
 {
+    if (cpus_[cpu].phantom) {
+        // An injected spurious IRQ: this read finds nothing behind it, whatever is pending;
+        // the line falls back to what the pending state says.
+        cpus_[cpu].phantom = false;
+        spurious_++;
+        update(1u << cpu);
+        return spurious;
+    }
     const std::uint32_t id = best_pending(cpu, false);
     if (id == spurious) {
         spurious_++;
@@ -392,6 +401,12 @@ void gic400::send_sgi(unsigned from, std::uint32_t value)
     const bool delayed = sgi_jitter_.enabled(jitter_class::sgi_delivery);
     for (unsigned t = 0; t < ncpus_; t++) {
         if (targets & (1u << t)) {
+            // Injected: lost on its way to a powered-down CPU (an eligible SGI per such target).
+            if (wakeup_lost_.enabled() && cpu_powered_off_(t) && wakeup_lost_.fires(sc_core::sc_time_stamp())) {
+                sgis_lost_++;
+                irqs_raised_++; // sent all the same
+                continue;
+            }
             const bool was_pending = cpus_[t].sgi_sources[id] != 0;
             cpus_[t].sgi_sources[id] |= static_cast<std::uint8_t>(1u << from);
             sync_pending_mask(t, id);
@@ -414,6 +429,64 @@ void gic400::set_jitter(jitter_source& source)
         opts.dont_initialize();
         sc_core::sc_spawn([this] { deliver_sgis(); }, "sgi_delivery", &opts);
     }
+}
+
+void gic400::set_faults(fault_source& source, std::function<bool(unsigned cpu)> cpu_powered_off)
+{
+    faults_ = &source;
+    cpu_powered_off_ = std::move(cpu_powered_off);
+    wakeup_lost_ = cpu_powered_off_ ? source.stream(fault_kind::wakeup_lost, "gic400") : fault{};
+    spurious_arrival_ = source.stream(fault_kind::spurious_irq, "gic400.arrivals");
+    spurious_cpu_ = source.stream(fault_kind::spurious_irq, "gic400.cpu");
+    if (spurious_arrival_.enabled())
+        sc_core::sc_spawn([this] { spurious_arrivals(); }, "spurious_irq");
+}
+
+void gic400::spurious_arrivals()
+{
+    // Two sources merged in time order: random arrivals, exponential intervals of mean
+    // interval_us (a Poisson process), and the listed times. The thread ends when neither has
+    // another: it never polls.
+    const std::vector<sc_core::sc_time>& at = faults_->times(fault_kind::spurious_irq);
+    const double mean_ps = faults_->params().spurious_irq.interval_us * 1e6;
+    auto interval = [&] {
+        const double u = spurious_arrival_.next_unit(); // [0, 1): 1 - u in (0, 1]
+        return sc_core::sc_time::from_value(static_cast<std::uint64_t>(-mean_ps * std::log1p(-u) + 0.5));
+    };
+    const bool random = mean_ps > 0;
+    sc_core::sc_time next_random = random ? interval() : sc_core::SC_ZERO_TIME;
+    std::size_t next_at = 0;
+    for (;;) {
+        const bool listed = next_at < at.size() && (!random || at[next_at] <= next_random);
+        if (!listed && !random)
+            return;
+        const sc_core::sc_time due = listed ? at[next_at] : next_random;
+        spurious_due_.notify(due - sc_core::sc_time_stamp());
+        wait(spurious_due_);
+        if (listed)
+            next_at++;
+        else
+            next_random += interval();
+        inject_spurious();
+    }
+}
+
+void gic400::inject_spurious()
+{
+    unsigned candidates[max_cpus];
+    unsigned n = 0;
+    for (unsigned cpu = 0; cpu < ncpus_; cpu++)
+        if (cpus_[cpu].enabled)
+            candidates[n++] = cpu;
+    if (n == 0)
+        return; // no CPU could see it: skipped, nothing drawn
+    const unsigned cpu = candidates[std::min(n - 1, static_cast<unsigned>(spurious_cpu_.next_unit() * n))];
+    if (cpus_[cpu].phantom)
+        return; // merges into the one not yet read
+    cpus_[cpu].phantom = true;
+    spurious_injected_++;
+    faults_->count(fault_kind::spurious_irq);
+    update(1u << cpu);
 }
 
 void gic400::delay_sgi(unsigned cpu, unsigned id, bool was_pending)
@@ -520,7 +593,7 @@ void gic400::update(std::uint32_t cpus)
         // Whatever may be signalled would also wake: no candidate for waking (the common
         // case), no need to look at the interface and the masks.
         const bool w = best_pending(cpu, true) != spurious;
-        const bool i = w && best_pending(cpu, false) != spurious;
+        const bool i = (w && best_pending(cpu, false) != spurious) || (cpus_[cpu].phantom && cpus_[cpu].enabled);
         if (i != irq_level_[cpu]) {
             irq_level_[cpu] = i;
             irq[cpu].write(i);

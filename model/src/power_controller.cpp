@@ -58,6 +58,13 @@ void power_controller::set_jitter(jitter_source& source)
         c.power_jitter = source.stream("pwrc.cluster." + c.name);
 }
 
+void power_controller::set_faults(fault_source& source)
+{
+    power_up_fault_ = source.stream(fault_kind::power_up_fail, "pwrc");
+    dvfs_fault_ = source.stream(fault_kind::dvfs_fail, "pwrc");
+    power_up_timeout_ = sc_time(source.params().power_up_fail.timeout_us, SC_US);
+}
+
 void power_controller::attach_dvfs(unsigned cluster, dvfs_controller& dvfs)
 {
     cluster_slot& c = clusters_.at(cluster);
@@ -157,6 +164,9 @@ void power_controller::dvfs_engine()
         std::uint32_t response = stat_complete(dvfs_cluster_);
         if (!c.dvfs || dvfs_level_ >= c.dvfs->opps().size()) {
             response = stat_err(dvfs_cluster_); // no such performance level
+        } else if (dvfs_fault_.fires(sc_core::sc_time_stamp())) {
+            // Injected: refused as an invalid level is, at once, the clock left as it is.
+            response = stat_err(dvfs_cluster_);
         } else if (static_cast<int>(dvfs_level_) != c.dvfs->current_index()) {
             c.dvfs->request(static_cast<int>(dvfs_level_));
             while (c.dvfs->current_index() != static_cast<int>(dvfs_level_))
@@ -281,6 +291,25 @@ void power_controller::wait_phase_change(cluster_slot& c)
     c.phase_waiters++;
     wait(*c.changed_event);
     c.phase_waiters--;
+}
+
+bool power_controller::core_power_up_fails(unsigned cpu)
+{
+    BLSIM_CHECK(cores_.at(cpu) == core_power::off);
+    if (!power_up_fault_.fires(sc_core::sc_time_stamp()))
+        return false;
+    // The sequence never completes: no power switch closes, neither the cluster's nor the
+    // core's. The controller waits its timeout, gives this attempt up and tells software (its
+    // error bit and the interrupt say which core); while the core's wake-up stays armed and the
+    // interrupt asserted, it tries again at once (a new attempt, which may fail too). Software
+    // that no longer wants the core up disarms its wake-up (a switch giving its inbound up).
+    // Keeping the request rather than dropping it means a CPU whose power-up failed never
+    // depends on another CPU, perhaps failed too, to be retried.
+    wait(power_up_timeout_);
+    power_ups_failed_++;
+    status_ |= stat_power_up_err(cpu_cluster_[cpu], cpu_index_[cpu]);
+    set_irq(true);
+    return true;
 }
 
 sc_core::sc_time power_controller::core_exit(unsigned cpu)

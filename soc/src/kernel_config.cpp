@@ -85,6 +85,12 @@ bls_kernel_config platform::kernel_config(unsigned ncpus) const
                          static_cast<uint32_t>(sc.context_restore), static_cast<uint32_t>(sc.cpu_pm_exit),
                          static_cast<uint32_t>(sc.tick_resume)};
     kc.switcher.restore_uncached_words = static_cast<unsigned>(cfg_.switcher.restore_uncached_words);
+    // With hardware faults injected an inbound may never come up: the switcher then kicks it
+    // again and gives up after a timeout. Without, it waits for ever, as Linux does, and its
+    // timing is Linux's to the byte (docs/switcher.md, "Faults"). 5 ms is far above any
+    // inbound's power-up, a cluster's included, under the widest jitter.
+    kc.switcher.inbound_timeout_ns = cfg_.faults.any() ? 5000000u : 0u;
+    kc.spc_irq_any_cpu = cfg_.faults.any();
 
     // cpufreq: the OPP tables, the boot frequencies, the governor.
     for (std::size_t i = 0; i < soc.clusters.size(); i++) {

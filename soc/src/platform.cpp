@@ -183,6 +183,14 @@ platform::platform(const scenario_config& cfg, injected_bug bug, unsigned mutant
         cci_->set_jitter(*jitter_);
         dram_->set_jitter(*jitter_);
     }
+    // Injected faults, from streams of their own (independent of the jitter's): with none
+    // configured no block is told, and nothing draws.
+    faults_ = std::make_unique<model::fault_source>(cfg_.faults, static_cast<std::uint64_t>(cfg_.seed));
+    if (faults_->any()) {
+        pc_->set_faults(*faults_);
+        cci_->set_faults(*faults_);
+        gic_->set_faults(*faults_, [this](unsigned cpu) { return pc_->core_state(cpu) == model::core_power::off; });
+    }
 
     // Observers: the energy meter hears every power-state, frequency and voltage change;
     // power loss takes the caches' contents, which software must have cleaned; the switch
@@ -382,6 +390,10 @@ void platform::guest_error(unsigned cpu, unsigned code, unsigned detail)
                                 " still changing after " + std::to_string(BLS_CCI_TIMEOUT_NS / 1000) +
                                 " us: the driver gave up on it (a guest error)";
         SC_REPORT_WARNING("blsim/guest", msg.c_str());
+    } else if (code == BLS_GUEST_CCI_RETRY) {
+        cci_retries_++; // the driver asks again: handled, counted in results' faults
+    } else if (code == BLS_GUEST_POWER_UP_FAILED) {
+        power_up_failures_++; // the kernel retries it or gives its switch up
     } else if (code == BLS_GUEST_WORKLOAD) {
         const std::string name = detail < workload_->ntasks() ? workload_->info(detail).name : std::to_string(detail);
         const std::string msg = "cpu" + std::to_string(cpu) + ": task '" + name +

@@ -149,7 +149,7 @@ struct platform_ops_impl {
         // a mode change reads the meter at its time, as a switch's phases do: the CPU catches
         // the kernel up first (when it is the CPU's own thread that traces, as it should be;
         // otherwise the kernel's time is the event's).
-        if (event >= BLS_TRACE_SCHED_WAKEUP) {
+        if (event >= BLS_TRACE_SCHED_WAKEUP && event != BLS_TRACE_SWITCH_ABORTED) { // the OS's
             std::uint64_t t = c.local_time().value();
             if (event == BLS_TRACE_MODE) {
                 const sc_core::sc_process_handle h = sc_core::sc_get_current_process_handle();
@@ -168,6 +168,16 @@ struct platform_ops_impl {
         }
         if (event != BLS_TRACE_IRQ_HANDLED)
             c.sync();
+        if (event == BLS_TRACE_OUTBOUND_DOWN) { // invariant 'no-ipi-lost' (switch_probe.h)
+            std::uint8_t sources[16];
+            for (unsigned w = 0; w < 4; w++) {
+                const std::uint32_t v = p.gic_->dist_read(cpu, model::gic400::GICD_SPENDSGIR + 4 * w);
+                for (unsigned k = 0; k < 4; k++)
+                    sources[4 * w + k] = static_cast<std::uint8_t>(v >> (8 * k));
+            }
+            switch_probe::check_no_ipi_lost(c.local_time().value(), cpu, a, b,
+                                            bls_switcher_logical_of(&p.kernel_.sw, cpu) >= 0, sources);
+        }
         p.probe_->tracepoint(c.local_time().value(), cpu, event, a, b, p.power().cluster_of(cpu));
     }
 };

@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <algorithm>
+#include <map>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -368,6 +369,39 @@ std::string summary_json(platform& p, const host_stats& host, const std::vector<
         j["jitter"] = {{"enabled", true}, {"draws_total", total}, {"draws", draws}};
     }
 
+    // Injected faults, when any is configured: an object per configured kind, so that what
+    // the software made of them can stand beside what was injected (docs/results.md).
+    if (p.faults().any()) {
+        // What the C code did about each kind (docs/switcher.md, "Faults"); a spurious
+        // interrupt it reads as IAR 1023 and ignores, as Linux does, so it has no count. A lost wake-up
+        // that was not a switch's kick (a reschedule IPI to a CPU powered down) is noticed at
+        // that CPU's next wake-up and counted nowhere else.
+        const bls_kernel& kn = p.kernel();
+        const bls_mcpm_stats& ms = kn.mcpm.stats;
+        const std::uint64_t on_report = kn.sw.stats.aborted_on_report;
+        std::map<model::fault_kind, json> handled;
+        // An attempt reported failed is retried by the power controller itself, unless it was
+        // a switch's inbound: that switch is given up.
+        handled[model::fault_kind::power_up_fail] = {{"reported", ms.power_up_errors},
+                                                      {"switch_given_up", on_report}};
+        handled[model::fault_kind::wakeup_lost] = {
+            {"inbound_kicked_again", kn.sw.stats.kick_retries},
+            {"switch_given_up_after_timeout", kn.sw.stats.aborted - on_report}};
+        handled[model::fault_kind::cci_stuck] = {{"port_asked_again", p.cci_retries()},
+                                                  {"port_given_up", p.cci_timeouts()}};
+        handled[model::fault_kind::dvfs_fail] = {{"frequency_transactions_failed", kn.cpufreq.stats.failed},
+                                                  {"governor_saw_failed_transitions", kn.gov.stats.failed_transitions}};
+        json faults = json::object();
+        for (model::fault_kind k : model::all_fault_kinds)
+            if (p.faults().configured(k))
+                faults[model::to_string(k)] = handled.count(k)
+                                                  ? json{{"injected", p.faults().injected(k)}, {"handled", handled[k]}}
+                                                  : json{{"injected", p.faults().injected(k)}};
+        faults["switches_given_up"] = kn.sw.stats.aborted;
+        faults["cpufreq_switches_failed"] = kn.cpufreq.stats.switches_failed;
+        j["faults"] = faults;
+    }
+
     // The set this summary completes: it is written last (docs/results.md).
     j["files"] = {"effective-config.yaml", "switches.csv"};
     for (const std::string& f : extra_files)
@@ -464,6 +498,14 @@ std::string human_summary(platform& p, const host_stats& host)
         std::snprintf(line, sizeof line, "jitter: on, %llu latencies perturbed, drawn from seed %d\n",
                       static_cast<unsigned long long>(draws), cfg.seed);
         os << line;
+    }
+    if (p.faults().any()) {
+        std::string kinds;
+        for (model::fault_kind k : model::all_fault_kinds)
+            if (p.faults().configured(k))
+                kinds += (kinds.empty() ? "" : ", ") + std::string(model::to_string(k)) + " " +
+                         std::to_string(p.faults().injected(k));
+        os << "faults: " << p.faults().injected_total() << " injected (" << kinds << ")\n";
     }
     std::snprintf(line, sizeof line, "energy %.4f J, average power %.1f mW (%s model)\n",
                   m.total_energy_j(), sim_s > 0 ? m.total_energy_j() / sim_s * 1e3 : 0.0,

@@ -685,6 +685,60 @@ schema<model::jitter_params> jitter_schema()
     return s;
 }
 
+// The trigger every fault kind but the spurious interrupt has: a probability per eligible
+// operation (@eligible says which), and times.
+template <class P>
+void fault_trigger_fields(schema<P>& s, const std::string& eligible)
+{
+    const std::string chance = "The chance that each eligible operation fails; eligible: " + eligible + ".";
+    s.real("probability_pct", &P::probability_pct, 0, 100, "%", chance.c_str())
+        .reals("at_s", &P::at_s, 0, 1e6, 10000, "s",
+               "Simulated times, in any order: for each, the first eligible operation at or after it "
+               "fails (each time once). With probability_pct too, either makes an operation fail.");
+}
+
+schema<model::fault_params> faults_schema()
+{
+    using p = model::fault_params;
+    schema<model::power_up_fail_params> up;
+    fault_trigger_fields(up, "each power-up of a core from off, when its wake-up condition (an interrupt "
+                             "targeting it, its WAKE_INT_MASK bit set) becomes true");
+    up.real("timeout_us", &model::power_up_fail_params::timeout_us, 1, 1e6, "us",
+            "The power controller's own timeout: this long after a failed power-up attempt it gives up on "
+            "it, sets the core's error bit (16 + 4 * cluster + core) in PWC_STATUS, raises its interrupt, "
+            "and tries again while the core's wake-up stays armed.");
+    schema<model::fault_trigger> lost;
+    fault_trigger_fields(lost, "each target of a GICD_SGIR write that is powered off at that moment; the "
+                               "SGI never becomes pending at that target");
+    schema<model::cci_stuck_params> stuck;
+    fault_trigger_fields(stuck, "each Snoop Control write that changes a port's state (a write of the "
+                                "value it holds, the driver's retry, is none)");
+    stuck.real("stuck_us", &model::cci_stuck_params::stuck_us, 0, 1e6, "us",
+               "How long the CCI's change_pending stays set after a failed change, instead of "
+               "change_pending_cycles (the driver polls 1000 us, then asks again, three times in all).");
+    schema<model::spurious_irq_params> spurious;
+    spurious
+        .real("interval_us", &model::spurious_irq_params::interval_us, 0, 1e9, "us",
+              "Mean time between spurious interrupts at random instants (exponential intervals, drawn from "
+              "the seed); 0: none at random. At least 1 us otherwise. Each asserts the IRQ line of one CPU "
+              "(uniformly among those whose GIC CPU interface is enabled) with nothing behind it: its next "
+              "GICC_IAR read answers 1023.")
+        .reals("at_s", &model::spurious_irq_params::at_s, 0, 1e6, 10000, "s",
+               "Simulated times, in any order, of one spurious interrupt each (besides the random ones).");
+    schema<model::fault_trigger> dvfs;
+    fault_trigger_fields(dvfs, "each PERF_LVL request to a valid level (a no-op one included); it is "
+                               "answered STAT_ERR at once and the clock is not changed");
+    schema<p> s;
+    s.object("power_up_fail", &p::power_up_fail, up,
+             "A core's power-up from off does not complete: the core, and its cluster if it was off, stay "
+             "off (docs/hardware.md, \"Fault injection\").")
+        .object("wakeup_lost", &p::wakeup_lost, lost, "An SGI to a powered-down CPU is lost.")
+        .object("cci_stuck", &p::cci_stuck, stuck, "A CCI-400 port change stays pending for long.")
+        .object("spurious_irq", &p::spurious_irq, spurious, "Spurious interrupts.")
+        .object("dvfs_fail", &p::dvfs_fail, dvfs, "A DVFS request is refused.");
+    return s;
+}
+
 schema<scenario_config> make_scenario_schema(bool soc_required)
 {
     schema<scenario_config> s;
@@ -720,7 +774,12 @@ schema<scenario_config> make_scenario_schema(bool soc_required)
                   "mode_changes included.")
         .object("jitter", &scenario_config::jitter, jitter_schema(),
                 "Seeded timing jitter, off by default so that results stay comparable: with it on, "
-                "the seed decides the interleavings of the CPUs' races; the same seed, the same bytes.");
+                "the seed decides the interleavings of the CPUs' races; the same seed, the same bytes.")
+        .object("faults", &scenario_config::faults, faults_schema(),
+                "Injected hardware faults, none by default, for the software's recovery paths; drawn from "
+                "the seed, independently of the jitter (docs/hardware.md, \"Fault injection\"). Written to the "
+                "effective configuration only when one is configured.")
+        .emitted_if([](const scenario_config& c) { return c.faults.any(); });
     return s;
 }
 
@@ -1227,6 +1286,11 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
     }
 
     check_modes(c, ctx, d);
+    // A spurious interrupt every few nanoseconds would leave the run nothing else to simulate.
+    if (c.faults.spurious_irq.interval_us > 0 && c.faults.spurious_irq.interval_us < 1)
+        d.error(ctx.where("faults.spurious_irq.interval_us"),
+                "faults.spurious_irq.interval_us: " + cfg::format_number(c.faults.spurious_irq.interval_us) +
+                    " us is below 1 us (0: no spurious interrupts at random)");
     bool activity_on = false;
     for (const activity_change& a : c.switcher.activity)
         activity_on |= a.active;

@@ -1,6 +1,7 @@
 // soc/src/switch_probe.cpp
 #include "blsim/soc/switch_probe.h"
 
+#include <bls/switcher.h>
 #include <bls/types.h>
 
 #include "blsim/model/invariant.h"
@@ -328,6 +329,27 @@ std::vector<std::string> switch_probe::final_check(const std::function<bool(unsi
             problems.push_back("interrupt " + std::to_string(static_cast<unsigned>(k)) + " handled by logical cpu" +
                                std::to_string(static_cast<unsigned>(k >> 32)) + " it was not raised for");
     return problems;
+}
+
+void switch_probe::check_no_ipi_lost(std::uint64_t t_ps, unsigned outbound, unsigned logical, unsigned inbound,
+                                     bool hosts_logical, const std::uint8_t (&sgi_sources)[16])
+{
+    if (hosts_logical)
+        return;
+    for (unsigned id = 0; id < 16; id++) {
+        if (!sgi_sources[id] || id == BLS_SGI_KICK || id == BLS_SGI_INBOUND_ALIVE)
+            continue;
+        std::string from;
+        for (unsigned c = 0; c < 8; c++)
+            if (sgi_sources[id] >> c & 1u)
+                from += (from.empty() ? "cpu" : ", cpu") + std::to_string(c);
+        model::invariant_failed("no-ipi-lost", t_ps, "cpu" + std::to_string(outbound),
+                                "SGI " + std::to_string(id) + " from " + from +
+                                    " is pending on it as it powers down after logical cpu" +
+                                    std::to_string(logical) + "'s switch to cpu" + std::to_string(inbound) +
+                                    ": an IPI of the logical CPU left on a CPU that hosts none (the GIC "
+                                    "migration did not forward it)");
+    }
 }
 
 } // namespace blsim::soc

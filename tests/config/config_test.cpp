@@ -1225,3 +1225,75 @@ TEST(Modes, TheEffectiveConfigurationKeepsTheModesAndTunables)
     EXPECT_TRUE(second.cfg.hmp.packing);
     EXPECT_EQ(second.cfg.hmp.up_interval_us, 0);
 }
+
+// ------------------------------------------------------------------------------------------
+// Injected faults (docs/hardware.md, "Fault injection")
+
+TEST(Faults, NoneByDefaultAndTheEffectiveConfigurationDoesNotMentionThem)
+{
+    loaded r = load(default_path);
+    ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
+    EXPECT_FALSE(r.cfg.faults.any());
+    EXPECT_DOUBLE_EQ(r.cfg.faults.power_up_fail.timeout_us, 50);
+    EXPECT_DOUBLE_EQ(r.cfg.faults.cci_stuck.stuck_us, 2000);
+    // Runs without faults write the effective configuration they always did.
+    EXPECT_EQ(effective_yaml(r.cfg).find("\nfaults:"), std::string::npos);
+}
+
+TEST(Faults, EveryKindTakesItsTriggerAndTheEffectiveConfigurationKeepsIt)
+{
+    loaded r = load(default_path, {"faults.power_up_fail={probability_pct: 2.5, timeout_us: 80}",
+                                   "faults.wakeup_lost.at_s=[0.3, 0.1]", "faults.cci_stuck.stuck_us=1500",
+                                   "faults.spurious_irq.interval_us=1000", "faults.dvfs_fail.at_s=[0]"});
+    ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
+    const blsim::model::fault_params& f = r.cfg.faults;
+    EXPECT_DOUBLE_EQ(f.power_up_fail.probability_pct, 2.5);
+    EXPECT_DOUBLE_EQ(f.power_up_fail.timeout_us, 80);
+    EXPECT_EQ(f.wakeup_lost.at_s, (std::vector<double>{0.3, 0.1})); // as given: sorted when used
+    using blsim::model::fault_kind;
+    EXPECT_TRUE(f.configured(fault_kind::power_up_fail));
+    EXPECT_TRUE(f.configured(fault_kind::wakeup_lost));
+    EXPECT_FALSE(f.configured(fault_kind::cci_stuck)); // a duration alone makes nothing fail
+    EXPECT_TRUE(f.configured(fault_kind::spurious_irq));
+    EXPECT_TRUE(f.configured(fault_kind::dvfs_fail)); // a time of 0 is a time
+    const std::string text = effective_yaml(r.cfg);
+    EXPECT_NE(text.find("\nfaults:\n  power_up_fail:\n    probability_pct: 2.5\n    at_s: []\n    timeout_us: 80\n"),
+              std::string::npos)
+        << text;
+    loaded second = reload_effective(r.cfg, "blsim_config_test_effective_faults.yaml");
+    ASSERT_TRUE(second.ok) << ::testing::PrintToString(second.errors);
+    EXPECT_EQ(effective_yaml(second.cfg), text);
+}
+
+TEST(Faults, BadKeysAreLocatedWhereTheyAreWritten)
+{
+    loaded r = load(data("faults_bad.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors,
+              (messages{
+                  at("faults_bad.yaml", 5, 36) + ": faults.power_up_fail.probability_pct: 150 is out of range 0..100",
+                  at("faults_bad.yaml", 5, 53) + ": faults.power_up_fail.at_s[1]: -1 is out of range 0..1000000",
+                  at("faults_bad.yaml", 5, 70) + ": faults.power_up_fail.timeout_us: expected a number, got 'soon'",
+                  at("faults_bad.yaml", 6, 17) +
+                      ": unknown key 'probabilty_pct' in faults.wakeup_lost (did you mean 'probability_pct'?)",
+                  at("faults_bad.yaml", 7, 14) + ": faults.cci_stuck: expected a mapping, got '4'",
+                  at("faults_bad.yaml", 8, 42) + ": faults.spurious_irq.at_s: expected a list, got '3'",
+              }));
+}
+
+TEST(Faults, OverridesAreCheckedAsFilesAre)
+{
+    loaded r = load(default_path, {"faults.dvfs_fail.probability_pct=100.5", "faults.cci_stuck.at_s=[1, x]",
+                                   "faults.spurious_irq.interval_us=-1"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{
+                            set_at(1, 34) + ": faults.dvfs_fail.probability_pct: 100.5 is out of range 0..100",
+                            set_at(2, 23) + ": faults.cci_stuck.at_s[1]: expected a number, got 'x'",
+                            set_at(3, 33) + ": faults.spurious_irq.interval_us: -1 is out of range 0..1000000000",
+                        }));
+    // Spurious interrupts every few nanoseconds would be all the run simulates.
+    r = load(default_path, {"faults.spurious_irq.interval_us=0.5"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 33) + ": faults.spurious_irq.interval_us: 0.5 us is below 1 us (0: no "
+                                                 "spurious interrupts at random)"});
+}

@@ -1,6 +1,8 @@
 // tests/model/test_soc.h -- a small SoC description whose numbers are easy to work by hand.
 #pragma once
 
+#include <functional>
+
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 
@@ -43,6 +45,17 @@ struct unused_master : sc_core::sc_module {
     {
         out.bind(target_socket);
     }
+};
+
+// A thread running @body once, from the start of the simulation: a test's stimulus.
+struct thread : sc_core::sc_module {
+    std::function<void()> body;
+    thread(sc_core::sc_module_name n, std::function<void()> b) : sc_module(n), body(std::move(b))
+    {
+        SC_HAS_PROCESS(thread);
+        SC_THREAD(run);
+    }
+    void run() { body(); }
 };
 
 } // namespace blsim::test

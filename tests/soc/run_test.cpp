@@ -1181,3 +1181,66 @@ TEST_F(run_test, jitter_bounds_are_validated_where_they_are_written)
         << r.err;
     EXPECT_FALSE(fs::exists(dir / "x" / "summary.json"));
 }
+
+// --- injected faults (docs/hardware.md, "Fault injection") ----------------------------------
+
+TEST_F(run_test, injected_faults_are_counted_per_configured_kind_and_reproducible)
+{
+    const std::string args = " " + scenario("switch-pingpong.yaml") +
+                             " --set 'faults.dvfs_fail.at_s=[0.3, 0.1]' --set 'faults.spurious_irq.at_s=[0.5]'";
+    result r = blsim("run --out " + (dir / "a").string() + args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("\nfaults: 3 injected (spurious_irq 1, dvfs_fail 2)\n"), std::string::npos) << r.out;
+    const json s = json::parse(slurp(dir / "a" / "summary.json"));
+    ASSERT_TRUE(s.contains("faults"));
+    // Each failed DVFS step ended its frequency transaction without a switch, and the
+    // governor saw it fail; the spurious interrupt was read and ignored.
+    EXPECT_EQ(s["faults"], json::parse(R"({"spurious_irq": {"injected": 1},
+        "dvfs_fail": {"injected": 2, "handled": {"frequency_transactions_failed": 2,
+                                                 "governor_saw_failed_transitions": 2}},
+        "switches_given_up": 0, "cpufreq_switches_failed": 0})"));
+    EXPECT_NE(slurp(dir / "a" / "effective-config.yaml").find("  dvfs_fail:\n    probability_pct: 0\n    at_s: [0.3, 0.1]\n"),
+              std::string::npos);
+    // The same seed, the same faults and the same bytes.
+    ASSERT_EQ(blsim("run -q --out " + (dir / "b").string() + args).status, 0);
+    EXPECT_EQ(summary_without_host(dir / "a"), summary_without_host(dir / "b"));
+    EXPECT_EQ(slurp(dir / "a" / "switches.csv"), slurp(dir / "b" / "switches.csv"));
+}
+
+TEST_F(run_test, a_switch_whose_inbound_never_comes_up_is_given_up_and_the_run_goes_on)
+{
+    // Every kick to a powered-down inbound lost: each of the six switches asked (the script's
+    // others then ask for the cluster the CPU is still on) kicks three times, 5 ms apart,
+    // and gives up (docs/switcher.md, "Faults").
+    result r = blsim("run -q --out " + (dir / "lost").string() + " " + scenario("switch-pingpong.yaml") +
+                     " --set faults.wakeup_lost.probability_pct=100");
+    ASSERT_EQ(r.status, 0) << r.err;
+    json s = json::parse(slurp(dir / "lost" / "summary.json"));
+    EXPECT_EQ(s["switches"]["count"], 0);
+    EXPECT_EQ(s["switches"]["requests"], 6);
+    EXPECT_EQ(s["faults"]["wakeup_lost"]["handled"],
+              json::parse(R"({"inbound_kicked_again": 12, "switch_given_up_after_timeout": 6})"));
+    EXPECT_EQ(s["faults"]["switches_given_up"], 6);
+    EXPECT_EQ(s["faults"]["cpufreq_switches_failed"], 6);
+
+    // One power-up failing, at 150 ms: the inbound of logical cpu1's switch to the A7s. The
+    // power controller reports it; the switch is given up at once, and the switch back at
+    // 250 ms has nothing to do: ten switches of the twelve, eleven requests.
+    r = blsim("run -q --out " + (dir / "up").string() + " " + scenario("switch-pingpong.yaml") +
+              " --set 'faults.power_up_fail.at_s=[0.15]'");
+    ASSERT_EQ(r.status, 0) << r.err;
+    s = json::parse(slurp(dir / "up" / "summary.json"));
+    EXPECT_EQ(s["switches"]["count"], 10);
+    EXPECT_EQ(s["switches"]["requests"], 11);
+    EXPECT_EQ(s["faults"]["power_up_fail"],
+              json::parse(R"({"injected": 1, "handled": {"reported": 1, "switch_given_up": 1}})"));
+}
+
+TEST_F(run_test, without_faults_the_summary_has_no_faults_section)
+{
+    result r = blsim("run --out " + dir.string() + " " + scenario("switch-pingpong.yaml"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.find("\nfaults:"), std::string::npos) << r.out;
+    EXPECT_FALSE(json::parse(slurp(dir / "summary.json")).contains("faults"));
+    EXPECT_EQ(slurp(dir / "effective-config.yaml").find("\nfaults:"), std::string::npos);
+}

@@ -89,8 +89,8 @@ struct bls_cpufreq_stats {
 	uint64_t clock_unchanged; /* clock sets that found the rate already there */
 	uint64_t queued;          /* requests that waited for another to finish */
 	uint64_t switch_requests; /* switches requested after a target clock was set */
-	uint64_t failed;          /* transactions ended without their frequency: the target
-				   * clock failed (no switch asked), or the switch was given up */
+	uint64_t failed;          /* transactions whose target clock failed (no switch asked) */
+	uint64_t switches_failed; /* switches asked that were given up (the CPU stayed) */
 };
 
 /* A power-controller request waiting its turn: cluster @cluster's clock for logical CPU

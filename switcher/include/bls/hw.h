@@ -106,6 +106,10 @@ unsigned bls_gic_handle_irqs(const struct bls_hw *hw, unsigned cpu);
  * Runs on @cpu. */
 void bls_gic_route_spi(const struct bls_hw *hw, unsigned cpu, unsigned irq, unsigned target);
 
+/* bls_gic_route_spi_to - the same, targeted at every CPU of @targets (a bit each): the GIC
+ * delivers it to one of them, the first to acknowledge it (1-of-N). Runs on @cpu. */
+void bls_gic_route_spi_to(const struct bls_hw *hw, unsigned cpu, unsigned irq, uint32_t targets);
+
 /* bls_gic_set_level_triggered - SPI @irq is level-sensitive (its line stays high until the
  * device is serviced), not edge-triggered. Runs on @cpu. */
 void bls_gic_set_level_triggered(const struct bls_hw *hw, unsigned cpu, unsigned irq);

@@ -92,6 +92,11 @@ struct bls_kernel_config {
 	 * down, the scheduler and the cpufreq policies leave them out. Only with the switcher
 	 * off, where a logical CPU is the physical CPU of the same number; the boot CPU stays. */
 	uint32_t offline;
+	/* 1: the power controller's interrupt targets the host of every logical CPU (1-of-N),
+	 * not logical CPU 0's alone, so that the report of a power-up that failed never waits
+	 * for the CPU that failed to come up (set when faults are injected: docs/switcher.md,
+	 * "Faults"). */
+	int spc_irq_any_cpu;
 	unsigned ntasks;
 	struct bls_sched_task_config tasks[BLS_MAX_TASKS];
 };

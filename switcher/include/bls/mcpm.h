@@ -82,13 +82,9 @@ struct bls_mcpm_backend {
 	 * power-down). MCPM lock held. Optional. */
 	void (*cpu_is_up)(struct bls_mcpm *m, unsigned cpu);
 	void (*cluster_is_up)(struct bls_mcpm *m, unsigned cpu, unsigned cluster);
-	/* Undo cpu_powerup for @target, which never came up: no wake-up, no resume address.
-	 * MCPM lock held. Optional. */
+	/* Undo cpu_powerup for @target, which never came up: no wake-up (the power controller
+	 * stops trying), no resume address. MCPM lock held. Optional. */
 	void (*cpu_powerup_cancel)(struct bls_mcpm *m, unsigned cpu, unsigned target);
-	/* Ask the power controller again to bring @target up when an interrupt targets it
-	 * (its previous power-up failed and the controller dropped the wake-up). MCPM lock
-	 * held. Optional (without it a failed power-up is not retried). */
-	void (*cpu_wakeup_rearm)(struct bls_mcpm *m, unsigned cpu, unsigned target);
 };
 
 /* The TC2 backend: the power controller through the platform verbs, the GIC and the CCI
@@ -103,8 +99,7 @@ struct bls_mcpm_stats {
 	uint64_t first_man_skipped; /* vlock winners that found the cluster up */
 	uint64_t raced_power_up;    /* power-downs that a power-up overtook */
 	uint64_t late_pokes;        /* early pokes fired from the gate, installed after entry */
-	uint64_t power_up_errors;   /* power-ups the power controller reported failed */
-	uint64_t power_up_retries;  /* ... whose wake-up was armed again */
+	uint64_t power_up_errors;   /* power-up attempts the power controller reported failed */
 	uint64_t power_ups_cancelled; /* power-ups withdrawn from a CPU that never came up */
 };
 
@@ -157,12 +152,11 @@ int bls_mcpm_cpu_power_up(struct bls_mcpm *m, unsigned cpu, unsigned target);
  * and the caller must treat the power-up as under way. Runs on @cpu. */
 int bls_mcpm_cpu_power_up_cancel(struct bls_mcpm *m, unsigned cpu, unsigned target);
 
-/* bls_mcpm_cpu_power_up_failed - the power controller reported that @target's power-up
- * failed (it dropped the wake-up). Unless @give_up (its caller will cancel the power-up), the
- * wake-up is armed again, so that the interrupt still pending for @target retries the
- * power-up, as the wake-up armed before the failure would have done. Returns 1 when it retried.
- * Runs on @cpu (an interrupt handler). */
-int bls_mcpm_cpu_power_up_failed(struct bls_mcpm *m, unsigned cpu, unsigned target, int give_up);
+/* bls_mcpm_cpu_power_up_failed - the power controller reported that an attempt to power
+ * @target up failed. It tries again by itself while @target's wake-up is armed: nothing to do
+ * but count, unless the caller gives the power-up up (bls_mcpm_cpu_power_up_cancel()). Runs on
+ * @cpu (an interrupt handler). */
+void bls_mcpm_cpu_power_up_failed(struct bls_mcpm *m, unsigned cpu, unsigned target);
 
 /* bls_mcpm_cpu_power_down - power the calling CPU down (interrupts must be masked): the
  * last man of the cluster also takes the cluster down, unless an inbound CPU races it. On

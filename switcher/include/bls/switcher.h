@@ -84,6 +84,7 @@ typedef void (*bls_switch_done_fn)(void *cookie, unsigned logical, unsigned clus
 struct bls_switch_stats {
 	uint64_t requests, switches, busy_refusals;
 	uint64_t aborted;      /* switches given up: their inbound never came up */
+	uint64_t aborted_on_report; /* ... of which on the power controller's report */
 	uint64_t kick_retries; /* inbounds kicked again after inbound_timeout_ns */
 	uint64_t enables, disables; /* run-time changes of the switcher's activity */
 };

@@ -192,16 +192,11 @@ int bls_mcpm_cpu_power_up_cancel(struct bls_mcpm *m, unsigned cpu, unsigned targ
 	return 0;
 }
 
-int bls_mcpm_cpu_power_up_failed(struct bls_mcpm *m, unsigned cpu, unsigned target, int give_up)
+void bls_mcpm_cpu_power_up_failed(struct bls_mcpm *m, unsigned cpu, unsigned target)
 {
+	(void)cpu;
+	(void)target;
 	m->stats.power_up_errors++;
-	if (give_up || !m->be->cpu_wakeup_rearm)
-		return 0;
-	mcpm_lock(m, cpu);
-	m->be->cpu_wakeup_rearm(m, cpu, target);
-	m->stats.power_up_retries++;
-	mcpm_unlock(m, cpu);
-	return 1;
 }
 
 void bls_mcpm_cpu_powered_up(struct bls_mcpm *m, unsigned cpu)
@@ -231,7 +226,7 @@ static void outbound_leave_critical(struct bls_mcpm *m, unsigned cpu, unsigned c
 		if (c == cpu || hw->cpu_cluster[c] != cl)
 			continue;
 		const uint8_t other = m->cpu_state[cl][bls_mcpm_cpu_index(hw, c)];
-		BLS_CHECK(hw, cpu, (1 || other != BLS_CPU_UP) && "no CPU of a cluster going down runs in it");
+		BLS_CHECK(hw, cpu, other != BLS_CPU_UP && "no CPU of a cluster going down runs in it");
 	}
 	set_cluster_state(m, cpu, cl, state);
 	sev(m, cpu);

@@ -68,12 +68,6 @@ static void tc2_cpu_powerup_cancel(struct bls_mcpm *m, unsigned cpu, unsigned ta
 	bls_spc_set_resume_addr(m->hw, cpu, target, 0);
 }
 
-static void tc2_cpu_wakeup_rearm(struct bls_mcpm *m, unsigned cpu, unsigned target)
-{
-	/* The SPC cleared the core's bit when it gave up; the interrupt is still pending. */
-	bls_spc_cpu_wakeup_irq(m->hw, cpu, target, 1);
-}
-
 const struct bls_mcpm_backend bls_mcpm_tc2 = {
 	.name = "tc2",
 	.cpu_powerup = tc2_cpu_powerup,
@@ -86,5 +80,4 @@ const struct bls_mcpm_backend bls_mcpm_tc2 = {
 	.cpu_is_up = tc2_cpu_is_up,
 	.cluster_is_up = tc2_cluster_is_up,
 	.cpu_powerup_cancel = tc2_cpu_powerup_cancel,
-	.cpu_wakeup_rearm = tc2_cpu_wakeup_rearm,
 };

@@ -244,6 +244,7 @@ static void switch_give_up(struct bls_switcher *sw, unsigned ob, unsigned l)
 	}
 	set_phase(sw, l, BLS_SWITCH_IDLE);
 	sw->stats.aborted++;
+	sw->stats.aborted_on_report += sw->req[l].give_up != 0;
 	sw->req[l].aborted = 1;
 	trace(sw, ob, BLS_TRACE_SWITCH_ABORTED, l, ib);
 	/* The request is over, not granted: a new one must ask again. */

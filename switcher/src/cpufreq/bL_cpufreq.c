@@ -301,7 +301,7 @@ void bls_cpufreq_switch_failed(struct bls_cpufreq *cf, unsigned logical, unsigne
 	const unsigned real = bls_cpufreq_cluster_mhz(cf, cluster);
 	cf->request_mhz[logical] = cluster == cf->vtable.little ? real / 2 : real;
 	cf->failed[logical] = 1;
-	cf->stats.failed++;
+	cf->stats.switches_failed++;
 }
 
 int bls_cpufreq_take_failed(struct bls_cpufreq *cf, unsigned logical)

@@ -77,10 +77,15 @@ unsigned bls_gic_handle_irqs(const struct bls_hw *hw, unsigned cpu)
 
 void bls_gic_route_spi(const struct bls_hw *hw, unsigned cpu, unsigned irq, unsigned target)
 {
+	bls_gic_route_spi_to(hw, cpu, irq, 1u << target);
+}
+
+void bls_gic_route_spi_to(const struct bls_hw *hw, unsigned cpu, unsigned irq, uint32_t targets)
+{
 	const uint32_t shift = 8u * (irq % 4u);
 	const uint32_t tword = BLS_GICD_ITARGETSR + 4u * (irq / 4u);
 	uint32_t t = dist_read(hw, cpu, tword);
-	dist_write(hw, cpu, tword, (t & ~(0xffu << shift)) | ((1u << target) << shift));
+	dist_write(hw, cpu, tword, (t & ~(0xffu << shift)) | ((targets & 0xffu) << shift));
 	const uint32_t pword = BLS_GICD_IPRIORITYR + 4u * (irq / 4u);
 	uint32_t p = dist_read(hw, cpu, pword);
 	dist_write(hw, cpu, pword, (p & ~(0xffu << shift)) | (BLS_GIC_IRQ_PRIORITY << shift));

@@ -529,10 +529,10 @@ static void take_tunables(struct bls_kernel *k, unsigned cpu)
 
 /* --- interrupts ----------------------------------------------------------------------------- */
 
-/* The power controller gave up powering CPUs up (PWC_STATUS's power-up errors): a switch's
- * inbound ends its switch (its outbound gives up); any other CPU is one an interrupt was
- * waking (an idle CPU's timer, a CPU coming online): its wake-up is armed again, and the
- * interrupt, still pending, makes the power controller try again. */
+/* The power controller gave up an attempt to power CPUs up (PWC_STATUS's power-up errors): a
+ * switch's inbound ends its switch (its outbound gives up and withdraws the power-up); any
+ * other CPU is one an interrupt was waking (an idle CPU's timer, a CPU coming online), which
+ * the power controller goes on trying to power up by itself. */
 static void power_up_failed(struct bls_kernel *k, unsigned cpu, uint32_t status)
 {
 	const struct bls_hw *hw = &k->cfg.hw;
@@ -540,8 +540,8 @@ static void power_up_failed(struct bls_kernel *k, unsigned cpu, uint32_t status)
 		if (!(status & BLS_SPC_STAT_PWRUP_ERR(hw->cpu_cluster[c], bls_hw_cpu_index(hw, c))))
 			continue;
 		k->ops->trace(k->plat, cpu, BLS_TRACE_GUEST_ERROR, BLS_GUEST_POWER_UP_FAILED, c);
-		const int give_up = bls_switcher_inbound_failed(&k->sw, cpu, c);
-		bls_mcpm_cpu_power_up_failed(&k->mcpm, cpu, c, give_up);
+		bls_mcpm_cpu_power_up_failed(&k->mcpm, cpu, c);
+		bls_switcher_inbound_failed(&k->sw, cpu, c);
 	}
 }
 
@@ -824,7 +824,12 @@ static void boot(struct bls_kernel *k, unsigned cpu)
 		for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++)
 			route_logical(k, cpu, l);
 		bls_gic_set_level_triggered(hw, cpu, hw->spc_irq);
-		bls_gic_route_spi(hw, cpu, hw->spc_irq, bls_switcher_host_of(&k->sw, k->lead));
+		uint32_t spc_targets = 1u << bls_switcher_host_of(&k->sw, k->lead);
+		if (k->cfg.spc_irq_any_cpu)
+			for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++)
+				if (!hotplugged_out(k, (int)l))
+					spc_targets |= 1u << bls_switcher_host_of(&k->sw, l);
+		bls_gic_route_spi_to(hw, cpu, hw->spc_irq, spc_targets);
 		/* Clock settings of the boot command line, then the governor on every policy,
 		 * then init starts the tasks. */
 		for (unsigned c = 0; c < hw->nclusters; c++)

@@ -578,6 +578,11 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 		}
 	}
 	if (rq->nr_running == 0) {
+		/* A tick that came due while we went idle is spent too: left behind, it would be
+		 * programmed again, already past, as soon as a task runs here (HMP's and EAS's
+		 * tick of a busy little CPU). */
+		if (due && s->cfg.placement != BLS_PLACE_FAIR)
+			rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns;
 		/* Idle balance: pull from the busiest CPU with a task waiting that may come. */
 		int busiest = -1, id = NO_TASK;
 		for (unsigned c = 0; c < n; c++) {

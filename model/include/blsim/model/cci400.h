@@ -8,7 +8,10 @@
 //                                bit 1 DVM enable; bits 31:30 (read-only) say the
 //                                interface supports snoops and DVM (ACE interfaces)
 // A write to a Snoop Control register takes effect at once and keeps change_pending set for
-// change_pending_cycles, so software's busy-poll of Status costs that time.
+// change_pending_cycles, so software's busy-poll of Status costs that time. With the injected
+// fault cci_stuck (faults.h), a write that changes the port's state may keep it set for
+// stuck_us instead; a write meanwhile that changes nothing leaves the stuck period as it is,
+// and one that changes a state does not end it early.
 //
 // Coherent reads arriving on a cluster's interface snoop every other cluster whose interface
 // has snoops enabled (broadcast, no snoop filter); lines found there are served by the
@@ -27,6 +30,7 @@
 #include <vector>
 
 #include "blsim/model/clock_domain.h"
+#include "blsim/model/faults.h"
 #include "blsim/model/jitter.h"
 #include "blsim/model/params.h"
 #include "blsim/model/reg_table.h"
@@ -72,6 +76,14 @@ public:
         snoop_jitter_ = source.stream("cci400.snoop");
     }
 
+    // Injected faults: cci_stuck (block "faults/cci_stuck/cci400"). Before the simulation
+    // starts; without it, none.
+    void set_faults(fault_source& source)
+    {
+        stuck_fault_ = source.stream(fault_kind::cci_stuck, "cci400");
+        stuck_time_ = sc_core::sc_time(source.params().cci_stuck.stuck_us, sc_core::SC_US);
+    }
+
     // The caches behind socket slave[@k], which the interconnect snoops.
     void attach(unsigned k, snoop_if& caches, std::string cluster_name);
 
@@ -104,6 +116,9 @@ private:
     sc_core::sc_time pending_until_; // change_pending is set until then
     std::uint64_t snoops_ = 0, snoop_hits_ = 0, bytes_ = 0;
     jitter jitter_, snoop_jitter_;
+    fault stuck_fault_;
+    sc_core::sc_time stuck_time_;  // change_pending's time when stuck
+    sc_core::sc_time stuck_until_; // the end of the latest stuck change (zero: none)
 };
 
 } // namespace blsim::model

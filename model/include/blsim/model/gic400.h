@@ -16,10 +16,18 @@
 // Priority model: an interrupt is signalled when enabled, pending, not active, and of higher
 // priority (lower value) than both PMR and the CPU's running priority. No security
 // extensions (all Group 0), no binary-point preemption, no virtualisation frames.
+// Injected faults (faults.h; docs/hardware.md, "Fault injection"), off unless configured:
+//  - wakeup_lost: an SGI whose target is powered off when GICD_SGIR is written may be lost
+//    for that target (never pending there; its other targets get it);
+//  - spurious_irq: now and then a CPU whose interface is enabled gets its IRQ output asserted
+//    with nothing behind it: its next GICC_IAR read answers 1023 (whatever else is pending),
+//    and the line then follows the real pending state again. The wake output is untouched,
+//    so a powered-down CPU is not woken. GICC_HPPIR does not see it.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <queue>
 #include <systemc>
 #include <tlm>
@@ -27,6 +35,7 @@
 #include <vector>
 
 #include "blsim/model/clock_domain.h"
+#include "blsim/model/faults.h"
 #include "blsim/model/jitter.h"
 #include "blsim/model/params.h"
 #include "blsim/model/reg_table.h"
@@ -68,6 +77,12 @@ public:
     // CPU interface -- its IRQ and wake outputs, GICC_IAR -- after a delay of its own). Before
     // the simulation starts.
     void set_jitter(jitter_source& source);
+    // Injected faults: wakeup_lost (block "faults/wakeup_lost/gic400"), asking @cpu_powered_off
+    // whether an SGI's target is powered off; spurious_irq (blocks
+    // "faults/spurious_irq/gic400.arrivals" for the times, ".cpu" for the CPUs), from a thread
+    // of its own that exists only when that fault is configured. Before the simulation starts;
+    // @source must outlive the simulation.
+    void set_faults(fault_source& source, std::function<bool(unsigned cpu)> cpu_powered_off);
 
     // --- peripheral side (any context) ---
     void raise_ppi(unsigned cpu, unsigned id); // id 16..31, edge
@@ -92,6 +107,8 @@ public:
     std::uint64_t irqs_raised() const { return irqs_raised_; }       // SGIs sent (per target), PPIs and SPIs raised
     std::uint64_t irqs_delivered() const { return irqs_delivered_; } // acknowledged through IAR
     std::uint64_t spurious_reads() const { return spurious_; }       // IAR reads answering 1023
+    std::uint64_t sgis_lost() const { return sgis_lost_; }           // injected wakeup_lost (per target)
+    std::uint64_t spurious_injected() const { return spurious_injected_; } // injected spurious_irq
     std::uint64_t guest_errors() const { return dist_regs_.guest_errors() + cpu_regs_.guest_errors() + guest_errors_; }
 
 private:
@@ -118,6 +135,7 @@ private:
         std::uint8_t pmr = 0;
         std::uint8_t bpr = 0;
         std::vector<std::uint32_t> active_stack; // acknowledged, not yet EOIed (IDs)
+        bool phantom = false; // an injected spurious IRQ: the next IAR read answers 1023
     };
 
     void b_transport_dist(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -169,6 +187,14 @@ private:
     std::priority_queue<sgi_flight, std::vector<sgi_flight>, std::greater<sgi_flight>> sgi_flights_;
     std::uint64_t sgi_seq_ = 0;
     sc_core::sc_event sgi_due_;
+    // Injected faults (off: nothing drawn, no thread).
+    void spurious_arrivals(); // the thread raising spurious IRQs at their times
+    void inject_spurious();
+    fault_source* faults_ = nullptr;
+    fault wakeup_lost_, spurious_arrival_, spurious_cpu_;
+    std::function<bool(unsigned)> cpu_powered_off_;
+    sc_core::sc_event spurious_due_;
+    std::uint64_t sgis_lost_ = 0, spurious_injected_ = 0;
 };
 
 } // namespace blsim::model

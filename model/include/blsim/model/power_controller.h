@@ -6,7 +6,9 @@
 //   0x00 + 8*c   PERF_LVL of cluster c: write an OPP index to start a DVFS transition;
 //                reads the last level written
 //   0x18         PWC_STATUS: the response of a finished request, STAT_COMPLETE(c) = 1 << 4c,
-//                STAT_ERR(c) = 2 << 4c; reading it clears it and lowers the interrupt
+//                STAT_ERR(c) = 2 << 4c; bit 16 + 4c + k, a power-up of core k of cluster c
+//                that failed (fault injection only: faults.power_up_fail); reading it clears
+//                every bit and lowers the interrupt
 //   0x24         WAKE_INT_MASK: bit 4c + k lets an interrupt wake core k of cluster c when it is
 //                powered down; bits 10-11 the global wake-ups (kept, no effect here)
 //   0x30 + 4*c   PWRDN_EN of cluster c: it powers down when its last core does
@@ -24,6 +26,11 @@
 // own exit latency. Latencies are the hardware's: software's flushing and restore are timed by
 // the software itself.
 //
+// Fault injection (faults.h; docs/hardware.md, "Fault injection"), off unless configured: a
+// power-up from off that fails (the core and its cluster stay off; after the timeout the
+// controller sets the core's power-up error bit in PWC_STATUS, raises its interrupt, and tries
+// again while the core's wake-up stays armed), and a PERF_LVL request answered STAT_ERR with the clock unchanged.
+//
 // Observers see every core and cluster state change (core_changed, cluster_changed); the
 // energy meter is one.
 #pragma once
@@ -38,6 +45,7 @@
 
 #include "blsim/model/clock_domain.h"
 #include "blsim/model/dvfs_controller.h"
+#include "blsim/model/faults.h"
 #include "blsim/model/jitter.h"
 #include "blsim/model/observable.h"
 #include "blsim/model/params.h"
@@ -57,6 +65,11 @@ public:
     };
     static constexpr std::uint32_t stat_complete(unsigned cluster) { return 1u << (4 * cluster); }
     static constexpr std::uint32_t stat_err(unsigned cluster) { return 2u << (4 * cluster); }
+    // A failed power-up of core @core of cluster @cluster (fault injection).
+    static constexpr std::uint32_t stat_power_up_err(unsigned cluster, unsigned core)
+    {
+        return 1u << (16 + 4 * cluster + core);
+    }
     static constexpr unsigned max_clusters = 2; // the SPC's register layout serves two
     static constexpr std::uint32_t window_bytes = 0x100;
 
@@ -72,6 +85,9 @@ public:
     // changes ("pwrc.cpu<N>": entries are power transitions, exits wake-ups), each cluster's
     // power-down and power-up ("pwrc.cluster.<name>"). Before the simulation starts.
     void set_jitter(jitter_source& source);
+    // Injected faults: power_up_fail and dvfs_fail (blocks "faults/<kind>/pwrc"). Before the
+    // simulation starts; without it, none.
+    void set_faults(fault_source& source);
 
     unsigned ncpus() const { return static_cast<unsigned>(cpu_cluster_.size()); }
     unsigned nclusters() const { return static_cast<unsigned>(clusters_.size()); }
@@ -94,6 +110,13 @@ public:
     // the core still takes to come out of reset or clock gating, for its thread to owe (the
     // core is on from now; its software runs that much later).
     sc_core::sc_time core_exit(unsigned cpu);
+    // The power-up of @cpu, off, is due (its wake condition has become true): whether it
+    // fails (faults.power_up_fail). If so nothing is powered, and this returns after the
+    // controller's timeout, having set its power-up error bit in PWC_STATUS and raised the
+    // interrupt: the core waits for its wake condition again (still true, unless software
+    // disarmed the wake-up meanwhile: a new attempt at once).
+    // Otherwise it returns false at once, for core_exit().
+    bool core_power_up_fails(unsigned cpu);
     // Whether an interrupt may wake @cpu from power-down (its WAKE_INT_MASK bit), and the
     // event notified when that bit is set (clearing it wakes no one).
     bool wakeup_enabled(unsigned cpu) const;
@@ -112,6 +135,8 @@ public:
     // Cluster power-downs a wake-up aborted, of one cluster.
     std::uint64_t entries_aborted(unsigned cluster) const { return clusters_.at(cluster).entries_aborted; }
     std::uint64_t guest_errors() const { return regs_.guest_errors() + guest_errors_; }
+    // Power-ups that failed, of every core (fault injection).
+    std::uint64_t power_ups_failed() const { return power_ups_failed_; }
 
 private:
     enum class cluster_phase { on, going_down, off, coming_up };
@@ -166,6 +191,10 @@ private:
     std::uint32_t dvfs_level_ = 0;
     sc_core::sc_event dvfs_start_;
     std::uint64_t transitions_ = 0, dvfs_requests_ = 0, entries_aborted_ = 0, guest_errors_ = 0;
+    // Fault injection (off: they draw nothing).
+    fault power_up_fault_, dvfs_fault_;
+    sc_core::sc_time power_up_timeout_;
+    std::uint64_t power_ups_failed_ = 0;
 };
 
 } // namespace blsim::model

@@ -18,6 +18,7 @@
 #include "blsim/model/cluster.h"
 #include "blsim/model/dram.h"
 #include "blsim/model/energy.h"
+#include "blsim/model/faults.h"
 #include "blsim/model/generic_timer.h"
 #include "blsim/model/gic400.h"
 #include "blsim/model/jitter.h"
@@ -85,12 +86,18 @@ public:
     const model::energy_meter& meter() const { return *meter_; }
     // The run's timing jitter (off unless the scenario's jitter.enabled), and its draws.
     const model::jitter_source& jitter() const { return *jitter_; }
+    // The run's injected faults (none unless the scenario's faults: configures some): which
+    // kinds are configured, and how many of each were injected (faults().injected(kind)).
+    const model::fault_source& faults() const { return *faults_; }
     const bls_kernel& kernel() const { return kernel_; }
     bls_kernel& kernel() { return kernel_; }
     const switch_probe& probe() const { return *probe_; }
     const os_probe& os() const { return *os_probe_; }
     // Guest errors the C code reported: CCI port changes it gave up on.
     std::uint64_t cci_timeouts() const { return cci_timeouts_; }
+    // ... CCI port changes it asked again after a timeout, power-ups reported failed to it.
+    std::uint64_t cci_retries() const { return cci_retries_; }
+    std::uint64_t power_up_failures() const { return power_up_failures_; }
 
     // Model events processed: work segments, power-state and OPP transitions, timer
     // expiries, device register accesses.
@@ -121,6 +128,7 @@ private:
 
     scenario_config cfg_;
     std::unique_ptr<model::jitter_source> jitter_; // before the blocks that draw from it
+    std::unique_ptr<model::fault_source> faults_;  // likewise
     std::unique_ptr<model::power_controller> pc_;
     std::vector<std::unique_ptr<model::cluster>> clusters_;
     std::vector<model::core*> cores_;
@@ -151,6 +159,8 @@ private:
         vcd_freq_{"vcd_freq_mhz"};
     std::vector<int> executing_; // per logical CPU: the CPU running its work, or -1
     std::uint64_t cci_timeouts_ = 0;
+    std::uint64_t cci_retries_ = 0;
+    std::uint64_t power_up_failures_ = 0;
     struct script_entry {
         double at_ms;
         int cpu;      // a setspeed write's logical CPU; -1: switcher on, -2: off, -3: a tunable

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "blsim/model/faults.h"
 #include "blsim/model/jitter.h"
 #include "blsim/model/params.h"
 #include "blsim/soc/config_node.h"
@@ -196,6 +197,7 @@ struct scenario_config {
     hmp_config hmp;
     std::vector<int> online_cpus; // hotplug at boot: the CPUs that come up (empty: all)
     model::jitter_params jitter;  // seeded timing jitter of the platform's operations (off)
+    model::fault_params faults;   // injected hardware faults (none)
 };
 
 // The logical CPUs a configuration has at boot: its CPUs, or in a switched mode the pairs.

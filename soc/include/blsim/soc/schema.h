@@ -244,36 +244,41 @@ public:
     schema& integers(const char* key, std::vector<int> T::*m, long long lo, long long hi,
                      std::size_t max_items, const char* unit, const char* doc)
     {
-        auto bind = [=](const node& n, T& out, bind_context& ctx, const std::string& path) {
-            if (!n.is_seq()) {
-                ctx.diag.error(n.at, path + ": expected a list, got " + describe(n));
-                return;
-            }
-            if (n.items.size() > max_items) {
-                ctx.diag.error(n.at, path + ": expected at most " + std::to_string(max_items) +
-                                         " items, got " + std::to_string(n.items.size()));
-                return;
-            }
-            std::vector<int> items;
-            for (std::size_t i = 0; i < n.items.size(); i++) {
-                const node& v = n.items[i];
-                const std::string p = path + "[" + std::to_string(i) + "]";
-                ctx.record(p, v.at);
-                int x = 0;
-                if (bind_integer(v, lo, hi, p, ctx, x))
-                    items.push_back(x);
-            }
-            out.*m = std::move(items);
-        };
-        auto emit = [=](const T& v) {
-            node n;
-            n.k = node::kind::seq;
-            for (int x : v.*m)
-                n.items.push_back(node::scalar(std::to_string(x), {}));
-            return n;
-        };
-        add(key, "list of integers", unit, std::to_string(lo) + ".." + std::to_string(hi), doc, false,
-            bind, emit);
+        return list_of<int>(
+            key, m, max_items, "list of integers", unit, std::to_string(lo) + ".." + std::to_string(hi), doc,
+            [=](const node& v, const std::string& p, bind_context& ctx, int& x) {
+                return bind_integer(v, lo, hi, p, ctx, x);
+            },
+            [](int x) { return std::to_string(x); });
+    }
+
+    // A list of numbers (times), each within [@lo, @hi].
+    schema& reals(const char* key, std::vector<double> T::*m, double lo, double hi,
+                  std::size_t max_items, const char* unit, const char* doc)
+    {
+        return list_of<double>(
+            key, m, max_items, "list of numbers", unit, format_number(lo) + ".." + format_number(hi), doc,
+            [=](const node& v, const std::string& p, bind_context& ctx, double& x) {
+                if (!parse_real(v, x)) {
+                    ctx.diag.error(v.at, p + ": expected a number, got " + describe(v));
+                    return false;
+                }
+                if (x < lo || x > hi) {
+                    ctx.diag.error(v.at, p + ": " + v.value + " is out of range " + format_number(lo) + ".." +
+                                             format_number(hi));
+                    return false;
+                }
+                return true;
+            },
+            [](double x) { return format_number(x); });
+    }
+
+    // The field declared last is emitted only when @present says so: a section added to the
+    // configuration that, left at its defaults, must not change the effective configuration
+    // written by runs that do not use it. Documented and bound as any other.
+    schema& emitted_if(std::function<bool(const T&)> present)
+    {
+        fields_.back().present = std::move(present);
         return *this;
     }
 
@@ -345,6 +350,8 @@ public:
     {
         node n = node::map({});
         for (const field& f : fields_) {
+            if (f.present && !f.present(v))
+                continue;
             n.keys.push_back(f.key);
             n.key_marks.push_back({});
             n.items.push_back(f.emit(v));
@@ -373,6 +380,44 @@ public:
 
 private:
     // An integer scalar within [@lo, @hi] into @out; otherwise a located error and false.
+    // A list of at most @max_items values, each bound by @item (which reports its own errors
+    // and returns whether the value is good) and emitted by @fmt.
+    template <typename V, typename Item, typename Fmt>
+    schema& list_of(const char* key, std::vector<V> T::*m, std::size_t max_items, const char* type,
+                    const char* unit, const std::string& range, const char* doc, Item item, Fmt fmt)
+    {
+        auto bind = [=](const node& n, T& out, bind_context& ctx, const std::string& path) {
+            if (!n.is_seq()) {
+                ctx.diag.error(n.at, path + ": expected a list, got " + describe(n));
+                return;
+            }
+            if (n.items.size() > max_items) {
+                ctx.diag.error(n.at, path + ": expected at most " + std::to_string(max_items) +
+                                         " items, got " + std::to_string(n.items.size()));
+                return;
+            }
+            std::vector<V> items;
+            for (std::size_t i = 0; i < n.items.size(); i++) {
+                const node& v = n.items[i];
+                const std::string p = path + "[" + std::to_string(i) + "]";
+                ctx.record(p, v.at);
+                V x{};
+                if (item(v, p, ctx, x))
+                    items.push_back(x);
+            }
+            out.*m = std::move(items);
+        };
+        auto emit = [=](const T& v) {
+            node n;
+            n.k = node::kind::seq;
+            for (const V& x : v.*m)
+                n.items.push_back(node::scalar(fmt(x), {}));
+            return n;
+        };
+        add(key, type, unit, range, doc, false, bind, emit);
+        return *this;
+    }
+
     static bool bind_integer(const node& n, long long lo, long long hi, const std::string& path,
                              bind_context& ctx, int& out)
     {
@@ -396,6 +441,7 @@ private:
         binder bind;
         emitter emit;
         documenter nested;
+        std::function<bool(const T&)> present; // emitted only when true (null: always)
     };
 
     field make(const char* key, const char* type, const char* unit, std::string range,

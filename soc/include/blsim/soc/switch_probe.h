@@ -105,6 +105,18 @@ public:
     // Problems found by the end of the run: interrupts lost or delivered twice. Empty is good.
     std::vector<std::string> final_check(const std::function<bool(unsigned irq)>& still_pending) const;
 
+    // Invariant 'no-ipi-lost', at a switch's outbound entering its power-down
+    // (BLS_TRACE_OUTBOUND_DOWN: logical cpu @logical now on @inbound): the outbound, which
+    // hosts no logical CPU (@hosts_logical false; true when the switcher was turned off
+    // meanwhile, and it is a logical CPU of its own again), has no SGI pending in the GIC
+    // but the switcher's and the kernel's physical ones (BLS_SGI_KICK, BLS_SGI_INBOUND_ALIVE):
+    // an IPI of the logical CPU sent before the GIC migration was forwarded by it (the send
+    // holds the map lock, and GICD_SGIR makes the SGI pending in the distributor at once,
+    // however late its delivery), and none sent after targets the outbound. @sgi_sources:
+    // GICD_SPENDSGIR's bytes at the outbound, a bit per source CPU. Throws on a violation.
+    static void check_no_ipi_lost(std::uint64_t t_ps, unsigned outbound, unsigned logical, unsigned inbound,
+                                  bool hosts_logical, const std::uint8_t (&sgi_sources)[16]);
+
 private:
     static std::uint64_t key(unsigned logical, unsigned irq) { return (std::uint64_t(logical) << 32) | irq; }
     // A switch whose inbound was kicked this long before the end of the run without reaching
