@@ -389,8 +389,7 @@ std::string summary_json(platform& p, const host_stats& host, const std::vector<
             {"switch_given_up_after_timeout", kn.sw.stats.aborted - on_report}};
         handled[model::fault_kind::cci_stuck] = {{"port_asked_again", p.cci_retries()},
                                                   {"port_given_up", p.cci_timeouts()}};
-        handled[model::fault_kind::dvfs_fail] = {{"frequency_transactions_failed", kn.cpufreq.stats.failed},
-                                                  {"governor_saw_failed_transitions", kn.gov.stats.failed_transitions}};
+        handled[model::fault_kind::dvfs_fail] = {{"frequency_transactions_failed", kn.cpufreq.stats.failed}};
         json faults = json::object();
         for (model::fault_kind k : model::all_fault_kinds)
             if (p.faults().configured(k))
@@ -399,6 +398,8 @@ std::string summary_json(platform& p, const host_stats& host, const std::vector<
                                                   : json{{"injected", p.faults().injected(k)}};
         faults["switches_given_up"] = kn.sw.stats.aborted;
         faults["cpufreq_switches_failed"] = kn.cpufreq.stats.switches_failed;
+        // Transactions that failed, and switches given up: the governor saw both fail.
+        faults["governor_failed_transitions"] = kn.gov.stats.failed_transitions;
         j["faults"] = faults;
     }
 
