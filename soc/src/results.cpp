@@ -397,7 +397,6 @@ std::string summary_json(platform& p, const host_stats& host, const std::vector<
                                                   ? json{{"injected", p.faults().injected(k)}, {"handled", handled[k]}}
                                                   : json{{"injected", p.faults().injected(k)}};
         faults["switches_given_up"] = kn.sw.stats.aborted;
-        faults["cpufreq_switches_failed"] = kn.cpufreq.stats.switches_failed;
         // Transactions that failed, and switches given up: the governor saw both fail.
         faults["governor_failed_transitions"] = kn.gov.stats.failed_transitions;
         j["faults"] = faults;

@@ -20,7 +20,7 @@ std::uint64_t switch_record::step_ps(int k) const
 
 switch_probe::switch_probe(unsigned ncpus, const model::energy_meter& meter,
                            std::function<void(std::uint64_t)> advance)
-    : meter_(meter), advance_(std::move(advance)), open_(ncpus), cpufreq_(ncpus), pending_group_(ncpus, 0),
+    : meter_(meter), advance_(std::move(advance)), open_(ncpus), next_(ncpus), cpufreq_(ncpus), pending_group_(ncpus, 0),
       txn_group_(ncpus, 0),
       cluster_up_since_(meter.nclusters(), 0), up_uncore_(meter.nclusters(), 0.0),
       up_lump_seen_(meter.nclusters(), 0.0), step_(switch_steps)
@@ -79,17 +79,20 @@ void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, uns
     std::optional<open_switch>& s = open_[a];
     switch (event) {
     case BLS_TRACE_SWITCH_REQUEST:
-        if (!s) { // a request overwriting a pending one keeps the first time
-            s = open_switch{};
-            s->r.logical = a;
-            s->r.t_request = t;
-            s->soc_at_request_j = soc_j(t);
-            // The frequency request that asked for this cluster, if one did.
-            if (cpufreq_[a] && cpufreq_[a]->second == b)
-                s->r.t_cpufreq = cpufreq_[a]->first;
-            cpufreq_[a].reset();
+        if (s && s->kicked) {
+            // Its switch is under way to the cluster it was armed for: this request is the
+            // next switch's, which the switcher starts once this one is over, unless it asks
+            // for the cluster this one arrives at (docs/switcher.md, "From a frequency request to a
+            // switch").
+            if (!next_[a])
+                next_[a] = request_at(a, t, b);
+            next_[a]->r.to_cluster = b;
+            break;
         }
-        // Its group: announced for it, or for the transaction that led to it.
+        if (!s) { // a request overwriting a pending one keeps the first time
+            s = request_at(a, t, b);
+            break;
+        }
         if (!s->r.group)
             s->r.group = pending_group_[a] ? pending_group_[a] : txn_group_[a];
         pending_group_[a] = txn_group_[a] = 0;
@@ -97,6 +100,7 @@ void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, uns
         break;
     case BLS_TRACE_INBOUND_KICKED:
         if (s) {
+            s->kicked = true;
             s->r.outbound = cpu;
             s->r.inbound = b;
             s->r.from_cluster = cpu_cluster;
@@ -123,8 +127,10 @@ void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, uns
         break;
     case BLS_TRACE_SWITCH_ABORTED:
         // Given up (its inbound never came up): it failed cleanly, so it is no longer open,
-        // and has no latency to report. The switcher's own counter says how many.
+        // and has no latency to report. The switcher's own counter says how many. A request
+        // that came meanwhile is dropped with it: a new one must ask again.
         s.reset();
+        next_[a].reset();
         break;
     case BLS_TRACE_BLACKOUT_END:
         if (s) {
@@ -132,13 +138,36 @@ void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, uns
             s->ib_core_at_end_j = core_j(t, s->r.inbound);
             if (s->r.inbound_cluster_powered_up)
                 s->ib_uncore_at_end_j = uncore_j(t, s->r.to_cluster);
+            const unsigned arrived = s->r.to_cluster;
             closing_.push_back(*s);
             s.reset();
+            // The request that came during it opens the next switch, unless it asked for the
+            // cluster just reached (the switcher completes that one at once).
+            if (next_[a] && next_[a]->r.to_cluster != arrived)
+                s = next_[a];
+            next_[a].reset();
         }
         break;
     default:
         break;
     }
+}
+
+switch_probe::open_switch switch_probe::request_at(unsigned logical, std::uint64_t t, unsigned cluster)
+{
+    open_switch s;
+    s.r.logical = logical;
+    s.r.t_request = t;
+    s.soc_at_request_j = soc_j(t);
+    s.r.to_cluster = cluster;
+    // The frequency request that asked for this cluster, if one did.
+    if (cpufreq_[logical] && cpufreq_[logical]->second == cluster)
+        s.r.t_cpufreq = cpufreq_[logical]->first;
+    cpufreq_[logical].reset();
+    // Its group: announced for it, or for the transaction that led to it.
+    s.r.group = pending_group_[logical] ? pending_group_[logical] : txn_group_[logical];
+    pending_group_[logical] = txn_group_[logical] = 0;
+    return s;
 }
 
 void switch_probe::core_on(std::uint64_t t, unsigned cpu, unsigned cluster)

@@ -145,13 +145,13 @@ namespace {
 
 // The proof that exploring finds what it is for: each known-bad variant of the C code
 // (switcher/include/bls/mutant.h) is found by a shipped exploration of configs/explore/, from
-// seed 1, within a bound a little above the seed that finds it (docs/explore.md, "Seeds to
-// detection"), and the correct code passes that seed. With --stop-at-first the lowest violating
-// seed is the same at any -j.
+// seed 1, within a bound a little above the seed that found it when measured (docs/explore.md,
+// "Seeds to detection"; a change of the code's timing may move it a little), by the check
+// meant to see it; the correct code passes the seed that finds it. With --stop-at-first the
+// lowest violating seed is the same at any -j.
 class explore_mutant_test : public explore_test {
 protected:
-    void expect_found(const std::string& mutant, const std::string& exploration, int bound, int found_at,
-                      const std::string& kind)
+    void expect_found(const std::string& mutant, const std::string& exploration, int bound, const std::string& kind)
     {
         const std::string x = quote(source_dir + "/configs/explore/" + exploration);
         const result bad = blsim("explore " + x + " --seeds " + std::to_string(bound) +
@@ -159,7 +159,8 @@ protected:
         EXPECT_EQ(bad.status, 1) << bad.out << bad.err;
         const json j = json::parse(slurp(dir / "ex/explore.json"));
         ASSERT_FALSE(j["kinds"].empty()) << bad.out;
-        EXPECT_EQ(j["violating_seeds"][0]["seed"], found_at) << bad.out;
+        const long long found_at = j["violating_seeds"][0]["seed"].get<long long>();
+        EXPECT_LE(found_at, bound) << bad.out;
         EXPECT_NE(j["violating_seeds"][0]["kind"].get<std::string>().find(kind), std::string::npos) << bad.out;
         const result good = blsim("explore " + x + " --first-seed " + std::to_string(found_at) + " --seeds 1 -j1");
         EXPECT_EQ(good.status, 0) << good.out << good.err;
@@ -167,33 +168,34 @@ protected:
 };
 
 // The vlock without its voting byte lets two CPUs coming up in one cluster both win the
-// first-man election: the vlock check.
+// first-man election: the vlock check (measured: seed 81).
 TEST_F(explore_mutant_test, the_vlock_without_voting_is_found)
 {
-    expect_found("vlock-without-voting", "hmp-powerdown.yaml", 100, 81,
+    expect_found("vlock-without-voting", "hmp-powerdown.yaml", 100,
                  "m->first_men[cl] == # && \"vlock mutual exclusion: one first man per cluster\"");
 }
 
 // The last man that does not abort for a CPU coming up in its cluster takes the cluster down
-// under a CPU that an interrupt woke: the check that no CPU of a cluster going down runs in it.
+// under a CPU that an interrupt woke: the check that no CPU of a cluster going down runs in it
+// (measured: seed 17).
 TEST_F(explore_mutant_test, the_last_man_ignoring_an_inbound_is_found)
 {
-    expect_found("last-man-ignores-inbound", "hmp-powerdown.yaml", 25, 17,
+    expect_found("last-man-ignores-inbound", "hmp-powerdown.yaml", 25,
                  "other != BLS_CPU_UP && \"no CPU of a cluster going down runs in it\"");
 }
 
 // The GIC migration that forgets the SGIs pending on the outbound leaves a reschedule IPI of
-// the logical CPU behind: invariant no-ipi-lost at the outbound's power-down.
+// the logical CPU behind: invariant no-ipi-lost at the outbound's power-down (measured: seed 6).
 TEST_F(explore_mutant_test, the_gic_migration_forgetting_pending_sgis_is_found)
 {
-    expect_found("gic-forgets-pending-sgis", "governor-both.yaml", 10, 6, "invariant 'no-ipi-lost' violated");
+    expect_found("gic-forgets-pending-sgis", "governor-both.yaml", 10, "invariant 'no-ipi-lost' violated");
 }
 
 // Opening the inbound's gate before the context is saved needs no race: the first switch of
 // the first seed shows it.
 TEST_F(explore_mutant_test, the_gate_opened_before_the_context_is_saved_is_found_at_the_first_seed)
 {
-    expect_found("gate-opened-before-save", "switch-pingpong.yaml", 3, 1,
+    expect_found("gate-opened-before-save", "switch-pingpong.yaml", 1,
                  "\"the outbound swapped the logical map before opening our gate\"");
 }
 

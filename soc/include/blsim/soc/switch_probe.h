@@ -131,10 +131,13 @@ private:
         double ib_uncore_at_up_j = 0, ib_uncore_at_end_j = 0;
         double ob_uncore_at_start_j = 0, ob_uncore_at_down_j = 0;
         double soc_at_done_j = 0;
+        bool kicked = false;           // armed: its inbound is powered and kicked
         bool closing = false;          // the outbound is off
         bool awaiting_cluster = false; // ... and its cluster is powering down
         bool settled = false;          // ... and its cluster's power-down ended (or never began)
     };
+    // A switch requested for @logical to @cluster at @t.
+    open_switch request_at(unsigned logical, std::uint64_t t, unsigned cluster);
     void complete(open_switch& s);
     void close_settled(std::uint64_t t_ps); // complete the closing switches not waiting for a cluster
     double core_j(std::uint64_t t, unsigned cpu);
@@ -144,6 +147,7 @@ private:
     const model::energy_meter& meter_;
     std::function<void(std::uint64_t)> advance_;
     std::vector<std::optional<open_switch>> open_;  // per logical CPU, until its blackout ends
+    std::vector<std::optional<open_switch>> next_;  // per logical CPU: a request made while its switch is armed
     std::vector<open_switch> closing_;              // past the blackout, until complete
     std::vector<switch_record> done_;
     std::vector<std::optional<std::pair<std::uint64_t, unsigned>>> cpufreq_; // per logical: (t, cluster)
