@@ -380,6 +380,17 @@ std::string trace_recorder::perfetto_json(const std::vector<switch_record>& swit
                 out.add(r.t_ps, s);
                 break;
             }
+            case BLS_TRACE_SWITCH_ABORTED: {
+                // A switch given up (its inbound never came up, docs/switcher.md "Faults") has
+                // no phases to draw: an instant on the logical CPU's track, at the outbound's
+                // decision, naming the inbound that failed.
+                std::string s = slice('i', "switch given up: inbound cpu" + std::to_string(b) + " never came up",
+                                      logical_pid, logical_track(a), r.t_ps, "switch");
+                s.insert(s.size() - 1, ",\"s\":\"t\",\"args\":{\"outbound\":" + std::to_string(r.cpu) +
+                                           ",\"inbound\":" + std::to_string(b) + "}");
+                out.add(r.t_ps, s);
+                break;
+            }
             case BLS_TRACE_GOV_LOAD:
                 logical_track(a);
                 out.add_with(r.t_ps, [&](std::string& o) {

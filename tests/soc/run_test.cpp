@@ -1258,7 +1258,7 @@ TEST_F(run_test, a_switch_whose_inbound_never_comes_up_is_given_up_and_the_run_g
     // One power-up failing, at 150 ms: the inbound of logical cpu1's switch to the A7s. The
     // power controller reports it; the switch is given up at once, and the switch back at
     // 250 ms has nothing to do: ten switches of the twelve, eleven requests.
-    r = blsim("run -q --out " + (dir / "up").string() + " " + scenario("switch-pingpong.yaml") +
+    r = blsim("run -q --trace perfetto --out " + (dir / "up").string() + " " + scenario("switch-pingpong.yaml") +
               " --set 'faults.power_up_fail.at_s=[0.15]'");
     ASSERT_EQ(r.status, 0) << r.err;
     s = json::parse(slurp(dir / "up" / "summary.json"));
@@ -1266,6 +1266,21 @@ TEST_F(run_test, a_switch_whose_inbound_never_comes_up_is_given_up_and_the_run_g
     EXPECT_EQ(s["switches"]["requests"], 11);
     EXPECT_EQ(s["faults"]["power_up_fail"],
               json::parse(R"({"injected": 1, "handled": {"reported": 1, "switch_given_up": 1}})"));
+    // The trace shows the switch given up, an instant on logical cpu1's track naming its
+    // inbound (cpu3, logical cpu1's A7 partner under Linux's "odd" pairing), and no phases for it.
+    const json trace = json::parse(slurp(dir / "up" / "trace.json"));
+    std::vector<json> given_up;
+    int switch_slices = 0;
+    for (const json& e : trace["traceEvents"]) {
+        const std::string name = e.value("name", "");
+        given_up.insert(given_up.end(), name.rfind("switch given up", 0) == 0 ? 1 : 0, e);
+        switch_slices += e.value("ph", "") == "X" && name.rfind("switch a", 0) == 0;
+    }
+    ASSERT_EQ(given_up.size(), 1u);
+    EXPECT_EQ(given_up[0]["name"], "switch given up: inbound cpu3 never came up");
+    EXPECT_EQ(given_up[0]["args"]["inbound"], 3);
+    EXPECT_NEAR(given_up[0]["ts"].get<double>(), 150e3, 2e3); // us: at the power-up's timeout
+    EXPECT_EQ(switch_slices, 10);
 }
 
 TEST_F(run_test, without_faults_the_summary_has_no_faults_section)

@@ -115,6 +115,10 @@ struct bls_mcpm {
 	uint8_t inbound_state[BLS_MAX_CLUSTERS];
 	/* CPUs inside each cluster's first-man section: the vlock lets one in (checked). */
 	unsigned first_men[BLS_MAX_CLUSTERS];
+	/* Per CPU: counted up from 0 since it last read its early poke; one waiting at its
+	 * gate, having poked for a power-up since withdrawn, pokes again (docs/mcpm.md, "the
+	 * late poke"). */
+	uint8_t poke_again[BLS_MAX_CLUSTERS][BLS_MAX_CPUS_PER_CLUSTER];
 	/* public, read-only */
 	struct bls_mcpm_stats stats;
 };

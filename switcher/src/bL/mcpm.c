@@ -167,8 +167,11 @@ int bls_mcpm_cpu_power_up(struct bls_mcpm *m, unsigned cpu, unsigned target)
 	BLS_CHECK(m->hw, cpu, m->use_count[cl][i] == 1 || m->use_count[cl][i] == 2);
 	if (cluster_is_down)
 		m->be->cluster_powerup(m, cpu, cl);
-	if (cpu_is_down)
+	if (cpu_is_down) {
+		/* If it is up after all, parked at its gate, the poke it read was not ours. */
+		m->poke_again[cl][i] = 1;
 		m->be->cpu_powerup(m, cpu, target);
+	}
 	mcpm_unlock(m, cpu);
 	return 0;
 }
@@ -312,6 +315,7 @@ uint32_t bls_mcpm_entry_point(struct bls_mcpm *m, unsigned cpu)
 	const unsigned cl = hw->cpu_cluster[cpu], i = bls_mcpm_cpu_index(hw, cpu);
 
 	/* The very first act: the early poke (for IKS, the "inbound alive" SGI). */
+	m->poke_again[cl][i] = 0; /* whoever asked for us installed it before asking */
 	const uint32_t poke = shm_rd(m, cpu, BLS_MCPM_POKE_ADDR(cl, i));
 	if (poke)
 		hw->ops->mmio_write32(hw->plat, cpu, poke, shm_rd(m, cpu, BLS_MCPM_POKE_VALUE(cl, i)));
@@ -360,10 +364,16 @@ uint32_t bls_mcpm_entry_point(struct bls_mcpm *m, unsigned cpu)
 	 * poke: the switch would wait for an "inbound alive" that never comes (found by blsim
 	 * explore; docs/mcpm.md, "Deviations"). So until it has poked once, it looks again at
 	 * each wake-up (the switcher's mcpm_cpu_power_up, which follows the poke's installation,
-	 * ends with a SEV). */
+	 * ends with a SEV or a kick). The same for a CPU that poked for a power-up withdrawn
+	 * after it read the poke (a switch given up): it came up anyway, and a later power-up
+	 * that finds it here is another switch's, whose poke it has not fired. */
 	uint32_t vector;
 	while ((vector = shm_rd(m, cpu, BLS_MCPM_ENTRY_VECTOR(cl, i))) == 0) {
 		wfe(m, cpu);
+		if (m->poke_again[cl][i]) {
+			m->poke_again[cl][i] = 0;
+			poked = 0;
+		}
 		if (!poked) {
 			const uint32_t late = shm_rd(m, cpu, BLS_MCPM_POKE_ADDR(cl, i));
 			if (late) {

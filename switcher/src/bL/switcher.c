@@ -182,6 +182,12 @@ void bls_switcher_alive(struct bls_switcher *sw, unsigned cpu)
 
 /* --- the outbound's half (bL_switch_to) -------------------------------------------------- */
 
+/* GICD_SGIR's value for "inbound alive" to outbound @ob: the early poke's. */
+static uint32_t alive_sgi(unsigned ob)
+{
+	return (1u << (16u + ob)) | BLS_SGI_INBOUND_ALIVE;
+}
+
 /* Steps 1-5: up to "keep running until the inbound is alive". */
 static void switch_arm(struct bls_switcher *sw, unsigned ob, unsigned l, unsigned cluster)
 {
@@ -194,8 +200,7 @@ static void switch_arm(struct bls_switcher *sw, unsigned ob, unsigned l, unsigne
 	bls_mcpm_set_entry_vector(sw->mcpm, ob, ib, 0);
 
 	/* The inbound's very first store will raise "inbound alive" on us. */
-	bls_mcpm_set_early_poke(sw->mcpm, ob, ib, (uint32_t)(hw->gic_dist_base + BLS_GICD_SGIR),
-				(1u << (16u + ob)) | BLS_SGI_INBOUND_ALIVE);
+	bls_mcpm_set_early_poke(sw->mcpm, ob, ib, (uint32_t)(hw->gic_dist_base + BLS_GICD_SGIR), alive_sgi(ob));
 
 	set_phase(sw, l, BLS_SWITCH_ARMED);
 	sw->req[l].ib = ib;
@@ -226,22 +231,32 @@ static void complete(struct bls_switcher *sw, unsigned l, unsigned cluster)
 
 /* The inbound did not come up: its power-up failed, or it never woke (a lost kick). Linux
  * waits for ever; we withdraw the power-up and stay, unless the inbound got as far as its
- * entry point meanwhile, in which case it will be alive soon after all. */
+ * entry point meanwhile, in which case it will be alive soon after all.
+ *
+ * The poke's address is cleared first, its value left as it is: an inbound coming up reads
+ * the address, then the value (mcpm_entry_point), and a value cleared between the two reads
+ * would have it write 0 to GICD_SGIR, an SGI to nobody, its "inbound alive" lost (found by
+ * blsim explore, configs/explore/faults.yaml seed 4511). One that reads the address before
+ * it is cleared pokes; one that reads it after finds none. */
 static void switch_give_up(struct bls_switcher *sw, unsigned ob, unsigned l)
 {
 	const struct bls_hw *hw = sw->hw;
 	const unsigned ib = sw->req[l].ib;
-	bls_mcpm_set_early_poke(sw->mcpm, ob, ib, 0, 0);
+	bls_mcpm_set_early_poke(sw->mcpm, ob, ib, 0, alive_sgi(ob));
 	if (bls_mcpm_cpu_power_up_cancel(sw->mcpm, ob, ib) != 0) {
-		/* Too late to withdraw: it is coming up. Put the poke back (it may have read it
-		 * empty: the late poke then fires from its gate) and wait, without a deadline. */
+		/* Too late to withdraw: it is coming up. Put the poke back (if it read it
+		 * cleared, the late poke then fires from its gate at our SEV) and wait for it,
+		 * without a deadline. */
 		bls_mcpm_set_early_poke(sw->mcpm, ob, ib, (uint32_t)(hw->gic_dist_base + BLS_GICD_SGIR),
-					(1u << (16u + ob)) | BLS_SGI_INBOUND_ALIVE);
+					alive_sgi(ob));
 		ops(sw)->cpu_send_event(hw->plat, ob);
 		sw->req[l].give_up = 0;
 		sw->req[l].deadline_ns = BLS_TIMER_OFF;
 		return;
 	}
+	/* Withdrawn. It may come up all the same, having read the poke: its "inbound alive"
+	 * then finds the switch over and is ignored, and it waits at its gate (MCPM has it poke
+	 * again for a later switch that picks it). */
 	set_phase(sw, l, BLS_SWITCH_IDLE);
 	sw->stats.aborted++;
 	sw->stats.aborted_on_report += sw->req[l].give_up != 0;
