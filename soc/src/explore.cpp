@@ -182,7 +182,7 @@ bool parse_explore_args(const std::vector<std::string>& args, explore_options& o
             if (!value("--inject-bug", opt.inject_bug))
                 return false;
             if (injected_bug_named(opt.inject_bug) == injected_bug::none) {
-                error = "--inject-bug needs one of: meter-time-reversal, mcpm-state-corruption";
+                error = "--inject-bug needs one of: " + injected_bug_names();
                 return false;
             }
         } else if (a == "--stop-at-first") {

@@ -94,7 +94,7 @@ const char* const run_help =
     "                      line of simulated time, speed and ETA shows only on a terminal)\n"
     "  --inject-bug NAME   make the simulator misbehave on purpose, to see its run-time\n"
     "                      checks stop the run (exit 1): meter-time-reversal,\n"
-    "                      mcpm-state-corruption\n"
+    "                      mcpm-state-corruption, task-lost\n"
     "  --mutant NAME       run a known-bad variant of the switcher's C code, to see blsim\n"
     "                      explore find it (docs/explore.md): gic-forgets-pending-sgis,\n"
     "                      vlock-without-voting, last-man-ignores-inbound,\n"
@@ -250,7 +250,7 @@ int cmd_run(int argc, char** argv)
             const char* v = value("--inject-bug");
             bug = v ? blsim::soc::injected_bug_named(v) : blsim::soc::injected_bug::none;
             if (bug == blsim::soc::injected_bug::none)
-                return usage_error("--inject-bug needs one of: meter-time-reversal, mcpm-state-corruption");
+                return usage_error("--inject-bug needs one of: " + blsim::soc::injected_bug_names());
         } else if (a == "--mutant") {
             const char* v = value("--mutant");
             if (!blsim::soc::mutants_built())
@@ -331,7 +331,28 @@ int cmd_run(int argc, char** argv)
                          total_s, total_s > 0 ? 100 * sim_s / total_s : 100.0, rtf, eta);
             std::fflush(stderr);
         };
-    plat.run(progress);
+    try {
+        plat.run(progress);
+    } catch (const std::exception& e) {
+        if (show_progress)
+            std::fputs("\r\033[K", stderr);
+        std::cerr << "blsim: internal error: " << e.what() << "\n";
+        // No results: they would not be a run's. But the trace up to the violation, when one
+        // was asked for, is what shows how the run got there (the command explore prints for
+        // a violating seed asks for one); without a summary.json it is no results set.
+        std::remove((vcd_tmp + ".vcd").c_str());
+        std::string error;
+        const std::vector<std::pair<std::string, std::string>> files = plat.trace_files(gzip);
+        if (!files.empty() && blsim::soc::write_files(out_dir, files, error)) {
+            std::cerr << "blsim: the trace up to the violation:";
+            for (const auto& f : files)
+                std::cerr << " " << out_dir << "/" << f.first;
+            std::cerr << "\n";
+        } else if (!files.empty()) {
+            std::cerr << "blsim: cannot write the trace up to the violation: " << error << "\n";
+        }
+        return exit_internal;
+    }
     if (show_progress) {
         std::fputs("\r\033[K", stderr); // the line goes: the summary follows
         std::fflush(stderr);

@@ -54,22 +54,34 @@ double reference_capacity(const model::soc_params& soc)
 
 } // namespace
 
+constexpr injected_bug all_injected_bugs[] = {injected_bug::meter_time_reversal, injected_bug::mcpm_state_corruption,
+                                              injected_bug::task_lost};
+
 const char* to_string(injected_bug b)
 {
     switch (b) {
     case injected_bug::none: return "none";
     case injected_bug::meter_time_reversal: return "meter-time-reversal";
     case injected_bug::mcpm_state_corruption: return "mcpm-state-corruption";
+    case injected_bug::task_lost: return "task-lost";
     }
     return "?";
 }
 
 injected_bug injected_bug_named(const std::string& name)
 {
-    for (injected_bug b : {injected_bug::meter_time_reversal, injected_bug::mcpm_state_corruption})
+    for (injected_bug b : all_injected_bugs)
         if (name == to_string(b))
             return b;
     return injected_bug::none;
+}
+
+std::string injected_bug_names()
+{
+    std::string names;
+    for (injected_bug b : all_injected_bugs)
+        names += (names.empty() ? "" : ", ") + std::string(to_string(b));
+    return names;
 }
 
 namespace {
@@ -322,6 +334,18 @@ void platform::inject(injected_bug bug)
             } else if (bug == injected_bug::mcpm_state_corruption) {
                 // Its next power-down then asks for an illegal transition, DOWN -> GOING_DOWN.
                 kernel_.mcpm.cpu_state[pc_->cluster_of(0)][0] = BLS_CPU_DOWN;
+            } else if (bug == injected_bug::task_lost) {
+                // A migration gone wrong: the first sleeping task moved to a CPU nobody runs,
+                // whose timer will never wake it. The next scheduling point finds it.
+                bls_sched& s = kernel_.sched;
+                unsigned offline = 0;
+                while (offline < s.cfg.ncpus && (s.online >> offline & 1u))
+                    offline++;
+                for (unsigned i = 0; i < s.ntasks && offline < s.cfg.ncpus; i++)
+                    if (s.task[i].state == BLS_TASK_SLEEPING) {
+                        s.task[i].cpu = offline;
+                        break;
+                    }
             }
         },
         "injected_bug", &opts);

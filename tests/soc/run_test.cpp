@@ -497,6 +497,32 @@ TEST_F(run_test, an_invariant_violated_stops_the_run_with_exit_1_and_writes_noth
     EXPECT_FALSE(fs::exists(dir / "summary.json"));
 }
 
+// A trace asked for is written up to the violation (what explore's reproduce command relies
+// on), and it is still no results set: no summary.json.
+TEST_F(run_test, an_invariant_violated_with_a_trace_asked_for_writes_the_trace_up_to_it)
+{
+    result r = blsim("run --inject-bug meter-time-reversal --set duration_s=1 --trace perfetto,ftrace --out " +
+                     dir.string());
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "blsim: internal error: invariant 'accounting-interval' violated at 0.500000000000 s in "
+                     "cluster a15: a change dated 0.500000000000 s arrived after the meter had integrated up to "
+                     "0.500001000000 s (a negative interval)\n"
+                     "blsim: the trace up to the violation: " + dir.string() + "/trace.json " + dir.string() +
+                         "/trace.txt\n");
+    EXPECT_FALSE(fs::exists(dir / "summary.json"));
+    const json t = json::parse(slurp(dir / "trace.json"));
+    double last_us = 0;
+    std::size_t slices = 0;
+    for (const json& e : t["traceEvents"]) {
+        last_us = std::max(last_us, e.value("ts", 0.0));
+        slices += e.value("ph", "") == "B";
+    }
+    EXPECT_GT(slices, 0u);
+    EXPECT_LE(last_us, 500001.0); // nothing past the violation
+    EXPECT_GT(last_us, 400000.0); // ... and the run up to it
+    EXPECT_NE(slurp(dir / "trace.txt").find("sched_switch"), std::string::npos);
+}
+
 TEST_F(run_test, latency_distributions_keep_constant_memory_over_simulated_time)
 {
     // 60 s and 6000 s of the default scenario's ui task: a hundred times the wake-ups (each
@@ -528,6 +554,21 @@ TEST_F(run_test, a_check_of_the_c_code_stays_on_and_stops_the_run)
     EXPECT_EQ(r.err.rfind("blsim: internal error: check failed at 0.502", 0), 0u) << r.err;
     EXPECT_NE(r.err.find(" s in cpu0: (from == BLS_CPU_DOWN && to == BLS_CPU_COMING_UP) ||"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("(switcher/src/bL/mcpm.c:"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "summary.json"));
+}
+
+TEST_F(run_test, a_task_lost_by_the_scheduler_stops_the_run_at_the_next_scheduling_point)
+{
+    // Halfway (500 ms), a sleeping task moved to cpu2, which no logical CPU runs under IKS:
+    // it would never be woken. The kernel's check at the next scheduling point names it so.
+    const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switch-pingpong.yaml";
+    result r = blsim("run " + scenario + " --inject-bug task-lost --out " + dir.string());
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err.rfind("blsim: internal error: check failed at 0.50", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("\"no task lost: each is on an online run queue that counts it\" "
+                         "(switcher/src/kernel/kernel.c:"),
+              std::string::npos)
+        << r.err;
     EXPECT_FALSE(fs::exists(dir / "summary.json"));
 }
 

@@ -46,10 +46,13 @@ enum class injected_bug {
     none,
     meter_time_reversal, // halfway through, the energy meter hears of a change 1 us in its past
     mcpm_state_corruption, // halfway through, MCPM's record says cpu0 is down while it runs
+    task_lost,             // halfway through, the scheduler moves a sleeping task to an offline CPU
 };
 // The name of @b on the command line, and back (none for an unknown name).
 const char* to_string(injected_bug b);
 injected_bug injected_bug_named(const std::string& name);
+// Every name, comma-separated, for messages.
+std::string injected_bug_names();
 
 // The switcher's known-bad variants (switcher/include/bls/mutant.h), by their names on the
 // command line (blsim run --mutant NAME): the enum bls_mutant value, 0 for an unknown name.
