@@ -236,7 +236,7 @@ static void complete(struct bls_switcher *sw, unsigned l, unsigned cluster)
  * The poke's address is cleared first, its value left as it is: an inbound coming up reads
  * the address, then the value (mcpm_entry_point), and a value cleared between the two reads
  * would have it write 0 to GICD_SGIR, an SGI to nobody, its "inbound alive" lost (found by
- * blsim explore, configs/explore/faults.yaml seed 4511). One that reads the address before
+ * blsim explore, tests/data/faults-giveup-races.yaml seed 4511). One that reads the address before
  * it is cleared pokes; one that reads it after finds none. */
 static void switch_give_up(struct bls_switcher *sw, unsigned ob, unsigned l)
 {
