@@ -1,8 +1,9 @@
 // tests/switcher/mcpm_test.cpp -- MCPM on a concurrent fake platform: the last man takes its
 // cluster down, the first man brings it back, a power-up racing a teardown waits for it and
-// sets the cluster up again, and a CPU coming up makes the last man abort.
+// sets the cluster up again, a CPU coming up makes the last man abort, and a CPU waiting at its
+// gate pokes again for a new power-up.
 //
-// One SystemC elaboration per process: the three scenarios live in one TEST, each in a world
+// One SystemC elaboration per process: the four scenarios live in one TEST, each in a world
 // of its own (fake platform, MCPM instance), one millisecond apart.
 #include <gtest/gtest.h>
 
@@ -77,7 +78,35 @@ TEST(mcpm, last_man_first_man_races_and_aborts)
     c.soc.run(3, C + 5000, [&] { c.idle(3); });
     c.soc.run(0, C + 5000, [&] { c.soc.irq_wake(2); });
 
-    sc_core::sc_start(sc_core::sc_time(3, sc_core::SC_MS));
+    // --- D: a CPU waiting at its gate, having poked for a power-up since withdrawn, pokes
+    // again for the next (docs/mcpm.md, "the late poke"). cpu2 goes down with its gate
+    // closed; a poke is installed and an interrupt wakes it, without a use count (as when a
+    // switch withdrew its power-up after the inbound had read its poke): it pokes and waits.
+    // That poke is cleared, the next one installed, and cpu0 powers cpu2 up with an
+    // interrupt, as a switch choosing it as its inbound does: it fires the new poke.
+    world d(4);
+    const double D = 3e6;
+    d.soc.run(0, D, [&] { bls_mcpm_sync_init(&d.m, 0); });
+    d.soc.run(2, D + 1000, [&] {
+        bls_mcpm_set_entry_vector(&d.m, 2, 2, 0);
+        d.vector[2] = bls_mcpm_cpu_power_down(&d.m, 2);
+    });
+    d.soc.run(0, D + 100000, [&] {
+        bls_mcpm_set_early_poke(&d.m, 0, 2, 0x500000, 0x1);
+        d.soc.irq_wake(2);
+    });
+    d.soc.run(0, D + 200000, [&] {
+        bls_mcpm_set_early_poke(&d.m, 0, 2, 0, 0x1);
+        bls_mcpm_set_early_poke(&d.m, 0, 2, 0x500000, 0x2);
+        bls_mcpm_cpu_power_up(&d.m, 0, 2);
+        bls_gic_send_sgi(&d.soc.hw, 0, 2, 0);
+    });
+    d.soc.run(0, D + 300000, [&] {
+        bls_mcpm_set_entry_vector(&d.m, 0, 2, 7);
+        d.soc.hw.ops->cpu_send_event(d.soc.hw.plat, 0);
+    });
+
+    sc_core::sc_start(sc_core::sc_time(4, sc_core::SC_MS));
 
     // A
     EXPECT_EQ(a.m.stats.last_man, 1u);
@@ -138,6 +167,17 @@ TEST(mcpm, last_man_first_man_races_and_aborts)
     EXPECT_EQ(c.m.use_count[1][0], 1u); // counted up by powered_up, after an interrupt wake
     strings c3 = c.soc.log_of(3);
     EXPECT_EQ(std::count(c3.begin(), c3.end(), std::string("clean L2 begin")), 0);
+
+    // D: the first poke on entry, the second from the gate (a late one), then through.
+    strings d2;
+    for (const std::string& e : d.soc.log_of(2))
+        if (e.rfind("mmio 0x500000", 0) == 0)
+            d2.push_back(e);
+    EXPECT_EQ(d2, (strings{"mmio 0x500000=0x1", "mmio 0x500000=0x2"}));
+    EXPECT_GT(d.soc.time_of("mmio 0x500000=0x2"), D + 200000);
+    EXPECT_EQ(d.m.stats.late_pokes, 1u);
+    EXPECT_EQ(d.vector[2], 7u);
+    EXPECT_EQ(d.cpu_state(2), BLS_CPU_UP);
 }
 
 } // namespace
