@@ -84,19 +84,20 @@ void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, uns
             // next switch's, which the switcher starts once this one is over, unless it asks
             // for the cluster this one arrives at (docs/switcher.md, "From a frequency request to a
             // switch").
-            if (!next_[a])
+            if (next_[a])
+                next_[a]->r.to_cluster = b;
+            else
                 next_[a] = request_at(a, t, b);
-            next_[a]->r.to_cluster = b;
             break;
         }
-        if (!s) { // a request overwriting a pending one keeps the first time
+        if (!s) {
             s = request_at(a, t, b);
-            break;
+        } else { // a request overwriting a pending one keeps the first time, and group
+            const unsigned group = take_group(a);
+            if (!s->r.group)
+                s->r.group = group;
+            s->r.to_cluster = b;
         }
-        if (!s->r.group)
-            s->r.group = pending_group_[a] ? pending_group_[a] : txn_group_[a];
-        pending_group_[a] = txn_group_[a] = 0;
-        s->r.to_cluster = b;
         break;
     case BLS_TRACE_INBOUND_KICKED:
         if (s) {
@@ -164,10 +165,16 @@ switch_probe::open_switch switch_probe::request_at(unsigned logical, std::uint64
     if (cpufreq_[logical] && cpufreq_[logical]->second == cluster)
         s.r.t_cpufreq = cpufreq_[logical]->first;
     cpufreq_[logical].reset();
-    // Its group: announced for it, or for the transaction that led to it.
-    s.r.group = pending_group_[logical] ? pending_group_[logical] : txn_group_[logical];
-    pending_group_[logical] = txn_group_[logical] = 0;
+    s.r.group = take_group(logical);
     return s;
+}
+
+unsigned switch_probe::take_group(unsigned logical)
+{
+    // Announced for this request, or for the transaction that led to it; used up either way.
+    const unsigned group = pending_group_[logical] ? pending_group_[logical] : txn_group_[logical];
+    pending_group_[logical] = txn_group_[logical] = 0;
+    return group;
 }
 
 void switch_probe::core_on(std::uint64_t t, unsigned cpu, unsigned cluster)

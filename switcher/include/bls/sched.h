@@ -263,12 +263,12 @@ double bls_sched_energy(const struct bls_sched *s, const double *util);
 /* bls_sched_set_scale - @cpu now runs at @scale of the reference capacity (0..1]. */
 void bls_sched_set_scale(struct bls_sched *s, unsigned cpu, uint64_t now_ns, double scale);
 
-/* bls_sched_lost_task - the first task the run queues have lost, or -1 when none has: every
- * task that has not exited is on an online logical CPU (a sleeper's timer and a waiter's run
- * queue are that CPU's), and each run queue counts exactly its RUNNABLE tasks (nr_running,
- * their weights), its curr one of them. Holds between any two scheduler calls; the kernel
- * checks it at every scheduling point ("no task lost", docs/architecture.md, "Invariants"). */
-int bls_sched_lost_task(const struct bls_sched *s);
+/* bls_sched_no_task_lost - nonzero when the run queues have lost no task: every task that has
+ * not exited is on an online logical CPU (a sleeper's timer and a waiter's run queue are that
+ * CPU's), and each run queue counts exactly its RUNNABLE tasks (nr_running, their weights),
+ * its curr one of them. Holds between any two scheduler calls; the kernel checks it at every
+ * scheduling point ("no task lost", docs/architecture.md, "Invariants"). */
+int bls_sched_no_task_lost(const struct bls_sched *s);
 
 /* bls_sched_next_deadline - the earliest time @cpu's timer must fire for the scheduler: the
  * first sleeper's wake-up, and with tasks waiting the slice's end and the next balance.

@@ -944,7 +944,7 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 
 		const int t = bls_sched_pick(&k->sched, lc, now(k, cpu));
 		BLS_CHECK(&k->cfg.hw, cpu,
-			  bls_sched_lost_task(&k->sched) < 0 && "no task lost: each is on an online run queue that counts it");
+			  bls_sched_no_task_lost(&k->sched) && "no task lost: each is on an online run queue that counts it");
 		flush_sched_events(k, cpu);
 		if (t < 0) {
 			/* Nothing runnable: pull from a busier CPU, or idle until a deadline or an

@@ -686,7 +686,7 @@ void bls_sched_set_scale(struct bls_sched *s, unsigned cpu, uint64_t now_ns, dou
 
 /* --- queries ---------------------------------------------------------------------------- */
 
-int bls_sched_lost_task(const struct bls_sched *s)
+int bls_sched_no_task_lost(const struct bls_sched *s)
 {
 	unsigned nr[BLS_MAX_CPUS] = {0};
 	unsigned long weight[BLS_MAX_CPUS] = {0};
@@ -695,26 +695,18 @@ int bls_sched_lost_task(const struct bls_sched *s)
 		if (t->state == BLS_TASK_EXITED || t->state == BLS_TASK_NEW)
 			continue;
 		if (t->cpu >= s->cfg.ncpus || !(s->online >> t->cpu & 1u))
-			return (int)i; /* on a CPU nobody runs: never picked, never woken */
+			return 0; /* on a CPU nobody runs: never picked, never woken */
 		if (t->state == BLS_TASK_RUNNABLE) {
 			nr[t->cpu]++;
 			weight[t->cpu] += t->weight;
 		} else if (s->rq[t->cpu].curr == (int)i) {
-			return (int)i; /* running, but not runnable */
+			return 0; /* running, but not runnable */
 		}
 	}
-	for (unsigned c = 0; c < s->cfg.ncpus; c++) {
-		const struct bls_rq *rq = &s->rq[c];
-		if (rq->nr_running == nr[c] && rq->weight == weight[c])
-			continue;
-		/* The run queue counts a task it does not hold, or holds one it does not count:
-		 * name one of its tasks. */
-		for (unsigned i = 0; i < s->ntasks; i++)
-			if (s->task[i].cpu == c && s->task[i].state == BLS_TASK_RUNNABLE)
-				return (int)i;
-		return rq->curr >= 0 ? rq->curr : 0;
-	}
-	return -1;
+	for (unsigned c = 0; c < s->cfg.ncpus; c++)
+		if (s->rq[c].nr_running != nr[c] || s->rq[c].weight != weight[c])
+			return 0; /* counts a task it does not hold, or holds one it does not count */
+	return 1;
 }
 
 uint64_t bls_sched_next_deadline(const struct bls_sched *s, unsigned cpu)

@@ -138,6 +138,8 @@ private:
     };
     // A switch requested for @logical to @cluster at @t.
     open_switch request_at(unsigned logical, std::uint64_t t, unsigned cluster);
+    // The group of @logical's request being made (cluster migration; 0: none).
+    unsigned take_group(unsigned logical);
     void complete(open_switch& s);
     void close_settled(std::uint64_t t_ps); // complete the closing switches not waiting for a cluster
     double core_j(std::uint64_t t, unsigned cpu);
