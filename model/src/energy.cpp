@@ -1,7 +1,9 @@
 // model/src/energy.cpp
 #include "blsim/model/energy.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "blsim/model/invariant.h"
@@ -42,8 +44,6 @@ std::size_t cluster_slot(cluster_power s)
 
 bool powered(cluster_power s) { return s != cluster_power::off; }
 
-double volts(const cluster_snapshot& s) { return s.voltage_mv * 1e-3; }
-
 std::string num(double v)
 {
     char buf[40];
@@ -69,10 +69,47 @@ int boot_opp_index(const cluster_params& cluster)
     return 0;
 }
 
+namespace {
+
+// exp((V - ref) / e-fold): how much a leakage given at ref_mv grows at @voltage_mv.
+double leakage_scale(const leakage_params& l, int voltage_mv)
+{
+    return std::exp((voltage_mv - l.ref_mv) / l.e_fold_mv);
+}
+
+// uW/MHz/V^2 * MHz * V^2 = uW
+double cv2f_mw(double uw_per_mhz_v2, int freq_mhz, int voltage_mv)
+{
+    const double v = voltage_mv * 1e-3;
+    return uw_per_mhz_v2 * freq_mhz * v * v * 1e-3;
+}
+
+} // namespace
+
+double core_leakage_mw(const cluster_params& c, int voltage_mv)
+{
+    return c.leakage.core_mw * leakage_scale(c.leakage, voltage_mv);
+}
+
 double l2_leakage_mw(const cluster_params& c, double l2_kb, int voltage_mv)
 {
-    // uW/KiB/V * KiB * V = uW
-    return c.caches.l2_leakage_uw_per_kb_v * l2_kb * voltage_mv * 1e-3 * 1e-3;
+    return c.leakage.l2_uw_per_kb * 1e-3 * l2_kb * leakage_scale(c.leakage, voltage_mv);
+}
+
+double uncore_idle_mw(const cluster_params& c, int freq_mhz, int voltage_mv)
+{
+    return c.leakage.shared_mw * leakage_scale(c.leakage, voltage_mv) + l2_leakage_mw(c, c.caches.l2_kb, voltage_mv) +
+           cv2f_mw(c.clock_uw_per_mhz_v2, freq_mhz, voltage_mv);
+}
+
+double eas_uncore_busy_mw(const cluster_params& c, int opp, int voltage_mv)
+{
+    // The table's cluster power was measured with the other cores idle, so it contains every
+    // core's leakage (docs/calibration.md); the cores draw theirs themselves here, at the same
+    // supply, so that the cluster's total is the table's whatever the rail does meanwhile.
+    const int measured_kb = c.eas_l2_kb > 0 ? c.eas_l2_kb : c.caches.l2_kb;
+    return c.opps.at(opp).cluster_power_eas * c.eas_mw_per_unit - c.cores * core_leakage_mw(c, voltage_mv) +
+           l2_leakage_mw(c, c.caches.l2_kb - measured_kb, voltage_mv);
 }
 
 double power_model::transition_j(const cluster_params& c, cluster_transition t) const
@@ -82,76 +119,82 @@ double power_model::transition_j(const cluster_params& c, cluster_transition t) 
 
 double power_model::max_cluster_mw(const cluster_params& c) const
 {
-    // Both models grow with frequency, voltage and busy cores: the top OPP at the highest
-    // voltage of the table with every core busy bounds every state the cluster can be in.
-    cluster_snapshot top;
-    top.state = cluster_power::on;
-    top.opp_index = static_cast<int>(c.opps.size()) - 1;
-    top.freq_mhz = c.opps.back().freq_mhz;
+    // Power grows with the supply and is linear in the number of busy cores, so every state
+    // the cluster can be in is bounded by one of: some OPP at the table's highest voltage (a
+    // DVFS transition raises the rail before the clock and lowers it after), with every core
+    // busy or none. Tables need not grow with frequency.
+    int vmax = 0;
     for (const opp_point& o : c.opps)
-        top.voltage_mv = std::max(top.voltage_mv, o.voltage_mv);
-    top.cores_on = c.cores;
-    double p = uncore_mw(c, top) + c.cores * core_mw(c, top, core_power::on);
-    // An idle cluster may draw more than a busy one in some tables (leakage of a bigger
-    // L2, a WFI figure above the busy ones): take the larger.
-    top.cores_on = 0;
-    return std::max(p, uncore_mw(c, top));
+        vmax = std::max(vmax, o.voltage_mv);
+    double bound = 0;
+    for (std::size_t i = 0; i < c.opps.size(); i++) {
+        cluster_snapshot s;
+        s.state = cluster_power::on;
+        s.opp_index = static_cast<int>(i);
+        s.freq_mhz = c.opps[i].freq_mhz;
+        s.voltage_mv = vmax;
+        s.cores_on = c.cores;
+        bound = std::max(bound, uncore_mw(c, s) + c.cores * core_mw(c, s, core_power::on));
+        s.cores_on = 0;
+        bound = std::max(bound, uncore_mw(c, s) + c.cores * core_mw(c, s, core_power::wfi));
+    }
+    return bound;
 }
+
+// --- both models: what a core draws beside its busy power -----------------------------
+
+namespace {
+
+// A core's power in @s other than busy, in every model: its leakage while its cluster is
+// powered and it is not power-gated (WFI is clock gating; an "off" core without per-core
+// power gating is held in reset, still powered).
+double core_idle_mw(const cluster_params& c, const cluster_snapshot& snap, core_power s)
+{
+    if (!powered(snap.state) || (s == core_power::off && c.power.per_core_power_gating))
+        return 0.0;
+    return core_leakage_mw(c, snap.voltage_mv);
+}
+
+bool busy(const cluster_snapshot& snap) { return snap.state == cluster_power::on && snap.cores_on > 0; }
+
+} // namespace
 
 // --- EAS ---------------------------------------------------------------------------------
 
-double eas_power_model::core_mw(const cluster_params& c, const cluster_snapshot& snap,
-                                core_power s) const
+double eas_power_model::core_mw(const cluster_params& c, const cluster_snapshot& snap, core_power s) const
 {
-    // EAS core idle states cost 0; only a busy core has power of its own.
-    if (s != core_power::on || snap.state != cluster_power::on)
-        return 0.0;
-    return c.opps.at(snap.opp_index).core_power_eas * mw_per_unit_;
+    double p = core_idle_mw(c, snap, s);
+    if (s == core_power::on && snap.state == cluster_power::on)
+        p += c.opps.at(snap.opp_index).core_power_eas * c.eas_mw_per_unit;
+    return p;
 }
 
 double eas_power_model::uncore_mw(const cluster_params& c, const cluster_snapshot& snap) const
 {
-    if (snap.state == cluster_power::off)
-        return c.off_power_eas * mw_per_unit_;
-    // The tables contain the leakage of the L2 they were measured with; a different size
-    // adds (or saves) the difference.
-    const int measured_kb = c.eas_l2_kb > 0 ? c.eas_l2_kb : c.caches.l2_kb;
-    const double l2 = l2_leakage_mw(c, c.caches.l2_kb - measured_kb, snap.voltage_mv);
-    if (snap.state == cluster_power::on && snap.cores_on > 0)
-        return c.opps.at(snap.opp_index).cluster_power_eas * mw_per_unit_ + l2;
-    // Powered with no core running: every core idle, or the cluster in transition.
-    return c.wfi_power_eas * mw_per_unit_ + l2;
+    if (!powered(snap.state))
+        return c.off_power_eas * c.eas_mw_per_unit;
+    if (busy(snap))
+        return eas_uncore_busy_mw(c, snap.opp_index, snap.voltage_mv);
+    return uncore_idle_mw(c, snap.freq_mhz, snap.voltage_mv);
 }
 
 // --- C*V^2*f ------------------------------------------------------------------------------
 
-double cv2f_power_model::core_mw(const cluster_params& c, const cluster_snapshot& snap,
-                                 core_power s) const
+double cv2f_power_model::core_mw(const cluster_params& c, const cluster_snapshot& snap, core_power s) const
 {
-    if (!powered(snap.state))
-        return 0.0;
-    const double v = volts(snap);
-    const double leak = c.cv2f.core_leakage_mw_per_v * v;
-    switch (s) {
-    case core_power::on:
-        // uW/MHz/V^2 * MHz * V^2 = uW
-        return c.cv2f.core_dyn_uw_per_mhz_v2 * snap.freq_mhz * v * v * 1e-3 + leak;
-    case core_power::wfi:
-        return leak;
-    case core_power::off:
-        return c.power.per_core_power_gating ? 0.0 : leak;
-    }
-    return 0.0;
+    double p = core_idle_mw(c, snap, s);
+    if (s == core_power::on && snap.state == cluster_power::on)
+        p += cv2f_mw(c.cv2f.core_dyn_uw_per_mhz_v2, snap.freq_mhz, snap.voltage_mv);
+    return p;
 }
 
 double cv2f_power_model::uncore_mw(const cluster_params& c, const cluster_snapshot& snap) const
 {
     if (!powered(snap.state))
-        return 0.0;
-    const double v = volts(snap);
-    double p = c.cv2f.cluster_leakage_mw_per_v * v + l2_leakage_mw(c, c.caches.l2_kb, snap.voltage_mv);
-    if (snap.state == cluster_power::on && snap.cores_on > 0)
-        p += c.cv2f.cluster_dyn_uw_per_mhz_v2 * snap.freq_mhz * v * v * 1e-3;
+        return c.off_power_eas * c.eas_mw_per_unit;
+    double p = uncore_idle_mw(c, snap.freq_mhz, snap.voltage_mv);
+    if (busy(snap))
+        p += cv2f_mw(c.cv2f.cluster_dyn_uw_per_mhz_v2, snap.freq_mhz, snap.voltage_mv);
     return p;
 }
 
@@ -159,7 +202,7 @@ std::unique_ptr<power_model> make_power_model(const energy_params& p)
 {
     if (p.model == power_model_kind::cv2f)
         return std::make_unique<cv2f_power_model>();
-    return std::make_unique<eas_power_model>(p.eas_mw_per_unit);
+    return std::make_unique<eas_power_model>();
 }
 
 // --- meter --------------------------------------------------------------------------------

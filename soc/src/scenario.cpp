@@ -100,11 +100,27 @@ schema<model::cv2f_params> cv2f_schema()
     s.real("core_dyn_uw_per_mhz_v2", &p::core_dyn_uw_per_mhz_v2, 0, 1e5, "uW/MHz/V^2",
            "Dynamic power coefficient of a busy core (device tree dynamic-power-coefficient).")
         .real("cluster_dyn_uw_per_mhz_v2", &p::cluster_dyn_uw_per_mhz_v2, 0, 1e5, "uW/MHz/V^2",
-              "Dynamic power coefficient of the cluster's shared logic while a core is busy.")
-        .real("core_leakage_mw_per_v", &p::core_leakage_mw_per_v, 0, 1e5, "mW/V",
-              "Core leakage per volt of supply, while the core is powered.")
-        .real("cluster_leakage_mw_per_v", &p::cluster_leakage_mw_per_v, 0, 1e5, "mW/V",
-              "Cluster leakage per volt of supply, while the cluster is powered.");
+              "Dynamic power coefficient of the shared logic's activity while a core is busy, "
+              "beyond its clock (clock_uw_per_mhz_v2).");
+    return s;
+}
+
+schema<model::leakage_params> leakage_schema()
+{
+    using p = model::leakage_params;
+    schema<p> s;
+    s.integer("ref_mv", &p::ref_mv, 100, 5000, "mV", "Supply at which the leakages below are given.")
+        .real("e_fold_mv", &p::e_fold_mv, 10, 10000, "mV",
+              "Supply step that multiplies every leakage by e (leakage ~ exp((V - ref_mv) / e_fold_mv)).")
+        .real("shared_mw", &p::shared_mw, 0, 1e6, "mW",
+              "Leakage of the cluster's shared logic (SCU, L2 controller, clocking) while powered, at ref_mv.",
+              true)
+        .real("core_mw", &p::core_mw, 0, 1e6, "mW",
+              "Leakage of one core while powered (in WFI, busy, or held in reset without per-core "
+              "power gating), at ref_mv.",
+              true)
+        .real("l2_uw_per_kb", &p::l2_uw_per_kb, 0, 1e6, "uW/KiB",
+              "Leakage of the L2's RAMs per KiB while the cluster is powered, at ref_mv.", true);
     return s;
 }
 
@@ -125,9 +141,7 @@ schema<model::cache_params> cache_schema()
                  "Set/way maintenance of the L2: one operation per line of its capacity.")
         .integer("clean_cycles_per_line", &p::clean_cycles_per_line, 0, 10000, "core cycles",
                  "Issuing the write-back of one dirty line during a clean, beyond the walk (the "
-                 "transfer itself is the interconnect's and DRAM's, overlapped with the walk).")
-        .real("l2_leakage_uw_per_kb_v", &p::l2_leakage_uw_per_kb_v, 0, 1e4, "uW/KiB/V",
-              "Leakage of the L2's RAMs while the cluster is powered, per KiB and per volt.");
+                 "transfer itself is the interconnect's and DRAM's, overlapped with the walk).");
     return s;
 }
 
@@ -164,12 +178,24 @@ schema<model::cluster_params> cluster_schema()
         .list("opps", &p::opps, opp_schema(), 1, 32,
               "Operating points, by strictly ascending frequency.", true)
         .real("wfi_power_eas", &p::wfi_power_eas, 0, 1e6, "EAS units",
-              "Cluster power while powered with every core idle (EAS 'WFI' idle state).", true)
+              "The EAS energy model's cost of a powered cluster with every core idle ('WFI'), as "
+              "the scheduler's estimate (mode eas) uses it; the hardware draws leakage and clock "
+              "instead (docs/calibration.md).",
+              true)
         .real("off_power_eas", &p::off_power_eas, 0, 1e6, "EAS units",
-              "Cluster power while powered down (EAS 'cluster-sleep' idle state).", true)
+              "Cluster power while powered down (EAS 'cluster-sleep' idle state): the scheduler's "
+              "estimate, and what the hardware draws (times eas_mw_per_unit) in both power models.",
+              true)
+        .real("eas_mw_per_unit", &p::eas_mw_per_unit, 1e-6, 1000, "mW/EAS unit",
+              "How many mW one of this cluster's EAS units is (docs/calibration.md). Required.")
         .integer("eas_l2_kb", &p::eas_l2_kb, 0, 65536, "KiB",
                  "The L2 size the EAS tables were measured with; the EAS model adds the L2 "
                  "leakage of any difference from caches.l2_kb. 0: caches.l2_kb.")
+        .object("leakage", &p::leakage, leakage_schema(),
+                "Static power while the cluster is powered, in both power models. Required.")
+        .real("clock_uw_per_mhz_v2", &p::clock_uw_per_mhz_v2, 0, 1e5, "uW/MHz/V^2",
+              "Clock of the powered cluster's shared logic (clock tree, L2, SCU), drawn while its "
+              "cores are idle too, in both power models.")
         .object("dvfs", &p::dvfs, dvfs_schema(), "DVFS transition latencies.")
         .object("power", &p::power, power_schema(), "Power controller latencies and gating.")
         .object("cv2f", &p::cv2f, cv2f_schema(), "Coefficients of the C*V^2*f power model.")
@@ -252,9 +278,8 @@ schema<model::energy_params> energy_schema()
     schema<p> s;
     s.choice("model", &p::model,
              {{"eas", model::power_model_kind::eas}, {"cv2f", model::power_model_kind::cv2f}},
-             "Power model: the EAS tables, or C*V^2*f plus leakage.")
-        .real("eas_mw_per_unit", &p::eas_mw_per_unit, 1e-6, 1000, "mW/EAS unit",
-              "Converts EAS units to milliwatts (docs/calibration.md).");
+             "Power model of a busy core and cluster: the EAS tables, or C*V^2*f; idle and static "
+             "power are the same in both (clusters' leakage and clock_uw_per_mhz_v2).");
     return s;
 }
 
@@ -1149,10 +1174,17 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
             d.error(ctx.where(p + ".opps"), p + ".opps: " + std::to_string(cl.opps.size()) +
                                                 " OPPs; the kernel's cpufreq tables hold " +
                                                 std::to_string(BLS_MAX_OPPS) + " (a limit of this model)");
-        // A power model's coefficients have no sensible default: 0 would report 0 J.
+        // A power model's coefficients have no sensible default: 0 would report 0 J, and no
+        // leakage an idle cluster that costs nothing.
+        if (!ctx.given(p + ".eas_mw_per_unit"))
+            d.error(ctx.where(p), p + ".eas_mw_per_unit: required: how many mW one of the cluster's EAS units is "
+                                      "(TC2: A15 0.1872, A7 0.1432; docs/calibration.md)");
+        if (!ctx.given(p + ".leakage"))
+            d.error(ctx.where(p), p + ".leakage: required: the cluster's static power while powered, "
+                                      "{shared_mw, core_mw, l2_uw_per_kb} at ref_mv (scripts/calibrate-power "
+                                      "derives it from the EAS tables; docs/calibration.md)");
         if (c.soc.energy.model == model::power_model_kind::cv2f)
-            for (const char* k : {"core_dyn_uw_per_mhz_v2", "cluster_dyn_uw_per_mhz_v2", "core_leakage_mw_per_v",
-                                  "cluster_leakage_mw_per_v"})
+            for (const char* k : {"core_dyn_uw_per_mhz_v2", "cluster_dyn_uw_per_mhz_v2"})
                 if (!ctx.given(p + ".cv2f." + k))
                     d.error(ctx.where(p + ".cv2f." + k),
                             p + ".cv2f." + k + ": required with soc.energy.model cv2f (docs/calibration.md)");
@@ -1165,43 +1197,56 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                 d.error(ctx.where(q + ".voltage_mv"),
                         q + ".voltage_mv: voltage must not fall as frequency rises");
         }
-        // The EAS tables' idle states draw no more than the states above them: powered down
+        // The scheduler's EAS idle costs draw no more than the states above them: powered down
         // no more than powered and idle, idle no more than busy at any OPP.
-        if (c.soc.energy.model == model::power_model_kind::eas) {
-            if (cl.off_power_eas > cl.wfi_power_eas)
-                d.error(ctx.where(p + ".off_power_eas"),
-                        p + ".off_power_eas: a cluster powered down may not draw more than powered and idle "
-                            "(wfi_power_eas " + cfg::format_number(cl.wfi_power_eas) + ")");
-            for (std::size_t k = 0; k < cl.opps.size(); k++)
-                if (cl.wfi_power_eas > cl.opps[k].cluster_power_eas) {
-                    d.error(ctx.where(p + ".wfi_power_eas"),
-                            p + ".wfi_power_eas: a cluster powered and idle may not draw more than busy (opps[" +
-                                std::to_string(k) + "].cluster_power_eas " +
-                                cfg::format_number(cl.opps[k].cluster_power_eas) + ")");
+        if (cl.off_power_eas > cl.wfi_power_eas)
+            d.error(ctx.where(p + ".off_power_eas"),
+                    p + ".off_power_eas: a cluster powered down may not draw more than powered and idle "
+                        "(wfi_power_eas " + cfg::format_number(cl.wfi_power_eas) + ")");
+        for (std::size_t k = 0; k < cl.opps.size(); k++)
+            if (cl.wfi_power_eas > cl.opps[k].cluster_power_eas) {
+                d.error(ctx.where(p + ".wfi_power_eas"),
+                        p + ".wfi_power_eas: a cluster powered and idle may not draw more than busy (opps[" +
+                            std::to_string(k) + "].cluster_power_eas " +
+                            cfg::format_number(cl.opps[k].cluster_power_eas) + ")");
+                break;
+            }
+        // The hardware's busy cluster (the EAS table, less its cores' leakage, plus any L2
+        // beyond the one it was measured with) draws at least what it draws idle (leakage and
+        // clock): the table was measured with the cluster's static power in it.
+        if (c.soc.energy.model == model::power_model_kind::eas)
+            for (std::size_t k = 0; k < cl.opps.size(); k++) {
+                const model::opp_point& o = cl.opps[k];
+                const double busy = model::eas_uncore_busy_mw(cl, static_cast<int>(k), o.voltage_mv);
+                const double idle = model::uncore_idle_mw(cl, o.freq_mhz, o.voltage_mv);
+                if (busy >= idle * (1 - 1e-12))
+                    continue;
+                const int eas_kb = cl.eas_l2_kb > 0 ? cl.eas_l2_kb : cl.caches.l2_kb;
+                char buf[512];
+                if (eas_kb != cl.caches.l2_kb && ctx.given(p + ".eas_l2_kb")) {
+                    // The leakage describes the cluster the tables were measured on: with
+                    // eas_l2_kb of L2, whose leakage the table's static power must contain.
+                    std::snprintf(buf, sizeof buf,
+                                  "tables measured with %d KiB of L2 contain its leakage, %.4g mW at %d MHz "
+                                  "beside the shared logic's and the cores', more than the table's %.4g mW: "
+                                  "derive the leakage for that L2 (scripts/calibrate-power)",
+                                  eas_kb, model::l2_leakage_mw(cl, eas_kb, o.voltage_mv), o.freq_mhz,
+                                  o.cluster_power_eas * cl.eas_mw_per_unit);
+                    const std::string q = p + ".eas_l2_kb";
+                    d.error(ctx.where(q), q + ": " + buf);
                     break;
                 }
-        }
-        // The EAS model subtracts the leakage of an L2 smaller than the one its tables were
-        // measured with; it must not take the shared logic's power below zero.
-        const int eas_kb = cl.eas_l2_kb > 0 ? cl.eas_l2_kb : cl.caches.l2_kb;
-        if (c.soc.energy.model == model::power_model_kind::eas && eas_kb > cl.caches.l2_kb && !cl.opps.empty()) {
-            int vmax = 0;
-            double lowest_eas = cl.wfi_power_eas;
-            for (const model::opp_point& o : cl.opps) {
-                vmax = std::max(vmax, o.voltage_mv);
-                lowest_eas = std::min(lowest_eas, o.cluster_power_eas);
+                std::snprintf(buf, sizeof buf,
+                              "busy at %d MHz this cluster's shared logic draws %.4g mW (the table's %.4g, "
+                              "less %d cores' leakage%s), below the %.4g mW it draws idle (leakage and "
+                              "clock): lower leakage, or check the table",
+                              o.freq_mhz, busy, o.cluster_power_eas * cl.eas_mw_per_unit, cl.cores,
+                              eas_kb != cl.caches.l2_kb ? ", with the L2 leakage of caches.l2_kb - eas_l2_kb" : "",
+                              idle);
+                const std::string q = p + ".opps[" + std::to_string(k) + "].cluster_power_eas";
+                d.error(ctx.where(q), q + ": " + buf);
+                break;
             }
-            const double mw = lowest_eas * c.soc.energy.eas_mw_per_unit +
-                              model::l2_leakage_mw(cl, cl.caches.l2_kb - eas_kb, vmax);
-            if (mw < 0) {
-                char buf[64];
-                std::snprintf(buf, sizeof buf, "%.3g", mw);
-                d.error(ctx.where(p + ".eas_l2_kb"),
-                        p + ".eas_l2_kb: tables measured with " + std::to_string(eas_kb) + " KiB of L2 leave this " +
-                            std::to_string(cl.caches.l2_kb) + " KiB L2's cluster at " + buf +
-                            " mW: the leakage of the difference exceeds its lowest table power");
-            }
-        }
         if (cl.boot_freq_mhz != 0 &&
             std::none_of(cl.opps.begin(), cl.opps.end(),
                          [&](const model::opp_point& o) { return o.freq_mhz == cl.boot_freq_mhz; }))
@@ -1210,11 +1255,6 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                                                          " MHz is not an OPP of cluster '" +
                                                          cl.name + "'");
     }
-
-    if (c.soc.energy.model == model::power_model_kind::eas && !ctx.given("soc.energy.eas_mw_per_unit"))
-        d.error(ctx.where("soc.energy.eas_mw_per_unit"),
-                "soc.energy.eas_mw_per_unit: required with soc.energy.model eas: how many mW an EAS unit "
-                "is (TC2: 0.187, docs/calibration.md)");
 
     // Device windows on the system bus may not overlap.
     struct window {

@@ -96,7 +96,9 @@ TEST(GoodFiles, DefaultScenarioLoadsWithTc2)
     EXPECT_EQ(c.soc.clusters[1].opps[0].voltage_mv, 850);
     EXPECT_DOUBLE_EQ(c.soc.clusters[1].cv2f.core_dyn_uw_per_mhz_v2, 133);
     EXPECT_EQ(c.soc.energy.model, blsim::model::power_model_kind::eas);
-    EXPECT_DOUBLE_EQ(c.soc.energy.eas_mw_per_unit, 0.187);
+    EXPECT_DOUBLE_EQ(c.soc.clusters[0].eas_mw_per_unit, 0.1872);
+    EXPECT_DOUBLE_EQ(c.soc.clusters[1].eas_mw_per_unit, 0.1432);
+    EXPECT_DOUBLE_EQ(c.soc.clusters[1].leakage.core_mw, 47.9);
     EXPECT_EQ(c.governor.name, "userspace");
     EXPECT_EQ(governor_freq(c, "a15"), 1000);
     EXPECT_EQ(governor_freq(c, "a7"), 800);
@@ -127,7 +129,7 @@ TEST(GoodFiles, InlineSocLoads)
     EXPECT_EQ(c.seed, 1); // default
     EXPECT_EQ(c.soc.name, "tiny");
     EXPECT_EQ(c.soc.energy.model, blsim::model::power_model_kind::cv2f);
-    EXPECT_DOUBLE_EQ(c.soc.energy.eas_mw_per_unit, 0.5);
+    EXPECT_DOUBLE_EQ(c.soc.clusters[0].eas_mw_per_unit, 0.5);
     ASSERT_EQ(c.soc.clusters.size(), 1u);
     EXPECT_EQ(c.soc.clusters[0].name, "solo");
     EXPECT_EQ(c.soc.clusters[0].cores, 3);
@@ -458,7 +460,7 @@ TEST(SemanticChecks, DuplicateClusterName)
 {
     loaded r = load(data("duplicate_cluster.yaml"));
     EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{at("duplicate_cluster.yaml", 11, 13) +
+    EXPECT_EQ(r.errors, messages{at("duplicate_cluster.yaml", 13, 13) +
                                  ": soc.clusters[1].name: cluster name 'solo' is used twice"});
 }
 
@@ -503,20 +505,34 @@ TEST(SemanticChecks, OverriddenValuesAreLocatedOnTheCommandLine)
                             ": governor.freq_mhz.solo: 450 MHz is not an OPP of cluster 'solo'"}));
 }
 
-TEST(SemanticChecks, EasTablesOfALargerL2MayNotMakePowerNegative)
+TEST(SemanticChecks, EasTablesOfALargerL2MustHaveRoomForItsLeakage)
 {
-    // a7 (512 KiB of L2, 5.4 uW/KiB/V of leakage): tables measured with 8192 KiB would take
-    // the leakage of 7680 KiB at the top OPP's 1.05 V, 43.5 mW, from its lowest table power,
-    // the WFI figure of 25 units (4.675 mW): -38.9 mW.
+    // a7 (512 KiB of L2 leaking 312.3 uW/KiB at 850 mV): tables measured with 8192 KiB would
+    // contain 8192 x 0.3123 = 2558 mW of L2 leakage, far above any of their cluster powers:
+    // the first OPP's, 2967 units (424.9 mW) at 350 MHz, is where the check stops.
     loaded r = load(default_path, {"soc.clusters.a7.eas_l2_kb=8192"});
     EXPECT_FALSE(r.ok);
     EXPECT_EQ(r.errors, messages{set_at(1, 27) +
-                                 ": soc.clusters[1].eas_l2_kb: tables measured with 8192 KiB of L2 leave "
-                                 "this 512 KiB L2's cluster at -38.9 mW: the leakage of the difference "
-                                 "exceeds its lowest table power"});
-    // The C*V^2*f model has no tables to subtract from; a smaller difference is fine.
+                                 ": soc.clusters[1].eas_l2_kb: tables measured with 8192 KiB of L2 contain its "
+                                 "leakage, 2558 mW at 350 MHz beside the shared logic's and the cores', more "
+                                 "than the table's 424.9 mW: derive the leakage for that L2 (scripts/calibrate-power)"});
+    // The C*V^2*f model does not use the tables' busy power; a smaller L2 in the tables adds
+    // the difference's leakage to the busy cluster, which stays above the idle one.
     EXPECT_TRUE(load(default_path, {"soc.clusters.a7.eas_l2_kb=8192", "soc.energy.model=cv2f"}).ok);
-    EXPECT_TRUE(load(default_path, {"soc.clusters.a7.eas_l2_kb=1024"}).ok);
+    EXPECT_TRUE(load(default_path, {"soc.clusters.a7.eas_l2_kb=256"}).ok);
+}
+
+TEST(SemanticChecks, ABusyClusterDrawsAtLeastItsIdlePower)
+{
+    // The A7's lowest cluster power, 2792 units (399.8 mW) at 400 MHz, is all static power by
+    // the derivation; 1 mW more of shared-logic leakage is more than it has room for.
+    loaded r = load(default_path, {"soc.clusters.a7.leakage.shared_mw=96.9"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{std::string(BLSIM_SOURCE_DIR) + "/configs/soc/tc2.yaml:105:85: "
+                                 "soc.clusters[1].opps[1].cluster_power_eas: busy at 400 MHz this cluster's "
+                                 "shared logic draws 256.1 mW (the table's 399.8, less 3 cores' leakage), below "
+                                 "the 256.8 mW it draws idle (leakage and clock): lower leakage, or check the "
+                                 "table"});
 }
 
 TEST(SemanticChecks, WhatTheKernelWouldRefuseIsRefusedAtLoad)
@@ -534,16 +550,21 @@ TEST(SemanticChecks, WhatTheKernelWouldRefuseIsRefusedAtLoad)
     EXPECT_TRUE(load(default_path, {"soc.clusters.a7.opps.7.freq_mhz=1100"}).ok);
 }
 
-TEST(SemanticChecks, NoDefaultStandsInForAPowerScale)
+TEST(SemanticChecks, NoDefaultStandsInForAPowerScaleOrLeakage)
 {
-    loaded r = load(data("inline_soc.yaml"), {"soc.energy={model: eas}"});
+    loaded r = load(data("missing_power_scale.yaml"));
     EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{set_at(1, 12) +
-                                 ": soc.energy.eas_mw_per_unit: required with soc.energy.model eas: how many "
-                                 "mW an EAS unit is (TC2: 0.187, docs/calibration.md)"});
+    EXPECT_EQ(r.errors,
+              messages({at("missing_power_scale.yaml", 6, 7) +
+                            ": soc.clusters[0].eas_mw_per_unit: required: how many mW one of the cluster's EAS "
+                            "units is (TC2: A15 0.1872, A7 0.1432; docs/calibration.md)",
+                        at("missing_power_scale.yaml", 6, 7) +
+                            ": soc.clusters[0].leakage: required: the cluster's static power while powered, "
+                            "{shared_mw, core_mw, l2_uw_per_kb} at ref_mv (scripts/calibrate-power derives it "
+                            "from the EAS tables; docs/calibration.md)"}));
     r = load(data("inline_soc.yaml"), {"soc.clusters.solo.cv2f={core_dyn_uw_per_mhz_v2: 100}"});
     EXPECT_FALSE(r.ok);
-    ASSERT_EQ(r.errors.size(), 3u); // the three coefficients not given
+    ASSERT_EQ(r.errors.size(), 1u); // the coefficient not given
     EXPECT_EQ(r.errors[0], set_at(1, 24) + ": soc.clusters[0].cv2f.cluster_dyn_uw_per_mhz_v2: required with "
                                            "soc.energy.model cv2f (docs/calibration.md)");
 }

@@ -1,6 +1,7 @@
 // tests/model/test_soc.h -- a small SoC description whose numbers are easy to work by hand.
 #pragma once
 
+#include <cmath>
 #include <functional>
 
 #include <systemc>
@@ -11,7 +12,8 @@
 namespace blsim::test {
 
 // One cluster "c" of @cores cores, capacity 1024/MHz, OPPs 500 MHz/900 mV and 1000 MHz/1000 mV
-// (EAS core 10/30, cluster 100/200), WFI 5, off 1, 1 mW per EAS unit.
+// (EAS core 10/30, cluster 100/200), WFI 5, off 1, 1 mW per EAS unit; leakage at 900 mV: the
+// shared logic 2 mW, a core 0.5 mW, no L2, doubling at 1000 mV (e-fold 100 mV / ln 2); no clock.
 inline model::soc_params small_soc(int cores = 2)
 {
     model::cluster_params c;
@@ -21,6 +23,11 @@ inline model::soc_params small_soc(int cores = 2)
     c.opps = {{500, 900, 10, 100}, {1000, 1000, 30, 200}};
     c.wfi_power_eas = 5;
     c.off_power_eas = 1;
+    c.eas_mw_per_unit = 1.0;
+    c.leakage.ref_mv = 900;
+    c.leakage.e_fold_mv = 100 / std::log(2.0);
+    c.leakage.shared_mw = 2;
+    c.leakage.core_mw = 0.5;
     c.dvfs = {10, 30};
     c.power.core_wfi_entry_us = 1;
     c.power.core_wfi_exit_us = 2;
@@ -32,7 +39,6 @@ inline model::soc_params small_soc(int cores = 2)
     soc.name = "small";
     soc.clusters = {c};
     soc.energy.model = model::power_model_kind::eas;
-    soc.energy.eas_mw_per_unit = 1.0;
     return soc;
 }
 

@@ -4,11 +4,19 @@
 // integrates power over the interval since the previous change of the same cluster. Nothing
 // is sampled or polled, so the integral is exact for piecewise-constant power.
 //
-// Power is split as the EAS energy model splits it: each core's own power, plus the
-// cluster's shared ("uncore") power. A cluster's energy is its uncore energy plus its cores'.
-// A cluster's power-up and power-down also cost a fixed energy each (the power model's
-// transition energy), charged to its uncore when a power-up starts and when a power-down
-// completes (an aborted power-down never opened the power switch).
+// Power-state semantics (docs/calibration.md), the same in both power models. A cluster's
+// power is its shared logic's ("uncore") plus its cores'. While the cluster is powered (on,
+// powering up or down), whether or not a core runs:
+//   - its shared logic draws its idle power: leakage (shared logic and L2, steeply rising with
+//     the supply) plus its clock (C*f*V^2);
+//   - every core that is powered draws its leakage: in WFI, and when "off" but held in reset
+//     (a cluster without per-core power gating, as TC2);
+// and a busy core adds its busy power, and the shared logic its busy power (the EAS table's
+// cluster power at the OPP, or the cv2f model's activity term). A powered-down cluster draws
+// only what its power switch lets through (off_power_eas). A cluster's power-up and
+// power-down also cost a fixed energy each (the power model's transition energy), charged to
+// its uncore when a power-up starts and when a power-down completes (an aborted power-down
+// never opened the power switch).
 //
 // The meter checks its own numbers as it makes them (docs/architecture.md, "Invariants"):
 // no accounting interval is negative, every part's power is finite, non-negative and within
@@ -52,19 +60,19 @@ public:
     double max_cluster_mw(const cluster_params& cluster) const;
 };
 
-// The EAS tables (docs/calibration.md), in EAS units scaled by energy.eas_mw_per_unit, plus
-// the L2 leakage the tables do not contain (an L2 larger than the one they were measured with).
+// Busy power from the EAS tables (docs/calibration.md), in EAS units scaled by each cluster's
+// eas_mw_per_unit: a busy core's table power on top of its leakage; the busy cluster's table
+// power, which (measured with the other cores idle) contains every core's leakage, less that
+// leakage, plus the leakage of any L2 beyond the one the tables were measured with. Idle
+// power as every model's: leakage and clock.
 class eas_power_model final : public power_model {
 public:
-    explicit eas_power_model(double mw_per_unit) : mw_per_unit_(mw_per_unit) {}
     double core_mw(const cluster_params&, const cluster_snapshot&, core_power) const override;
     double uncore_mw(const cluster_params&, const cluster_snapshot&) const override;
-
-private:
-    double mw_per_unit_;
 };
 
-// C*V^2*f dynamic power plus leakage linear in V (cores, shared logic, and the L2 by size).
+// Busy power as C*V^2*f: a busy core's dynamic power on top of its leakage; the shared
+// logic's activity on top of its idle power.
 class cv2f_power_model final : public power_model {
 public:
     double core_mw(const cluster_params&, const cluster_snapshot&, core_power) const override;
@@ -73,8 +81,16 @@ public:
 
 std::unique_ptr<power_model> make_power_model(const energy_params& p);
 
-// Power of the L2 leakage term, in mW: the cluster powered at @voltage_mv, for @l2_kb of L2.
+// The leakage terms at @voltage_mv, in mW: one powered core; @l2_kb of L2 RAM; and a powered
+// cluster's shared logic while every core is idle (its logic's and its L2's leakage, and its
+// clock at @freq_mhz).
+double core_leakage_mw(const cluster_params& cluster, int voltage_mv);
 double l2_leakage_mw(const cluster_params& cluster, double l2_kb, int voltage_mv);
+double uncore_idle_mw(const cluster_params& cluster, int freq_mhz, int voltage_mv);
+// The shared logic's power at OPP @opp with a core busy and the supply at @voltage_mv, by the
+// EAS tables (what eas_power_model draws): the configuration check compares it with
+// uncore_idle_mw.
+double eas_uncore_busy_mw(const cluster_params& cluster, int opp, int voltage_mv);
 
 class energy_meter {
 public:

@@ -47,12 +47,26 @@ struct power_params {
     double cluster_down_energy_uj = 0;
 };
 
-// The alternative power model: C*V^2*f dynamic power plus leakage linear in voltage.
+// Static power of a powered cluster, the same for both power models (docs/calibration.md,
+// "Power-state semantics"): the leakage of its shared logic (SCU, L2 controller, clocking),
+// of each core that is powered (clock-gated in WFI, or held in reset where cores cannot be
+// power-gated on their own), and of the L2's RAMs. Each is given at ref_mv and grows as
+// exp((V - ref_mv) / e_fold_mv) with the cluster's supply: leakage rises steeply with voltage
+// (drain-induced barrier lowering), which is what makes the EAS tables' cluster power jump at
+// the top OPPs while it stays flat with frequency below them.
+struct leakage_params {
+    int ref_mv = 850;
+    double e_fold_mv = 340;    // the supply step that multiplies leakage by e
+    double shared_mw = 0;      // the cluster's shared logic, at ref_mv
+    double core_mw = 0;        // one powered core, at ref_mv
+    double l2_uw_per_kb = 0;   // the L2's RAMs, per KiB, at ref_mv
+};
+
+// The C*V^2*f power model's dynamic coefficients (its static power is leakage_params').
 struct cv2f_params {
-    double core_dyn_uw_per_mhz_v2 = 0;
-    double cluster_dyn_uw_per_mhz_v2 = 0;
-    double core_leakage_mw_per_v = 0;
-    double cluster_leakage_mw_per_v = 0;
+    double core_dyn_uw_per_mhz_v2 = 0;    // a busy core (device tree dynamic-power-coefficient)
+    double cluster_dyn_uw_per_mhz_v2 = 0; // the shared logic's activity while a core is busy,
+                                          // beyond its clock (cluster_params::clock_uw_per_mhz_v2)
 };
 
 // Caches of one cluster: a private L1 data cache per core and a shared L2.
@@ -65,8 +79,6 @@ struct cache_params {
     int l1_walk_cycles_per_line = 1; // set/way maintenance, per line of L1 capacity
     int l2_walk_cycles_per_line = 1; // set/way maintenance, per line of L2 capacity
     int clean_cycles_per_line = 4;  // cache maintenance per dirty line, core cycles
-    // Leakage of the L2's RAMs while the cluster is powered, per KiB and per volt of supply.
-    double l2_leakage_uw_per_kb_v = 0;
 };
 
 // A cpuidle state of the cluster's CPUs (drivers/cpuidle: exit latency and target residency
@@ -87,9 +99,18 @@ struct cluster_params {
     int cci_port = -1;          // the CCI-400 slave interface the cluster is behind; -1: S3 for
                                 // the first cluster, S4 for the second (resolved at load)
     std::vector<opp_point> opps;
-    double wfi_power_eas = 0; // cluster powered, every core in WFI
-    double off_power_eas = 0; // cluster powered down ("cluster sleep")
-    int eas_l2_kb = 0;        // the L2 size the EAS tables were measured with (0: l2_kb)
+    // The EAS energy model's idle costs, as the EAS patches give them: what the scheduler's
+    // estimate (mode eas) charges a powered idle cluster, and a powered-down one. The
+    // hardware's idle power is leakage + clock below; its powered-down power is
+    // off_power_eas * eas_mw_per_unit.
+    double wfi_power_eas = 0;
+    double off_power_eas = 0;
+    double eas_mw_per_unit = 0; // how many mW one of this cluster's EAS units is
+    int eas_l2_kb = 0;          // the L2 size the EAS tables were measured with (0: l2_kb)
+    leakage_params leakage;
+    // The clock of a powered cluster's shared logic (clock tree, L2, SCU), which runs while
+    // its cores are idle in WFI: power C*f*V^2, in both power models.
+    double clock_uw_per_mhz_v2 = 0;
     dvfs_params dvfs;
     power_params power;
     cv2f_params cv2f;
@@ -104,7 +125,6 @@ enum class power_model_kind { eas, cv2f };
 
 struct energy_params {
     power_model_kind model = power_model_kind::eas;
-    double eas_mw_per_unit = 0; // how many mW one EAS unit is (docs/calibration.md)
 };
 
 // GIC-400 (GICv2). Register access latency is in cycles of the GIC's clock.
