@@ -41,17 +41,25 @@ json perf_json(const workloads::workload& w)
         }
         auto pct = [&](double p) -> json { return t.empty() ? json(nullptr) : json(workloads::percentile(t, p)); };
         json loads = json::array();
-        for (const auto& l : b->loads())
-            loads.push_back({{"page", l.name}, {"load_s", l.load_s}});
+        std::size_t warm = 0;
+        for (const auto& l : b->loads()) {
+            loads.push_back({{"page", l.name}, {"iteration", l.iteration}, {"load_s", l.load_s}});
+            warm += l.iteration > 0 ? 1 : 0;
+        }
+        const double latency_s = b->mean_latency_s();
         perf["bbench"] = {
             {"pages", t.size()},
+            {"warm_pages", warm},
             {"page_load_s",
              {{"total", total},
               {"mean", t.empty() ? json(nullptr) : json(total / static_cast<double>(t.size()))},
               {"p50", pct(50)},
               {"p95", pct(95)},
               {"max", pct(100)}}},
-            {"score", total > 0 ? json(static_cast<double>(t.size()) / total) : json(nullptr)},
+            {"mean_latency_ms", latency_s > 0 ? json(latency_s * 1e3) : json(nullptr)},
+            {"score", latency_s > 0 ? json(1.0 / latency_s) : json(nullptr)},
+            {"scroll_steps", b->scroll_steps()},
+            {"done_s", b->done_ns() ? json(static_cast<double>(b->done_ns()) * 1e-9) : json(nullptr)},
             {"loads", loads}};
     }
     if (const auto* r = workloads::find_part<workloads::rtapp>(w)) {
@@ -75,7 +83,9 @@ json perf_json(const workloads::workload& w)
     if (const auto* a = workloads::find_part<workloads::audio>(w))
         perf["audio"] = {{"frames", a->frames()},
                          {"deadline_misses", a->deadline_misses()},
-                         {"max_lateness_ms", a->max_lateness_ms()}};
+                         {"max_lateness_ms", a->max_lateness_ms()},
+                         {"decoder", {{"frames", a->frames(0)}, {"deadline_misses", a->deadline_misses(0)}}},
+                         {"mixer", {{"frames", a->frames(1)}, {"deadline_misses", a->deadline_misses(1)}}}};
     return perf;
 }
 
@@ -512,12 +522,15 @@ std::string human_summary(platform& p, const host_stats& host)
                   cfg.soc.energy.model == model::power_model_kind::eas ? "eas" : "cv2f");
     os << line;
     if (const auto* b = workloads::find_part<workloads::bbench>(p.workload())) {
-        double total = 0;
+        std::size_t warm = 0;
         for (const auto& l : b->loads())
-            total += l.load_s;
-        const std::size_t n = b->loads().size();
-        std::snprintf(line, sizeof line, "pages: %zu loaded in %.3f s (mean %.3f s), score %.3f pages/s\n", n, total,
-                      n ? total / static_cast<double>(n) : 0.0, total > 0 ? static_cast<double>(n) / total : 0.0);
+            warm += l.iteration > 0 ? 1 : 0;
+        const double latency_s = b->mean_latency_s();
+        std::snprintf(line, sizeof line,
+                      "pages: %zu loaded (%zu warm), mean latency %.1f ms (geometric, %s), score %.3f pages/s; "
+                      "%llu scroll steps\n",
+                      b->loads().size(), warm, latency_s * 1e3, warm ? "warm loads" : "cold loads: no warm one yet",
+                      latency_s > 0 ? 1.0 / latency_s : 0.0, static_cast<unsigned long long>(b->scroll_steps()));
         os << line;
     }
     if (const auto* a = workloads::find_part<workloads::audio>(p.workload())) {

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -342,13 +343,49 @@ schema<workloads::bbench_page> bbench_page_schema()
     using p = workloads::bbench_page;
     schema<p> s;
     s.text("name", &p::name, "Page name.", true)
-        .integer("bursts", &p::bursts, 1, 1000, "", "Resources that arrive one after another.")
-        .real("net_ms", &p::net_ms, 0, 1e5, "ms", "Wait for each resource (network, disk).")
-        .real("script_ms", &p::script_ms, 0, 1e5, "ms",
-              "Main thread's work per burst (parsing, script), on the reference CPU.")
-        .real("render_ms", &p::render_ms, 0, 1e5, "ms", "Render thread's work per burst (style, layout, paint).")
-        .real("composite_ms", &p::composite_ms, 0, 1e5, "ms", "Compositor's work per burst.")
-        .real("mem_fraction", &p::mem_fraction, 0, 1, "", "Share of the work that is memory stall.");
+        .integer("resources", &p::resources, 1, 1000, "",
+                 "Files read and processed one after another (the HTML, scripts, style sheets, images).")
+        .real("work_ms", &p::work_ms, 0, 1e6, "ms",
+              "The page load's CPU work in all its phases, on the reference CPU (split by workload.bbench.phases).")
+        .real("height_px", &p::height_px, 0, 1e6, "px", "The document's height: how far BBench scrolls it.");
+    return s;
+}
+
+schema<workloads::bbench_phase> bbench_phase_schema()
+{
+    using p = workloads::bbench_phase;
+    schema<p> s;
+    s.real("share", &p::share, 0, 1, "", "Share of a page's load work (the phases' shares add up to 1).")
+        .real("mem_fraction", &p::mem_fraction, 0, 1, "",
+              "Share of the phase's work that is memory stall (DRAM's time on either core).");
+    return s;
+}
+
+schema<workloads::bbench_phases> bbench_phases_schema()
+{
+    using p = workloads::bbench_phases;
+    schema<p> s;
+    s.object("parse", &p::parse, bbench_phase_schema(), "Main thread: HTML parsing, DOM building.")
+        .object("script", &p::script, bbench_phase_schema(), "Main thread: JavaScript.")
+        .object("style", &p::style, bbench_phase_schema(), "Main thread: CSS style resolution.")
+        .object("layout", &p::layout, bbench_phase_schema(),
+                "Main thread: layout (also the memory fraction of a scroll step's event).")
+        .object("paint", &p::paint, bbench_phase_schema(), "Raster thread: painting the changed tiles.")
+        .object("composite", &p::composite, bbench_phase_schema(), "Compositor: drawing the frame.");
+    return s;
+}
+
+schema<workloads::bbench_scroll> bbench_scroll_schema()
+{
+    using p = workloads::bbench_scroll;
+    schema<p> s;
+    s.real("settle_ms", &p::settle_ms, 0, 1e6, "ms",
+           "From a page's onload to its first scroll step (none for the run's first page).")
+        .real("delay_ms", &p::delay_ms, 0, 1e6, "ms", "Between two scroll steps (BBench's scrollDelay).")
+        .real("step_px", &p::step_px, 1, 1e6, "px", "How far a step scrolls (BBench's scrollSize).")
+        .real("main_ms", &p::main_ms, 0, 1e5, "ms", "Main thread's work per step (the scroll event), on the reference CPU.")
+        .real("paint_ms", &p::paint_ms, 0, 1e5, "ms", "Raster thread's work per step (the newly exposed tiles).")
+        .real("composite_ms", &p::composite_ms, 0, 1e5, "ms", "Compositor's work per step (one frame).");
     return s;
 }
 
@@ -357,19 +394,38 @@ schema<workloads::bbench_params> bbench_schema()
     using p = workloads::bbench_params;
     schema<p> s;
     s.list("pages", &p::pages, bbench_page_schema(), 0, 1000,
-           "The pages; empty: BBench's eleven sites (docs/workloads.md).")
-        .integer("iterations", &p::iterations, 0, 1000000, "", "Passes over the pages; 0: until the run ends.")
+           "The sites, visited in this order; empty: BBench's nine (docs/workloads.md).")
+        .integer("iterations", &p::iterations, 0, 1000000, "",
+                 "Passes over the sites (BBench's: 2; the score takes every pass but the first); 0: until the run ends.")
         .real("start_ms", &p::start_ms, 0, 1e9, "ms", "The first request.")
-        .real("think_ms", &p::think_ms, 0, 1e6, "ms", "Pause between a page's load and the next request.")
+        .real("io_cold_ms", &p::io_cold_ms, 0, 1e5, "ms",
+              "Reading one resource from storage, in the first pass (block I/O: the CPU's iowait).")
+        .real("io_warm_ms", &p::io_warm_ms, 0, 1e5, "ms", "Reading one resource in later passes (the page cache).")
+        .object("phases", &p::phases, bbench_phases_schema(), "A page load's phases: share of its work, memory stall.")
+        .object("scroll", &p::scroll, bbench_scroll_schema(), "Scrolling each page to the bottom after it loads.")
         .real("jitter_pct", &p::jitter_pct, 0, 100, "%",
-              "Each burst's amounts drawn uniformly within +- this share (from the seed).")
-        .boolean("shuffle", &p::shuffle, "Each pass visits the pages in an order drawn from the seed.")
-        .integer("main_working_set_kb", &p::main_working_set_kb, 0, 1048576, "KiB", "Main thread's data per burst.")
-        .integer("render_working_set_kb", &p::render_working_set_kb, 0, 1048576, "KiB", "Render thread's data per burst.")
+              "Each resource's amounts drawn uniformly within +- this share (from the seed).")
+        .boolean("shuffle", &p::shuffle,
+                 "Each pass visits the sites in an order drawn from the seed (BBench: false, a fixed order).")
+        .integer("main_working_set_kb", &p::main_working_set_kb, 0, 1048576, "KiB",
+                 "Main thread's data per resource or scroll step.")
+        .integer("raster_working_set_kb", &p::raster_working_set_kb, 0, 1048576, "KiB",
+                 "Raster thread's data per item.")
         .integer("composite_working_set_kb", &p::composite_working_set_kb, 0, 1048576, "KiB",
-                 "Compositor's data per burst.")
+                 "Compositor's data per frame.")
         .integers("cpus", &p::cpus, 0, BLS_MAX_CPUS - 1, BLS_MAX_CPUS, "",
                   "The browser threads' affinity; empty: every CPU.");
+    return s;
+}
+
+schema<workloads::audio_thread_params> audio_thread_schema()
+{
+    using p = workloads::audio_thread_params;
+    schema<p> s;
+    s.real("period_ms", &p::period_ms, 0.1, 1000, "ms", "It wakes every period, and must be done within it.")
+        .real("work_us", &p::work_us, 0, 1e6, "us", "Work each time, on the reference CPU.")
+        .real("mem_fraction", &p::mem_fraction, 0, 1, "", "Share of the work that is memory stall.")
+        .integer("nice", &p::nice, -20, 19, "", "Nice value.");
     return s;
 }
 
@@ -378,13 +434,12 @@ schema<audio_config> audio_schema()
     using p = audio_config;
     schema<p> s;
     s.boolean("enabled", &p::enabled, "Music plays beside the workload (with kind: audio, alone).")
-        .real("period_ms", &p::period_ms, 0.1, 1000, "ms", "One buffer: the decoder wakes every period.")
-        .real("frame_work_us", &p::frame_work_us, 0, 1e6, "us", "Decoding one buffer, on the reference CPU.")
-        .real("deadline_ms", &p::deadline_ms, 0.01, 1e4, "ms", "A frame must be decoded this long after its wake-up.")
-        .real("mem_fraction", &p::mem_fraction, 0, 1, "", "Share of the work that is memory stall.")
-        .integer("working_set_kb", &p::working_set_kb, 0, 1048576, "KiB", "Data touched per frame.")
-        .real("start_ms", &p::start_ms, 0, 1e9, "ms", "The first frame's wake-up.")
-        .integer("nice", &p::nice, -20, 19, "", "Nice value (Android's audio priority: -16).")
+        .object<workloads::audio_thread_params>("decoder", &p::decoder, audio_thread_schema(),
+                "The MP3 decoder: one frame (1152 samples, 26.1 ms at 44.1 kHz) each period.")
+        .object<workloads::audio_thread_params>("mixer", &p::mixer, audio_thread_schema(),
+                "The audio server's mixer: one hardware buffer each period (TC2: 1024 frames at 48 kHz).")
+        .integer("working_set_kb", &p::working_set_kb, 0, 1048576, "KiB", "Data each thread touches per wake-up.")
+        .real("start_ms", &p::start_ms, 0, 1e9, "ms", "Both threads' first wake-up.")
         .integers("cpus", &p::cpus, 0, BLS_MAX_CPUS - 1, BLS_MAX_CPUS, "", "Affinity; empty: every CPU.");
     return s;
 }
@@ -1107,15 +1162,25 @@ void check_workload(scenario_config& c, const std::string& path, const bind_cont
             const mark at = ctx.where("workload.rtapp_json");
             load_rtapp_json(resolve_relative(path, w.rtapp_json), d, w.rtapp_params, &at);
         }
-        if (d.ok() && rtapp_nevents(w.rtapp_params) > workloads::max_events) // the audio decoder uses none
+        if (d.ok() && rtapp_nevents(w.rtapp_params) > workloads::max_events) // the music player uses none
             d.error(ctx.where("workload"), "workload: the rt-app document needs more than " +
                                                std::to_string(workloads::max_events) + " events");
         unsigned n = 0;
         for (const workloads::rtapp_thread& t : w.rtapp_params.threads)
             n += static_cast<unsigned>(t.instances);
-        if (n + (w.audio.enabled ? 1u : 0u) > BLS_MAX_TASKS)
+        if (n + (w.audio.enabled ? 2u : 0u) > BLS_MAX_TASKS)
             d.error(ctx.where("workload"), "workload: " + std::to_string(n) + " rt-app threads; the kernel runs at most " +
                                                std::to_string(BLS_MAX_TASKS) + " tasks");
+    }
+    if (w.kind == "bbench") {
+        // The phases split a page's work: their shares add up to the whole of it.
+        const workloads::bbench_phases& ph = w.bbench.phases;
+        const double sum = ph.parse.share + ph.script.share + ph.style.share + ph.layout.share + ph.paint.share +
+                           ph.composite.share;
+        if (std::fabs(sum - 1.0) > 1e-9)
+            d.error(ctx.where("workload.bbench.phases"),
+                    "workload.bbench.phases: the shares of parse, script, style, layout, paint and composite add "
+                    "up to " + cfg::format_number(sum) + ", not 1 (each is a share of a page's load work)");
     }
     if (w.kind == "audio" && w.audio.enabled)
         d.error(ctx.where("workload.audio.enabled"),
@@ -1159,7 +1224,7 @@ void check_workload(scenario_config& c, const std::string& path, const bind_cont
     for (std::size_t i = 0; i < w.tasks.size(); i++)
         check_affinity(w.tasks[i].cpus, "workload.tasks[" + std::to_string(i) + "].cpus", "task '" + w.tasks[i].name + "'");
     check_affinity(w.bbench.cpus, "workload.bbench.cpus", "the browser");
-    check_affinity(w.audio.cpus, "workload.audio.cpus", "the audio decoder");
+    check_affinity(w.audio.cpus, "workload.audio.cpus", "the music player");
 }
 
 void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)

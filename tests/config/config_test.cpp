@@ -988,7 +988,7 @@ TEST(Workloads, HotplugIsCheckedAgainstTheSocAndTheSwitcher)
                             set_at(1, 13) + ": online_cpus: CPU hotplug is for runs without the switcher "
                                             "(mode smp, hmp or eas, in mode_changes too, and no switcher.activity)",
                             set_at(3, 22) + ": workload.bbench.cpus: the browser may run only on offline CPUs (online_cpus)",
-                            set_at(4, 21) + ": workload.audio.cpus: the audio decoder may run only on offline CPUs (online_cpus)",
+                            set_at(4, 21) + ": workload.audio.cpus: the music player may run only on offline CPUs (online_cpus)",
                         }));
 }
 

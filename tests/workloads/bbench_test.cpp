@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,126 +19,130 @@ using namespace blsim::workloads;
 
 constexpr std::uint64_t ms = 1000000;
 
-bbench_params one_page(int bursts)
+// One page of @resources resources, 100 ms of work each, 1800 px tall (two scroll steps of
+// 500 px: 1800 - 500 > 500 and 1800 - 1000 > 500, not 1800 - 1500), read in 5 ms cold.
+bbench_params one_page(int resources)
 {
     bbench_params p;
-    p.pages = {{"page", bursts, 30, 20, 8, 2, 0.3}};
+    p.pages = {{"page", resources, 100.0 * resources, 1800}};
     p.iterations = 1;
     p.start_ms = 50;
-    p.think_ms = 500;
+    p.io_cold_ms = 5;
     p.jitter_pct = 0;
-    p.shuffle = false;
     return p;
 }
 
-enum { main_t, render_t, comp_t };
+enum { main_t, raster_t, comp_t };
 
-TEST(bbench, a_page_is_a_pipeline_of_bursts_and_loads_when_its_last_burst_is_shown)
+// The main thread's run steps for one resource of 100 ms of work: parse 5 %, script 31 %,
+// style 20 %, layout 21 % (the rest is the raster thread's and the compositor's).
+void expect_resource(bbench& b, std::uint64_t& now)
+{
+    const double ms_ = 1e6;
+    const struct {
+        double ref_ns, mem;
+    } phases[] = {{5 * ms_, 0.25}, {31 * ms_, 0.15}, {20 * ms_, 0.35}, {21 * ms_, 0.30}};
+    for (const auto& ph : phases) {
+        const step s = b.next(main_t, now);
+        ASSERT_EQ(s.kind, step::run);
+        EXPECT_NEAR(s.ref_ns, ph.ref_ns, 1e-6);
+        EXPECT_DOUBLE_EQ(s.mem_fraction, ph.mem);
+        EXPECT_EQ(s.working_set_kb, 512);
+        now += 10 * ms; // the kernel says when each is done
+    }
+}
+
+TEST(bbench, a_page_reads_and_processes_its_resources_then_scrolls_and_its_onload_ends_the_load)
 {
     bbench b(one_page(2), 1, 10);
     ASSERT_EQ(b.ntasks(), 3u);
     EXPECT_EQ(b.info(main_t).name, "browser-main");
+    EXPECT_EQ(b.info(raster_t).name, "browser-raster");
     EXPECT_EQ(b.info(comp_t).name, "browser-compositor");
 
-    // Boot: the render thread and the compositor wait for work (events 10 and 11).
-    step s = b.next(render_t, 0);
+    // Boot: the raster thread and the compositor wait for work (events 10 and 11).
+    step s = b.next(raster_t, 0);
     EXPECT_EQ(s.kind, step::block);
     EXPECT_EQ(s.event, 10u);
     s = b.next(comp_t, 0);
     EXPECT_EQ(s.kind, step::block);
     EXPECT_EQ(s.event, 11u);
-    // The main thread requests the page at 50 ms and waits 30 ms for its first resource.
+    // The main thread requests the page at 50 ms and reads its first resource from storage:
+    // 5 ms of block I/O.
     s = b.next(main_t, 0);
     EXPECT_EQ(s.kind, step::sleep_until);
     EXPECT_EQ(s.until_ns, 50 * ms);
+    EXPECT_FALSE(s.io);
     s = b.next(main_t, 50 * ms);
     EXPECT_EQ(s.kind, step::sleep_until);
-    EXPECT_EQ(s.until_ns, 80 * ms);
-    // Burst 1: 20 ms of script on the reference CPU, memory share 0.3.
-    s = b.next(main_t, 80 * ms);
-    EXPECT_EQ(s.kind, step::run);
-    EXPECT_DOUBLE_EQ(s.ref_ns, 20e6);
-    EXPECT_DOUBLE_EQ(s.mem_fraction, 0.3);
-    EXPECT_EQ(s.working_set_kb, 512);
-    // Done at 105 ms (a slower CPU): the render thread waits, so it is signalled...
-    s = b.next(main_t, 105 * ms);
+    EXPECT_EQ(s.until_ns, 55 * ms);
+    EXPECT_TRUE(s.io);
+    std::uint64_t now = 55 * ms;
+    expect_resource(b, now); // to 95 ms
+    // Its tiles go to the raster thread, which waits: it is signalled...
+    s = b.next(main_t, now);
     EXPECT_EQ(s.kind, step::signal);
     EXPECT_EQ(s.event, 10u);
-    // ...and the main thread goes on to wait for the second resource while it renders.
-    s = b.next(main_t, 105 * ms);
-    EXPECT_EQ(s.kind, step::sleep_until);
-    EXPECT_EQ(s.until_ns, 135 * ms);
-    s = b.next(render_t, 105 * ms);
+    // ...and the main thread reads the second resource while the first is painted: 19 ms of
+    // paint (memory 0.45), then a frame of 4 ms (0.60) for the compositor.
+    s = b.next(main_t, now);
+    EXPECT_EQ(s.until_ns, 100 * ms);
+    s = b.next(raster_t, now);
     EXPECT_EQ(s.kind, step::run);
-    EXPECT_DOUBLE_EQ(s.ref_ns, 8e6);
-    // Rendered at 115 ms: the compositor waits, so it is signalled; the render thread then
-    // finds no second burst yet and blocks.
-    s = b.next(render_t, 115 * ms);
+    EXPECT_NEAR(s.ref_ns, 19e6, 1e-6);
+    EXPECT_DOUBLE_EQ(s.mem_fraction, 0.45);
+    s = b.next(raster_t, 120 * ms);
     EXPECT_EQ(s.kind, step::signal);
     EXPECT_EQ(s.event, 11u);
-    s = b.next(render_t, 115 * ms);
-    EXPECT_EQ(s.kind, step::block);
-    s = b.next(comp_t, 115 * ms);
+    EXPECT_EQ(b.next(raster_t, 120 * ms).kind, step::block);
+    s = b.next(comp_t, 120 * ms);
     EXPECT_EQ(s.kind, step::run);
-    EXPECT_DOUBLE_EQ(s.ref_ns, 2e6);
-    s = b.next(comp_t, 118 * ms); // burst 1 shown; not the last: wait for more
-    EXPECT_EQ(s.kind, step::block);
-    EXPECT_TRUE(b.loads().empty());
+    EXPECT_NEAR(s.ref_ns, 4e6, 1e-6);
+    EXPECT_DOUBLE_EQ(s.mem_fraction, 0.60);
+    EXPECT_EQ(b.next(comp_t, 125 * ms).kind, step::block);
 
-    // Burst 2: script from 135 to 160 ms, signal, then the main thread waits for the page.
-    s = b.next(main_t, 135 * ms);
-    EXPECT_EQ(s.kind, step::run);
-    s = b.next(main_t, 160 * ms);
-    EXPECT_EQ(s.kind, step::signal);
-    s = b.next(main_t, 160 * ms);
-    EXPECT_EQ(s.kind, step::block);
-    EXPECT_EQ(s.event, 12u);
-    s = b.next(render_t, 160 * ms);
-    EXPECT_EQ(s.kind, step::run);
-    s = b.next(render_t, 170 * ms);
-    EXPECT_EQ(s.kind, step::signal);
-    s = b.next(comp_t, 170 * ms);
-    EXPECT_EQ(s.kind, step::run);
-    // Shown at 173 ms: the page took 173 - 50 = 123 ms, and the main thread is told.
-    s = b.next(comp_t, 173 * ms);
-    EXPECT_EQ(s.kind, step::signal);
-    EXPECT_EQ(s.event, 12u);
+    now = 100 * ms;
+    expect_resource(b, now); // to 140 ms
+    // The last resource processed: its tiles are kept for the raster thread (busy? no: it
+    // blocked, so it is signalled) and onload fires: the page took 140 - 50 = 90 ms.
+    EXPECT_EQ(b.next(main_t, now).kind, step::signal);
+    EXPECT_TRUE(b.loads().empty());
+    // The run's first page scrolls without settling: 2 steps of 500 px, 2 s apart, each an
+    // event on the main thread (1 ms), tiles (8 ms) and a frame (3 ms).
+    s = b.next(main_t, now);
     ASSERT_EQ(b.loads().size(), 1u);
     EXPECT_EQ(b.loads()[0].name, "page");
-    EXPECT_DOUBLE_EQ(b.loads()[0].load_s, 0.123);
-    // The user reads it for 500 ms; one pass asked for: then the browser is done.
-    s = b.next(main_t, 173 * ms);
+    EXPECT_EQ(b.loads()[0].iteration, 0);
+    EXPECT_DOUBLE_EQ(b.loads()[0].load_s, 0.090);
     EXPECT_EQ(s.kind, step::sleep_until);
-    EXPECT_EQ(s.until_ns, 673 * ms);
-    s = b.next(main_t, 673 * ms);
-    EXPECT_EQ(s.kind, step::exit);
+    EXPECT_EQ(s.until_ns, 2140 * ms);
+    s = b.next(main_t, 2140 * ms);
+    EXPECT_EQ(s.kind, step::run);
+    EXPECT_DOUBLE_EQ(s.ref_ns, 1e6);
+    s = b.next(main_t, 2141 * ms); // the strip's tiles: the raster thread still has the
+    EXPECT_EQ(s.kind, step::sleep_until); // last resource's to take, so it is not signalled
+    EXPECT_EQ(s.until_ns, 4141 * ms);
+    EXPECT_EQ(b.next(main_t, 4141 * ms).kind, step::run);
+    s = b.next(main_t, 4142 * ms);
+    EXPECT_EQ(s.kind, step::exit); // at the bottom, one pass asked for: done
+    EXPECT_EQ(b.scroll_steps(), 2u);
+    EXPECT_EQ(b.done_ns(), 4142 * ms);
+    // The raster thread takes what was handed to it, in order.
+    EXPECT_NEAR(b.next(raster_t, 4142 * ms).ref_ns, 19e6, 1e-6);
+    EXPECT_EQ(b.next(raster_t, 4161 * ms).kind, step::signal);
+    EXPECT_NEAR(b.next(raster_t, 4161 * ms).ref_ns, 8e6, 1e-6);
 }
 
-TEST(bbench, a_burst_handed_over_while_the_next_stage_is_busy_is_kept_not_lost)
+TEST(bbench, scroll_steps_are_what_bbench_js_takes)
 {
-    // Two bursts whose script is done before the render thread has even asked for work: the
-    // posts are counted (a kernel signal with no waiter would be lost).
-    bbench b(one_page(2), 1);
-    b.next(main_t, 0);
-    b.next(main_t, 50 * ms);
-    b.next(main_t, 80 * ms);
-    step s = b.next(main_t, 100 * ms); // post 1: nobody waits yet, counted; on to the wait
-    EXPECT_EQ(s.kind, step::sleep_until);
-    b.next(main_t, 130 * ms);             // run burst 2
-    s = b.next(main_t, 150 * ms);         // post 2, counted; then wait for the page
-    EXPECT_EQ(s.kind, step::block);
-    // The render thread now takes both without blocking (its posts to the compositor, which
-    // has not asked yet, are counted too), then waits for more.
-    EXPECT_EQ(b.next(render_t, 150 * ms).kind, step::run);
-    EXPECT_EQ(b.next(render_t, 158 * ms).kind, step::run);
-    EXPECT_EQ(b.next(render_t, 166 * ms).kind, step::block);
-    // The compositor takes both; the second completes the page, and the main thread (blocked)
-    // is signalled.
-    EXPECT_EQ(b.next(comp_t, 166 * ms).kind, step::run);
-    EXPECT_EQ(b.next(comp_t, 168 * ms).kind, step::run);
-    EXPECT_EQ(b.next(comp_t, 170 * ms).kind, step::signal);
-    ASSERT_EQ(b.loads().size(), 1u);
-    EXPECT_DOUBLE_EQ(b.loads()[0].load_s, 0.120);
+    // bbench.js checks H - 500 k after its k-th look (k = 1, 2, ...) and scrolls while that
+    // exceeds 500: steps k = 1 .. while H - 500 k > 500, ceil(H / 500) - 2 of them above 1000 px.
+    EXPECT_EQ(bbench_scroll_steps(900, 500), 0);
+    EXPECT_EQ(bbench_scroll_steps(1000, 500), 0);
+    EXPECT_EQ(bbench_scroll_steps(1001, 500), 1);
+    EXPECT_EQ(bbench_scroll_steps(1800, 500), 2);
+    EXPECT_EQ(bbench_scroll_steps(2200, 500), 3);
+    EXPECT_EQ(bbench_scroll_steps(5600, 500), 10);
 }
 
 // A minimal kernel for a workload: one CPU as fast as the reference, FIFO event waiters,
@@ -182,10 +187,33 @@ void run_alone(workload& w)
     FAIL() << "the workload never settled";
 }
 
-std::vector<std::string> page_order(std::uint64_t seed)
+TEST(bbench, the_score_is_the_geometric_mean_of_the_warm_loads)
+{
+    // Two pages of one resource, 100 and 200 ms of work, too short to scroll; each thread at
+    // the reference CPU's speed (run_alone): the main thread's phases are 77 % of the work.
+    bbench_params p = one_page(1);
+    p.pages = {{"a", 1, 100, 0}, {"b", 1, 200, 0}};
+    p.iterations = 2;
+    bbench b(p, 1);
+    run_alone(b);
+    ASSERT_EQ(b.loads().size(), 4u);
+    // Pass 0 reads each resource for 5 ms: 82 and 159 ms. Pass 1 from the page cache: 77, 154.
+    const double expected[] = {0.082, 0.159, 0.077, 0.154};
+    for (int i = 0; i < 4; i++) {
+        EXPECT_EQ(b.loads()[i].iteration, i / 2);
+        EXPECT_NEAR(b.loads()[i].load_s, expected[i], 1e-12) << i;
+    }
+    EXPECT_NEAR(b.mean_latency_s(), std::sqrt(0.077 * 0.154), 1e-12);
+    // Done when b's warm load has settled: 50 + 82 + 159 + 1000 (b, cold) + 77 + 1000 (a) + 154
+    // + 1000 (b; the run's first page alone does not settle).
+    EXPECT_EQ(b.done_ns(), (50 + 82 + 159 + 1000 + 77 + 1000 + 154 + 1000) * ms);
+}
+
+std::vector<std::string> page_order(std::uint64_t seed, bool shuffle)
 {
     bbench_params p;
     p.iterations = 1;
+    p.shuffle = shuffle;
     bbench b(p, seed);
     run_alone(b);
     std::vector<std::string> names;
@@ -194,26 +222,29 @@ std::vector<std::string> page_order(std::uint64_t seed)
     return names;
 }
 
-TEST(bbench, the_seed_decides_the_pages_order_and_the_same_seed_repeats_it)
+TEST(bbench, the_sites_in_bbench_order_or_an_order_the_seed_draws)
 {
-    const std::vector<std::string> a = page_order(1), again = page_order(1), other = page_order(2);
-    ASSERT_EQ(a.size(), 11u);
+    const std::vector<std::string> bbench_order = {"amazon", "bbc", "cnn", "craigslist", "ebay",
+                                                   "google", "msn", "slashdot", "twitter"};
+    EXPECT_EQ(page_order(1, false), bbench_order);
+    EXPECT_EQ(page_order(2, false), bbench_order);
+    const std::vector<std::string> a = page_order(1, true), again = page_order(1, true), other = page_order(2, true);
     EXPECT_EQ(a, again);
     EXPECT_NE(a, other);
     std::vector<std::string> sorted = a;
     std::sort(sorted.begin(), sorted.end());
-    EXPECT_EQ(sorted, (std::vector<std::string>{"amazon", "bbc", "cnn", "craigslist", "ebay", "espn", "google",
-                                                "msn", "slashdot", "twitter", "youtube"}));
+    EXPECT_EQ(sorted, bbench_order);
 }
 
-TEST(audio, a_frame_late_beyond_its_deadline_is_a_miss_and_the_next_keeps_the_hardware_clock)
+TEST(audio, a_frame_late_beyond_its_period_is_a_miss_and_the_next_keeps_the_hardware_clock)
 {
     audio_params p;
-    p.period_ms = 20;
-    p.deadline_ms = 20;
-    p.frame_work_us = 600;
+    p.decoder = {20, 600, 0.1, -2};
     audio a(p);
-    EXPECT_EQ(a.info(0).nice, -16);
+    EXPECT_EQ(a.info(0).name, "audio-decoder");
+    EXPECT_EQ(a.info(0).nice, -2);
+    EXPECT_EQ(a.info(1).name, "audio-mixer");
+    EXPECT_EQ(a.info(1).nice, -19);
     step s = a.next(0, 0); // frame 0 wakes at 0: decode it
     EXPECT_EQ(s.kind, step::run);
     EXPECT_DOUBLE_EQ(s.ref_ns, 600e3);
@@ -224,9 +255,27 @@ TEST(audio, a_frame_late_beyond_its_deadline_is_a_miss_and_the_next_keeps_the_ha
     s = a.next(0, 43 * ms); // frame 1 due by 40 ms, done at 43: 3 ms late
     EXPECT_EQ(a.frames(), 2u);
     EXPECT_EQ(a.deadline_misses(), 1u);
+    EXPECT_EQ(a.deadline_misses(0), 1u);
     EXPECT_DOUBLE_EQ(a.max_lateness_ms(), 3.0);
     EXPECT_EQ(s.until_ns, 40 * ms); // frame 2 woke at 40 ms already: no drift
     EXPECT_EQ(a.next(0, 43 * ms).kind, step::run);
+}
+
+TEST(audio, the_mixer_wakes_every_hardware_buffer_on_its_own_clock)
+{
+    audio a(audio_params{});
+    // Defaults: the mixer's 60 us every 1024 frames at 48 kHz (21.333 ms), the decoder's
+    // 280 us every MP3 frame (26.122 ms).
+    step s = a.next(1, 0);
+    EXPECT_EQ(s.kind, step::run);
+    EXPECT_DOUBLE_EQ(s.ref_ns, 60e3);
+    EXPECT_DOUBLE_EQ(s.mem_fraction, 0.3);
+    s = a.next(1, 100000);
+    EXPECT_EQ(s.until_ns, 21333000u);
+    EXPECT_DOUBLE_EQ(a.next(0, 0).ref_ns, 280e3);
+    EXPECT_EQ(a.next(0, 300000).until_ns, 26122000u);
+    EXPECT_EQ(a.frames(1), 1u);
+    EXPECT_EQ(a.frames(), 2u);
 }
 
 TEST(composite, numbers_the_parts_tasks_one_after_the_other)
@@ -234,8 +283,9 @@ TEST(composite, numbers_the_parts_tasks_one_after_the_other)
     composite c;
     c.add(std::make_unique<bbench>(one_page(1), 1, 0));
     c.add(std::make_unique<audio>(audio_params{}));
-    ASSERT_EQ(c.ntasks(), 4u);
+    ASSERT_EQ(c.ntasks(), 5u);
     EXPECT_EQ(c.info(3).name, "audio-decoder");
+    EXPECT_EQ(c.info(4).name, "audio-mixer");
     EXPECT_EQ(c.next(3, 0).kind, step::run);
     EXPECT_NE(find_part<audio>(c), nullptr);
     EXPECT_NE(find_part<bbench>(c), nullptr);

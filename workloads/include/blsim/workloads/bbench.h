@@ -1,17 +1,20 @@
-// workloads/include/blsim/workloads/bbench.h -- a browser loading web pages, BBench-like.
+// workloads/include/blsim/workloads/bbench.h -- a browser running BBench, page load and scroll.
 //
-// Three threads, as a browser's: the main thread (network and disk waits, then parsing and
-// script for each resource that arrives), the render thread (style, layout, paint of what
-// the main thread produced) and the compositor (the frame that shows it). A page is a number
-// of bursts; each burst is one resource: the main thread waits for it, works on it, and hands
-// it to the render thread, which hands it to the compositor, while the main thread already
-// waits for the next resource (a pipeline). The page is loaded when the compositor has shown
-// its last burst: its load time runs from the request to that point. Then the user looks at
-// the page for a while (think_ms) and the next page is requested.
+// BBench as ARM's Workload Automation runs it (docs/workloads.md has the sources): a fixed list
+// of sites visited in order, `iterations` times; each page is loaded, its load time measured
+// up to its onload event, then after a settle time it is scrolled to the bottom in steps of
+// `scroll.step_px`, one every `scroll.delay_ms`, and the next site is requested at once. The
+// score is the geometric mean of the warm load times (every iteration but the first).
 //
-// Every amount is a parameter; docs/workloads.md says where each default comes from. The
-// order of the pages and each burst's amounts (within +-jitter_pct) are drawn from the seed:
-// the same seed gives the same pages, bursts and order.
+// Three threads, as the browser's: the main (WebCore) thread, which for each resource of a
+// page reads it (block I/O on a cold load, the page cache after), parses it, runs its script
+// and resolves its style and layout; the raster thread, which paints the tiles that changed;
+// and the compositor, which draws the frame that shows them. A page's work is split between
+// these phases by shares, and each phase has its own memory-stall fraction: time that runs at
+// DRAM's speed on either core, so the A7:A15 speed ratio differs by phase. Every amount is a
+// parameter; docs/workloads.md says where each default comes from (or that it is assumed).
+// The jitter of each resource's amounts is drawn from the seed: the same seed gives the same
+// run.
 #pragma once
 
 #include <cstdint>
@@ -25,93 +28,130 @@ namespace blsim::workloads {
 
 struct bbench_page {
     std::string name;
-    int bursts = 6;            // resources that arrive one after another
-    double net_ms = 30;        // wait for each resource (network, disk): the main thread blocks
-    double script_ms = 20;     // main thread, per burst: parsing and script, reference-CPU ms
-    double render_ms = 8;      // render thread, per burst: style, layout, paint
-    double composite_ms = 2;   // compositor, per burst
-    double mem_fraction = 0.3; // share of the work that is memory stall
+    int resources = 6;       // files read and processed one after another: the HTML, scripts, ...
+    double work_ms = 200;    // the page load's CPU work in all phases, on the reference CPU
+    double height_px = 3000; // the document's height: how far BBench scrolls
+};
+
+// One phase of a page load: its share of the page's work and its memory-stall fraction.
+struct bbench_phase {
+    double share = 0;
+    double mem_fraction = 0;
+};
+
+struct bbench_phases {
+    bbench_phase parse{0.05, 0.25};     // main thread: HTML tokenising, DOM building
+    bbench_phase script{0.31, 0.15};    // main thread: JavaScript
+    bbench_phase style{0.20, 0.35};     // main thread: CSS selector matching, style resolution
+    bbench_phase layout{0.21, 0.30};    // main thread: box layout
+    bbench_phase paint{0.19, 0.45};     // raster thread: software raster of the changed tiles
+    bbench_phase composite{0.04, 0.60}; // compositor: drawing the frame
+};
+
+struct bbench_scroll {
+    double settle_ms = 1000;   // from onload to the first scroll (none before the run's first page)
+    double delay_ms = 2000;    // between two scroll steps
+    double step_px = 500;      // each step scrolls this far
+    double main_ms = 1;        // per step, reference-CPU work: the scroll event on the main thread
+    double paint_ms = 8;       // the newly exposed strip's tiles (paint's memory fraction)
+    double composite_ms = 3;   // the frame that shows it (composite's memory fraction)
 };
 
 struct bbench_params {
-    std::vector<bbench_page> pages; // empty: the eleven BBench sites (default_pages())
-    int iterations = 0;             // passes over the pages; 0: until the run ends
-    double start_ms = 50;           // first request
-    double think_ms = 500;          // between a page's load and the next request
-    double jitter_pct = 20;         // each burst's amounts, uniformly within +- this
-    bool shuffle = true;            // each pass visits the pages in an order drawn from the seed
-    int main_working_set_kb = 512;  // data each thread touches per burst
-    int render_working_set_kb = 512;
+    std::vector<bbench_page> pages; // empty: BBench's nine sites (default_pages())
+    int iterations = 2;             // passes over the pages; 0: until the run ends
+    double start_ms = 50;           // the first request
+    double io_cold_ms = 5;          // reading one resource from storage (the first iteration)
+    double io_warm_ms = 0;          // ... from the page cache (later iterations)
+    bbench_phases phases;
+    bbench_scroll scroll;
+    double jitter_pct = 20;         // each resource's amounts, uniformly within +- this
+    bool shuffle = false;           // BBench visits its sites in a fixed order; true: a new
+                                    // order each pass, drawn from the seed
+    int main_working_set_kb = 512;  // data each thread touches per resource or step
+    int raster_working_set_kb = 512;
     int composite_working_set_kb = 256;
     std::vector<int> cpus;          // the threads' affinity (empty: every CPU)
 };
 
-// The eleven sites of BBench (Gutierrez et al., IISWC 2011), with amounts that are our
+// The nine sites of BBench as Workload Automation runs it, with amounts that are our
 // assumptions (docs/workloads.md).
 std::vector<bbench_page> default_pages();
 
+// How many scroll steps BBench takes on a page @height_px tall in steps of @step_px: it scrolls
+// while more than a step remains below the viewport's top (bbench.js, scrollToBottom).
+int bbench_scroll_steps(double height_px, double step_px);
+
 class bbench : public workload {
 public:
-    // @event_base: the first of the 3 events it uses (a composite gives each part its own).
+    // @event_base: the first of the 2 events it uses (a composite gives each part its own).
     bbench(bbench_params p, std::uint64_t seed, unsigned event_base = 0);
 
-    static constexpr unsigned nevents = 3;
+    static constexpr unsigned nevents = 2;
 
     unsigned ntasks() const override { return 3; }
     task_info info(unsigned task) const override;
     step next(unsigned task, std::uint64_t now_ns) override;
 
-    // Results: each loaded page's name and load time, in load order.
+    // Results: each loaded page, in load order.
     struct page_load {
         std::string name;
         double load_s;
+        int iteration; // 0: the first (cold) pass
     };
     const std::vector<page_load>& loads() const { return loads_; }
+    // BBench's score: the geometric mean of the warm loads (every pass but the first), in
+    // seconds; with no warm load yet, of the cold ones; 0 with none.
+    double mean_latency_s() const;
+    std::uint64_t scroll_steps() const { return scroll_steps_; }
+    // When the browser finished its last pass (0: not yet).
+    std::uint64_t done_ns() const { return done_ns_; }
 
 private:
-    enum thread_id { main_thread, render_thread, compositor_thread };
-    // A counting semaphore over one kernel event: a post while no one waits is kept (the
-    // kernel's signal with no waiter would be lost).
-    struct semaphore {
+    enum thread_id { main_thread, raster_thread, compositor_thread };
+    // Work handed to the raster thread: tiles to paint, and the frame that shows them.
+    struct item {
+        double paint_ns, composite_ns;
+    };
+    // A counting semaphore over one kernel event, with the items handed over: a post while no
+    // one waits is kept (the kernel's signal with no waiter would be lost).
+    struct channel {
         unsigned event = 0;
-        unsigned count = 0;
+        std::vector<item> items; // items[head..] not yet taken
+        std::size_t head = 0;
         bool waiting = false;
     };
-    struct burst {
-        double net_ns, script_ns, render_ns, composite_ns;
+    struct resource {
+        double io_ns, parse_ns, script_ns, style_ns, layout_ns, paint_ns, composite_ns;
     };
-    struct page_state {
-        std::size_t page = 0;          // index into pages_
-        std::vector<burst> bursts;
-        std::uint64_t requested_ns = 0;
+    // A pipeline stage's state: 0 take an item (or block), 1 run it, 2 hand it on.
+    struct stage_state {
+        int phase = 0;
+        item current{0, 0};
     };
 
-    // post: a step to take (signal) or nothing (counted); wait: block or go on.
-    bool post(semaphore& s, step& out);
-    bool wait(semaphore& s, step& out);
+    bool post(channel& c, item it, step& out);
     void start_page(std::uint64_t now_ns);
     double jitter(double v);
-    step run(double ref_ns, int working_set_kb);
+    step run(double ref_ns, double mem_fraction, int working_set_kb) const;
+    step main_next(std::uint64_t now_ns);
+    step stage(stage_state& st, channel& in, channel* out);
 
     bbench_params p_;
     std::mt19937_64 rng_;
     std::vector<std::size_t> order_;
     std::size_t order_pos_ = 0;
     int pass_ = 0;
-    page_state cur_;
-    // A pipeline stage's progress through the current page: its burst, its phase.
-    struct stage_state {
-        int burst = 0, phase = 0;
-    };
-    // The render thread and the compositor: take a burst from @in, do its @work, post it to
-    // @out (none: the compositor, which shows it and completes the page).
-    step stage(stage_state& st, semaphore& in, double burst::*work, int working_set_kb, semaphore* out,
-               std::uint64_t now_ns);
-
-    int main_burst_ = 0, main_phase_ = 0;
-    stage_state render_, compositor_;
-    semaphore to_render_, to_compositor_, page_done_;
+    bool first_page_ = true;
+    std::size_t page_ = 0; // index into p_.pages
+    std::vector<resource> resources_;
+    std::uint64_t requested_ns_ = 0;
+    int main_phase_ = 0, resource_ = 0, steps_left_ = 0;
+    stage_state raster_, compositor_;
+    channel to_raster_, to_compositor_;
     std::vector<page_load> loads_;
+    std::uint64_t scroll_steps_ = 0;
+    std::uint64_t done_ns_ = 0;
 };
 
 } // namespace blsim::workloads

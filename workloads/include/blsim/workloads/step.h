@@ -23,6 +23,7 @@ struct step {
     double write_fraction = 0;  // run, spin_until: share of that data dirtied
     std::uint64_t until_ns = 0; // sleep_until, spin_until: absolute time
     unsigned event = 0;         // block, signal, broadcast (< max_events)
+    bool io = false;            // sleep_until: a wait for block I/O (the CPU's iowait)
 };
 
 // Events a workload may use (the kernel's BLS_MAX_EVENTS).
