@@ -125,10 +125,45 @@ struct axis {
     std::vector<located_value> values;
 };
 
-// One item of 'parameters': one axis, or several (zip) whose values advance together.
+// One item of 'parameters': one axis, several (zip) whose values advance together, or several
+// (one_at_a_time) of which each point sets at most one.
 struct item {
     std::vector<axis> axes;
-    std::size_t size() const { return axes.empty() ? 0 : axes[0].values.size(); }
+    bool one_at_a_time = false;
+
+    // The item's rows: the points it contributes to the cartesian product.
+    std::size_t size() const
+    {
+        if (!one_at_a_time)
+            return axes.empty() ? 0 : axes[0].values.size();
+        std::size_t n = 1; // the base: no member set
+        for (const axis& a : axes)
+            n += a.values.size();
+        return n;
+    }
+
+    // Row @r as (axis, value) indices: every axis at its r-th value (a zip, or one axis); for
+    // one_at_a_time, none for row 0 (the base), then each member's values in turn, alone.
+    std::vector<std::pair<std::size_t, std::size_t>> row(std::size_t r) const
+    {
+        std::vector<std::pair<std::size_t, std::size_t>> out;
+        if (!one_at_a_time) {
+            for (std::size_t j = 0; j < axes.size(); j++)
+                out.emplace_back(j, r);
+            return out;
+        }
+        if (r == 0)
+            return out;
+        r--;
+        for (std::size_t j = 0; j < axes.size(); j++) {
+            if (r < axes[j].values.size()) {
+                out.emplace_back(j, r);
+                break;
+            }
+            r -= axes[j].values.size();
+        }
+        return out;
+    }
 };
 
 bool is_null_scalar(const node& n)
@@ -450,6 +485,26 @@ bool parse_axis(const node& m, const std::string& where, std::vector<std::pair<s
     return d.count() == before;
 }
 
+// The members of a zip or one_at_a_time item: a non-empty list of axes, each parsed into @it.
+// False when any member is bad.
+bool parse_members(const node& list, const std::string& where, const char* form,
+                   std::vector<std::pair<std::string, std::string>>& all, item& it, diagnostics& d)
+{
+    if (!list.is_seq() || list.items.empty()) {
+        d.error(list.at, where + "." + form + ": expected a list of {key, values | range | random}, got " +
+                             (list.is_seq() ? std::string("an empty list") : cfg::describe(list)));
+        return false;
+    }
+    it.axes.resize(list.items.size());
+    bool ok = true;
+    for (std::size_t j = 0; j < list.items.size(); j++) {
+        const std::string w = where + "." + form + "[" + std::to_string(j) + "]";
+        ok = parse_axis(list.items[j], w, all, it.axes[j], d) && ok;
+        all.emplace_back(it.axes[j].key, it.axes[j].where);
+    }
+    return ok;
+}
+
 void parse_parameters(const node& n, std::vector<item>& items, diagnostics& d)
 {
     if (!n.is_seq()) {
@@ -462,30 +517,40 @@ void parse_parameters(const node& n, std::vector<item>& items, diagnostics& d)
         const node& m = n.items[k];
         const std::string where = "parameters[" + std::to_string(k) + "]";
         item it;
-        if (m.is_map() && m.find("zip")) {
+        const node* zip = m.is_map() ? m.find("zip") : nullptr;
+        const node* oat = m.is_map() ? m.find("one_at_a_time") : nullptr;
+        if (zip && oat) {
+            d.error(m.at, where + ": 'zip' and 'one_at_a_time' exclude each other (give one per item)");
+            continue;
+        }
+        if (zip) {
             check_keys(m, where, {"zip"}, d);
-            const node& z = *m.find("zip");
-            if (!z.is_seq() || z.items.empty()) {
-                d.error(z.at, where + ".zip: expected a list of {key, values | range | random}, got " +
-                                  (z.is_seq() ? std::string("an empty list") : cfg::describe(z)));
+            if (!parse_members(*zip, where, "zip", all, it, d))
                 continue;
-            }
-            it.axes.resize(z.items.size());
             bool ok = true;
-            for (std::size_t j = 0; j < z.items.size(); j++) {
-                ok = parse_axis(z.items[j], where + ".zip[" + std::to_string(j) + "]", all, it.axes[j], d) && ok;
-                all.emplace_back(it.axes[j].key, it.axes[j].where);
-            }
-            if (!ok)
-                continue;
             for (std::size_t j = 1; j < it.axes.size(); j++)
                 if (it.axes[j].values.size() != it.axes[0].values.size()) {
-                    d.error(z.items[j].at, it.axes[j].where + ": " + std::to_string(it.axes[j].values.size()) +
-                                               " values, " + it.axes[0].where + " has " +
-                                               std::to_string(it.axes[0].values.size()) +
-                                               " (zip advances its lists together: they need equal lengths)");
+                    d.error(zip->items[j].at, it.axes[j].where + ": " + std::to_string(it.axes[j].values.size()) +
+                                                  " values, " + it.axes[0].where + " has " +
+                                                  std::to_string(it.axes[0].values.size()) +
+                                                  " (zip advances its lists together: they need equal lengths)");
                     ok = false;
                 }
+            if (!ok)
+                continue;
+        } else if (oat) {
+            check_keys(m, where, {"one_at_a_time"}, d);
+            it.one_at_a_time = true;
+            bool ok = parse_members(*oat, where, "one_at_a_time", all, it, d);
+            // results.csv shows a member a point leaves at the base as an empty cell: an empty
+            // string as a member's value would read the same.
+            for (const axis& a : it.axes)
+                for (const located_value& lv : a.values)
+                    if (lv.v.t == sweep_value::type::string && lv.v.s.empty()) {
+                        d.error(lv.at, a.where + ": the empty string cannot be a one_at_a_time value (results.csv "
+                                                 "shows a member left at the base as an empty cell)");
+                        ok = false;
+                    }
             if (!ok)
                 continue;
         } else {
@@ -798,7 +863,7 @@ bool load_sweep_spec_text(const std::string& text, const std::string& path, swee
             return false;
     }
 
-    // The points: the cartesian product, the last item fastest.
+    // The points: the cartesian product of the items' rows, the last item fastest.
     for (const item& it : items)
         for (const axis& a : it.axes)
             spec.keys.push_back(a.key);
@@ -808,10 +873,11 @@ bool load_sweep_spec_text(const std::string& text, const std::string& path, swee
         sweep_point p;
         point_origin o;
         for (std::size_t i = 0; i < items.size(); i++)
-            for (const axis& a : items[i].axes) {
-                p.parameters.emplace_back(a.key, a.values[index[i]].v);
+            for (const auto& [j, v] : items[i].row(index[i])) {
+                const axis& a = items[i].axes[j];
+                p.parameters.emplace_back(a.key, a.values[v].v);
                 o.axes.push_back(&a);
-                o.values.push_back(&a.values[index[i]]);
+                o.values.push_back(&a.values[v]);
             }
         p.id = sweep_point_id(p.parameters);
         spec.points.push_back(std::move(p));

@@ -12,8 +12,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -64,6 +67,17 @@ protected:
     result blsim(const std::string& args, const std::string& env = "")
     {
         return blsim_test::shell("cd " + quote(dir.string()) + " && " + env + " " + BLSIM_BINARY + " " + args);
+    }
+
+    // `blsim sweep @spec --out out`, which must refuse the spec: exit status 2, nothing on
+    // stdout, nothing written. Its stderr, the messages.
+    std::string refused(const std::string& spec)
+    {
+        const result r = blsim("sweep " + spec + " --out out");
+        EXPECT_EQ(r.status, 2) << spec;
+        EXPECT_EQ(r.out, "") << spec;
+        EXPECT_FALSE(fs::exists(dir / "out")) << spec;
+        return r.err;
     }
 
     // The spec @text (a file spec.yaml in the test's directory), loaded and expanded.
@@ -216,6 +230,120 @@ metrics: [switches.count]
     EXPECT_EQ(none.points[0].id, fnv_id(""));
 }
 
+// A two-system zip times a one_at_a_time item of three members (2 + 2 + 1 values): per
+// system the base (no member set), then each member's values alone, in spec order: 2 x 6.
+TEST_F(sweep_test, one_at_a_time_varies_each_member_alone_around_the_base)
+{
+    const sweep_spec spec = load("base: " + steps + R"(
+parameters:
+  - {key: duration_s, values: [0.5]}
+  - zip:
+      - {key: mode, values: [iks, smp]}
+      - {key: governor.interactive.hispeed_freq_mhz, values: [600, 1200]}
+  - one_at_a_time:
+      - {key: governor.interactive.go_hispeed_load_pct, values: [85, 99]}
+      - {key: sched.latency_us, range: {from: 4000, to: 9000, step: 5000}}
+      - {key: governor.interactive.timer_rate_us, random: {min: 10000, max: 40000, count: 1, seed: 7, integer: true}}
+metrics: [energy_j.total]
+)");
+    // The random member's one sample, as random_samples_are_seeded_and_exact draws them.
+    ASSERT_EQ(spec.points.size(), 12u);
+    const std::string timer = spec.points[5].parameters.back().second.canonical();
+    std::vector<std::string> expected;
+    for (const char* sys : {"mode=iks governor.interactive.hispeed_freq_mhz=600",
+                            "mode=smp governor.interactive.hispeed_freq_mhz=1200"})
+        for (const std::string& oat :
+             std::vector<std::string>{"", " governor.interactive.go_hispeed_load_pct=85",
+                                      " governor.interactive.go_hispeed_load_pct=99", " sched.latency_us=4000",
+                                      " sched.latency_us=9000", " governor.interactive.timer_rate_us=" + timer})
+            expected.push_back(std::string("duration_s=0.5 ") + sys + oat);
+    EXPECT_EQ(rows(spec), expected);
+    // Every key is a parameter (a column of the results), the members in their order.
+    EXPECT_EQ(spec.keys, (std::vector<std::string>{"duration_s", "mode", "governor.interactive.hispeed_freq_mhz",
+                                                   "governor.interactive.go_hispeed_load_pct", "sched.latency_us",
+                                                   "governor.interactive.timer_rate_us"}));
+    // Ids of the point's own lines: the base point has none for the members.
+    EXPECT_EQ(spec.points[0].id,
+              fnv_id("duration_s=0.5\ngovernor.interactive.hispeed_freq_mhz=600\nmode=iks\n"));
+    EXPECT_EQ(spec.points[7].id, fnv_id("duration_s=0.5\ngovernor.interactive.go_hispeed_load_pct=85\n"
+                                        "governor.interactive.hispeed_freq_mhz=1200\nmode=smp\n"));
+    EXPECT_EQ(spec.points[11].id, fnv_id("duration_s=0.5\ngovernor.interactive.hispeed_freq_mhz=1200\n"
+                                         "governor.interactive.timer_rate_us=" + timer + "\nmode=smp\n"));
+
+    // Alone, the item gives 1 + 2 + 2 points; a member added keeps every other point's id
+    // (the base point's too), as a value added to a list does.
+    const sweep_spec before = load("base: " + steps + R"(
+parameters:
+  - one_at_a_time:
+      - {key: governor.interactive.go_hispeed_load_pct, values: [85, 99]}
+      - {key: sched.latency_us, values: [4000, 9000]}
+metrics: [energy_j.total]
+)");
+    EXPECT_EQ(rows(before), (std::vector<std::string>{"", "governor.interactive.go_hispeed_load_pct=85",
+                                                      "governor.interactive.go_hispeed_load_pct=99",
+                                                      "sched.latency_us=4000", "sched.latency_us=9000"}));
+    EXPECT_EQ(before.points[0].id, fnv_id(""));
+    const sweep_spec after = load("base: " + steps + R"(
+parameters:
+  - one_at_a_time:
+      - {key: cpuidle.enabled, values: [false]}
+      - {key: governor.interactive.go_hispeed_load_pct, values: [85, 99]}
+      - {key: sched.latency_us, values: [4000, 6500, 9000]}
+metrics: [energy_j.total]
+)");
+    ASSERT_EQ(after.points.size(), 7u);
+    std::set<std::string> after_ids;
+    for (const sweep_point& p : after.points)
+        after_ids.insert(p.id);
+    for (const sweep_point& p : before.points)
+        EXPECT_TRUE(after_ids.count(p.id)) << p.id;
+}
+
+// Each form of error in a one_at_a_time item, located as the rest of the grammar's.
+TEST_F(sweep_test, a_bad_one_at_a_time_item_is_refused_with_its_problems_located)
+{
+    write(dir / "bad.yaml", "base: " + steps + R"(
+parameters:
+  - {one_at_a_time: []}
+  - {one_at_a_time: {key: duration_s, values: [1]}}
+  - one_at_a_time:
+      - {key: sched.latency_us, values: []}
+      - {key: cpuidle.enabled}
+      - {key: sched.latency_us, values: [1000]}
+      - {key: governor.name, values: [interactive, ""]}
+  - {key: duration_s, values: [1]}
+  - {one_at_a_time: [{key: duration_s, values: [2]}], zip: [{key: seed, values: [1]}]}
+  - {one_at_a_time: [{key: hmp.up_threshold, values: [1]}], values: [2]}
+metrics: [energy_j.total]
+)");
+    EXPECT_EQ(refused("bad.yaml"),
+              "bad.yaml:3:21: parameters[0].one_at_a_time: expected a list of {key, values | range | random}, got "
+              "an empty list\n"
+              "bad.yaml:4:21: parameters[1].one_at_a_time: expected a list of {key, values | range | random}, got "
+              "a mapping\n"
+              "bad.yaml:6:41: parameters[2].one_at_a_time[0].values: the list is empty (a parameter needs at least "
+              "one value)\n"
+              "bad.yaml:7:9: parameters[2].one_at_a_time[1]: needs one of 'values', 'range' or 'random'\n"
+              "bad.yaml:8:15: parameters[2].one_at_a_time[2].key: 'sched.latency_us' is already swept by "
+              "parameters[2].one_at_a_time[0]\n"
+              "bad.yaml:9:52: parameters[2].one_at_a_time[3]: the empty string cannot be a one_at_a_time value "
+              "(results.csv shows a member left at the base as an empty cell)\n"
+              "bad.yaml:11:5: parameters[4]: 'zip' and 'one_at_a_time' exclude each other (give one per item)\n"
+              "bad.yaml:12:61: unknown key 'values' in parameters[5] (did you mean 'one_at_a_time'?)\n");
+
+    // A value the base refuses, located at the member's value as any parameter's.
+    write(dir / "value.yaml", "base: " + steps + R"(
+parameters:
+  - one_at_a_time:
+      - {key: duration_s, values: [1]}
+      - {key: governor.interactive.go_hispeed_load_pct, values: [85, 1001]}
+metrics: [energy_j.total]
+)");
+    EXPECT_EQ(refused("value.yaml"),
+              "value.yaml:5:70: parameters[0].one_at_a_time[1] (governor.interactive.go_hispeed_load_pct=1001): "
+              "governor.interactive.go_hispeed_load_pct: 1001 is out of range 1..1000\n");
+}
+
 TEST_F(sweep_test, a_bad_spec_is_refused_with_every_problem_located_and_nothing_written)
 {
     write(dir / "bad.yaml", "base: " + steps + R"(
@@ -230,10 +358,7 @@ parameters:
 seeds: [1, 1, -3]
 metricz: [a]
 )");
-    const result r = blsim("sweep bad.yaml --out out");
-    EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(r.out, "");
-    EXPECT_EQ(r.err,
+    EXPECT_EQ(refused("bad.yaml"),
               "bad.yaml:1:1: document: missing required key 'metrics'\n"
               "bad.yaml:3:70: parameters[0].values[2]: 85 is already in the list (parameters[0].values[0])\n"
               "bad.yaml:4:44: parameters[1].range.to: 0 is less than from (1)\n"
@@ -248,7 +373,6 @@ metricz: [a]
               "bad.yaml:10:12: seeds[1]: seed 1 is already in the list\n"
               "bad.yaml:10:15: seeds[2]: expected a seed (a whole number 0..2147483647), got '-3'\n"
               "bad.yaml:11:1: unknown key 'metricz' (did you mean 'metrics'?)\n");
-    EXPECT_FALSE(fs::exists(dir / "out"));
 }
 
 TEST_F(sweep_test, every_points_overrides_are_validated_against_the_base_naming_the_parameter)
@@ -260,23 +384,18 @@ parameters:
   - {key: governor.name, values: [interactive, ondemandd]}
 metrics: [energy_j.total]
 )");
-    const result r = blsim("sweep bad.yaml --out out");
-    EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(r.err,
+    EXPECT_EQ(refused("bad.yaml"),
               "bad.yaml:3:66: parameters[0] (governor.interactive.go_hispeed_load_pct=1001): "
               "governor.interactive.go_hispeed_load_pct: 1001 is out of range 1..1000\n"
               "bad.yaml:4:11: parameters[1] (governor.interactive.timer_ratez): unknown key 'timer_ratez' in "
               "governor.interactive (did you mean 'timer_rate_us'?)\n"
               "bad.yaml:5:48: parameters[2] (governor.name=ondemandd): governor.name: expected one of performance, "
               "powersave, userspace, interactive, ondemand, conservative, schedutil, got 'ondemandd'\n");
-    EXPECT_FALSE(fs::exists(dir / "out"));
 
     // A base that cannot be read is located at 'base'.
     write(dir / "nobase.yaml", "base: missing.yaml\nmetrics: [energy_j.total]\n");
-    const result nb = blsim("sweep nobase.yaml --out out");
-    EXPECT_EQ(nb.status, 2);
-    EXPECT_EQ(nb.err, "nobase.yaml:1:7: base: cannot read scenario 'missing.yaml': No such file or directory\n");
-    EXPECT_FALSE(fs::exists(dir / "out"));
+    EXPECT_EQ(refused("nobase.yaml"),
+              "nobase.yaml:1:7: base: cannot read scenario 'missing.yaml': No such file or directory\n");
 }
 
 TEST_F(sweep_test, usage_errors_and_help)

@@ -30,7 +30,9 @@ struct sweep_value {
     std::string override_text() const;
 };
 
-// One point of the grid: a value for every parameter key, in the spec's order.
+// One point of the grid: a value for every parameter key it sets, in the spec's order. That is
+// every key but the members of a one_at_a_time item the point leaves at the base scenario's
+// value (all of them at the item's base point, all but one elsewhere).
 struct sweep_point {
     std::string id;  // sweep_point_id(parameters)
     std::vector<std::pair<std::string, sweep_value>> parameters;
@@ -48,7 +50,7 @@ struct sweep_spec {
     std::string base_path;    // 'base' resolved against the spec's directory (or builtin:)
     std::string base_digest;  // "fnv1a64:<16 hex digits>" of the base scenario's text
     std::vector<std::string> keys;  // the parameter keys, in spec order (zip members in theirs)
-    std::vector<sweep_point> points; // the cartesian product, the last parameter fastest
+    std::vector<sweep_point> points; // the cartesian product of the items, the last item fastest
     std::vector<long long> seeds;
     std::vector<std::string> metrics;
 };
