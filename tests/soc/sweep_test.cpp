@@ -1,8 +1,9 @@
 // tests/soc/sweep_test.cpp -- `blsim sweep` (docs/sweeps.md): the spec's expansion into points
-// (lists, ranges, zip, seeded random samples) and their stable ids, in process; end to end
-// with the binary: bad specs refused with located messages and nothing written, the shipped
-// smoke spec, shards that partition the points and merge into the single run's bytes, a
-// failing point isolated, and a sweep killed with SIGKILL resumed without recomputing.
+// (lists, ranges, zip, one_at_a_time, seeded random samples) and their stable ids, in process;
+// end to end with the binary: bad specs refused with located messages and nothing written, the
+// shipped smoke spec, shards that partition the points and merge into the single run's bytes,
+// a failing point isolated, and a sweep killed with SIGKILL resumed without recomputing; the
+// Pareto analysis; scripts/tornado's tables, on numbers worked by hand and on a tiny sweep.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -765,4 +766,229 @@ TEST_F(sweep_test, the_shipped_tuning_and_what_if_specs_expand_to_their_grids)
         << ::testing::PrintToString(diag.messages());
     EXPECT_EQ(what_if.points.size(), 18u);
     EXPECT_EQ(what_if.keys.size(), 9u); // duration, two power-up, two L2, four DVFS latencies
+}
+
+namespace {
+
+// A two-system one-at-a-time sweep's results.json, made by hand: s switches between the study
+// (iks) and the baseline (smp); the members x (2 values), y (3 reals) and z (1 boolean); d is
+// an item of one value. Each row: the system, the member the point sets ("" for the base) and
+// its value, the means of m and k (none: no seed had it).
+std::string hand_oat_results()
+{
+    struct row {
+        const char* s;
+        const char* member;
+        json value;
+        double m, k;
+    };
+    const double none = NAN;
+    // In the order of a spec whose one_at_a_time item comes before the zip: each row of the
+    // item for the study, then for the baseline.
+    const row rows[] = {
+        {"iks", "", {}, 2, 1},     {"smp", "", {}, 4, 1},       // base
+        {"iks", "x", 1, 3, 1},     {"smp", "x", 1, 4, 2},
+        {"iks", "x", 2, 1, 1},     {"smp", "x", 2, 4, 4},
+        {"iks", "y", 0.5, 2, 1},   {"smp", "y", 0.5, 2, 1},
+        {"iks", "y", 1.0, 2, 1},   {"smp", "y", 1.0, 4, 0.5},
+        {"iks", "y", 2.5, 4, 1},   {"smp", "y", 2.5, 4, 4},
+        {"iks", "z", true, 5, 1},  {"smp", "z", true, none, 0}, // the baseline's m failed, its k is 0
+    };
+    auto stat = [](double mean) {
+        return std::isnan(mean) ? json{{"mean", nullptr}, {"std", nullptr}, {"n", 0}}
+                                : json{{"mean", mean}, {"std", 0}, {"n", 1}};
+    };
+    json points = json::array();
+    for (const row& r : rows) {
+        json parameters = {{"d", 1}, {"s", r.s}};
+        if (*r.member)
+            parameters[r.member] = r.value;
+        char id[16];
+        std::snprintf(id, sizeof id, "%012zx", points.size() + 1);
+        points.push_back({{"id", id},
+                          {"parameters", parameters},
+                          {"metrics", {{"m", stat(r.m)}, {"k", stat(r.k)}}},
+                          {"failed", std::isnan(r.m) ? 1 : 0}});
+    }
+    return json{{"parameters", {"d", "s", "x", "y", "z"}},
+                {"seeds", json::array({1})},
+                {"metrics", {"m", "k"}},
+                {"points", points}}
+        .dump();
+}
+
+} // namespace
+
+// scripts/tornado on numbers worked by hand. m: base 2/4 = 0.5; x 3/4, 1/4 (swing 0.5); y 2/2,
+// 2/4, 4/4 (swing 0.5, after x: a tie keeps spec order; the lowest and highest are the first
+// value at each); z's baseline failed: no ratio, last. k: base 1/1; x 1/2, 1/4 (swing 0.25);
+// y 1/1, 1/0.5, 1/4 (swing 1.75, first); z's baseline is 0: no ratio.
+TEST_F(sweep_test, tornado_tabulates_study_over_baseline_ratios_sorted_by_swing)
+{
+    write(dir / "s/results.json", hand_oat_results());
+    const result r = blsim_test::shell("/usr/bin/python3 " + quote(source_dir + "/scripts/tornado") + " " +
+                                       quote((dir / "s").string()) + " --ratio m --ratio k");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(r.out, "## m: s=iks / s=smp\n"
+                     "\n"
+                     "base ratio: 0.5 (m 2 / 4)\n"
+                     "\n"
+                     "| # | parameter | swing | lowest ratio | highest ratio | ratio at each value |\n"
+                     "|---:|---|---:|---:|---:|---|\n"
+                     "| 1 | x | 0.5 | 0.25 at 2 | 0.75 at 1 | 1: 0.75; 2: 0.25 |\n"
+                     "| 2 | y | 0.5 | 0.5 at 1.0 | 1 at 0.5 | 0.5: 1; 1.0: 0.5; 2.5: 1 |\n"
+                     "| 3 | z | - | - | - | true: - |\n"
+                     "\n"
+                     "## k: s=iks / s=smp\n"
+                     "\n"
+                     "base ratio: 1 (k 1 / 1)\n"
+                     "\n"
+                     "| # | parameter | swing | lowest ratio | highest ratio | ratio at each value |\n"
+                     "|---:|---|---:|---:|---:|---|\n"
+                     "| 1 | y | 1.75 | 0.25 at 2.5 | 2 at 1.0 | 0.5: 1; 1.0: 2; 2.5: 0.25 |\n"
+                     "| 2 | x | 0.25 | 0.25 at 2 | 0.5 at 1 | 1: 0.5; 2: 0.25 |\n"
+                     "| 3 | z | - | - | - | true: - |\n"
+                     "\n"
+                     "picture: " + (dir / "s/tornado.png").string() + "\n");
+    // The picture, the same bytes when drawn again.
+    const std::string png = slurp(dir / "s/tornado.png");
+    EXPECT_EQ(png.substr(1, 3), "PNG");
+    ASSERT_EQ(blsim_test::shell("/usr/bin/python3 " + quote(source_dir + "/scripts/tornado") + " " +
+                                quote((dir / "s").string()) + " --ratio m --ratio k")
+                  .status,
+              0);
+    EXPECT_EQ(slurp(dir / "s/tornado.png"), png);
+}
+
+TEST_F(sweep_test, tornado_refuses_what_it_cannot_analyse_with_exit_2)
+{
+    write(dir / "s/results.json", hand_oat_results());
+    write(dir / "grid/results.json", hand_results); // no one_at_a_time item
+    // s takes three values; then two systems, but x=1 only of the study (one shard's results).
+    write(dir / "three/results.json",
+          R"({"parameters": ["s", "x"], "seeds": [1], "metrics": ["m"], "points": [
+               {"id": "1", "parameters": {"s": "a"}, "metrics": {}}, {"id": "2", "parameters": {"s": "b", "x": 1},
+               "metrics": {}}, {"id": "3", "parameters": {"s": "c"}, "metrics": {}}]})");
+    write(dir / "shard/results.json",
+          R"({"parameters": ["s", "x"], "seeds": [1], "metrics": ["m"], "points": [
+               {"id": "1", "parameters": {"s": "a"}, "metrics": {}}, {"id": "2", "parameters": {"s": "b"},
+               "metrics": {}}, {"id": "3", "parameters": {"s": "a", "x": 1}, "metrics": {}}]})");
+    const std::string tornado = "/usr/bin/python3 " + quote(source_dir + "/scripts/tornado") + " ";
+    const std::pair<std::string, std::string> cases[] = {
+        {"s --ratio nope --no-plot", "tornado: --ratio nope: not a metric of this sweep (its metrics: m, k)\n"},
+        {"s --ratio m --ratio m --no-plot", "tornado: --ratio m given twice\n"},
+        {"s --ratio m --system x --no-plot",
+         "tornado: --system x: a one_at_a_time member (some points leave it at the base), not the key of the "
+         "systems\n"},
+        {"s --ratio m --system d --no-plot",
+         "tornado: --system d: takes 1 value(s), not two (the study's and the baseline's)\n"},
+        {"s --ratio m --no-plot --png p.png", "tornado: --png and --no-plot exclude each other\n"},
+        {"grid --ratio perf --no-plot", "tornado: no one_at_a_time item: every point sets every parameter\n"},
+        {"three --ratio m --no-plot",
+         "tornado: s takes 3 values: expected a zip item of two systems times a one_at_a_time item\n"},
+        {"shard --ratio m --no-plot",
+         "tornado: no baseline point at x=1 (is the sweep complete, or a shard of it?)\n"},
+        {"empty --ratio m", "tornado: empty/results.json: cannot read: No such file or directory (run the sweep "
+                            "first)\n"},
+    };
+    for (const auto& [args, err] : cases) {
+        const result r = blsim_test::shell("cd " + quote(dir.string()) + " && " + tornado + args);
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_EQ(r.err, err) << args;
+        EXPECT_EQ(r.out, "") << args;
+    }
+    // Without --ratio: argparse's usage message.
+    const result none = blsim_test::shell("cd " + quote(dir.string()) + " && " + tornado + "s");
+    EXPECT_EQ(none.status, 2);
+    EXPECT_NE(none.err.find("the following arguments are required: --ratio"), std::string::npos) << none.err;
+    EXPECT_FALSE(fs::exists(dir / "s/tornado.png"));
+}
+
+// %.6g, as scripts/tornado prints its numbers.
+std::string g6(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+// End to end: a tiny study (IKS against SMP, 5 simulated seconds of BBench, two seeds) times a
+// one_at_a_time item of two members: the results show which member each point varies, and
+// scripts/tornado's table holds the ratios of the sweep's own means.
+TEST_F(sweep_test, a_one_at_a_time_sweep_runs_and_tornado_tabulates_its_means)
+{
+    write(dir / "oat.yaml", "base: " + source_dir + R"(/configs/scenarios/bbench-iks-tuned.yaml
+parameters:
+  - {key: duration_s, values: [5]}
+  - {zip: [{key: mode, values: [iks, smp]}]}
+  - one_at_a_time:
+      - {key: governor.interactive.go_hispeed_load_pct, values: [70, 99]}
+      - {key: governor.interactive.timer_rate_us, values: [10000, 40000]}
+seeds: [1, 2]
+metrics: [energy_j.total, perf.bbench.score]
+)");
+    const result r = blsim("sweep oat.yaml --out out -j2");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "sweep: 10 points x 2 seeds = 20 runs: 20 done (20 now), 0 failed");
+
+    // results.csv: a member the point leaves at the base is an empty cell; results.json leaves
+    // it out of the point's parameters.
+    const std::string hs = "governor.interactive.go_hispeed_load_pct", tr = "governor.interactive.timer_rate_us";
+    const std::vector<std::string> system = {"iks", "smp"};
+    const std::vector<std::string> oat = {",", "70,", "99,", ",10000", ",40000"};
+    const std::string csv = slurp(dir / "out/results.csv");
+    std::vector<std::string> lines;
+    for (std::size_t at = 0, nl; (nl = csv.find('\n', at)) != std::string::npos; at = nl + 1)
+        lines.push_back(csv.substr(at, nl - at));
+    ASSERT_EQ(lines.size(), 11u);
+    EXPECT_EQ(lines[0].substr(0, lines[0].find(",energy")), "id,duration_s,mode," + hs + "," + tr);
+    const json res = json::parse(slurp(dir / "out/results.json"));
+    ASSERT_EQ(res["points"].size(), 10u);
+    for (std::size_t i = 0; i < 10; i++) {
+        const json& p = res["points"][i];
+        const std::string id = p["id"];
+        const std::string cells = id + ",5," + system[i / 5] + "," + oat[i % 5] + ","; // up to the metrics
+        EXPECT_EQ(lines[i + 1].substr(0, cells.size()), cells) << i;
+        json params = {{"duration_s", 5}, {"mode", system[i / 5]}};
+        if (i % 5 == 1 || i % 5 == 2)
+            params[hs] = i % 5 == 1 ? 70 : 99;
+        if (i % 5 == 3 || i % 5 == 4)
+            params[tr] = i % 5 == 3 ? 10000 : 40000;
+        EXPECT_EQ(p["parameters"], params) << i;
+        EXPECT_EQ(p["metrics"]["energy_j.total"]["n"], 2) << i;
+    }
+
+    // The table, rebuilt from the results: row k of the item is point k (IKS) over point 5 + k
+    // (SMP); each member's swing is the difference of its two ratios.
+    const result t = blsim_test::shell("/usr/bin/python3 " + quote(source_dir + "/scripts/tornado") + " " +
+                                       quote((dir / "out").string()) +
+                                       " --ratio perf.bbench.score --ratio energy_j.total --no-plot");
+    ASSERT_EQ(t.status, 0) << t.err;
+    std::string expected;
+    for (const std::string metric : {"perf.bbench.score", "energy_j.total"}) {
+        auto mean = [&](std::size_t i) { return res["points"][i]["metrics"][metric]["mean"].get<double>(); };
+        auto ratio = [&](std::size_t k) { return mean(k) / mean(5 + k); };
+        struct bar {
+            std::string key, lo_value, hi_value;
+            double a, b; // the ratios at the first and second value
+        };
+        std::vector<bar> bars = {{hs, "70", "99", ratio(1), ratio(2)}, {tr, "10000", "40000", ratio(3), ratio(4)}};
+        std::stable_sort(bars.begin(), bars.end(),
+                         [](const bar& x, const bar& y) { return std::fabs(x.a - x.b) > std::fabs(y.a - y.b); });
+        expected += (expected.empty() ? "" : "\n") + std::string("## ") + metric + ": mode=iks / mode=smp\n\n" +
+                    "base ratio: " + g6(ratio(0)) + " (" + metric + " " + g6(mean(0)) + " / " + g6(mean(5)) +
+                    ")\n\n| # | parameter | swing | lowest ratio | highest ratio | ratio at each value |\n"
+                    "|---:|---|---:|---:|---:|---|\n";
+        for (std::size_t k = 0; k < bars.size(); k++) {
+            const bar& b = bars[k];
+            // The first value at the lowest ratio, and the first at the highest.
+            const std::string& low = b.a <= b.b ? b.lo_value : b.hi_value;
+            const std::string& high = b.a >= b.b ? b.lo_value : b.hi_value;
+            expected += "| " + std::to_string(k + 1) + " | " + b.key + " | " + g6(std::fabs(b.a - b.b)) + " | " +
+                        g6(std::min(b.a, b.b)) + " at " + low + " | " + g6(std::max(b.a, b.b)) + " at " + high + " | " +
+                        b.lo_value + ": " + g6(b.a) + "; " + b.hi_value + ": " + g6(b.b) + " |\n";
+        }
+    }
+    EXPECT_EQ(t.out, expected);
 }
