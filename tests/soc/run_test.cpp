@@ -1053,6 +1053,26 @@ TEST_F(run_test, the_default_run_is_bbench_with_music_on_iks_tuned_and_prints_it
     EXPECT_LT(s["switches"]["request_to_alive_us"]["max"].get<double>(), 700);
 }
 
+TEST_F(run_test, both_power_models_agree_on_the_shipped_scenarios)
+{
+    // The EAS tables and C*V^2*f share every idle and static power (docs/calibration.md,
+    // "Power-state semantics") and price busy power from the same measurements: on the same
+    // run they agree within 3 % (measured: 2 % at most, on every shipped scenario).
+    for (const char* name : {"audio-iks.yaml", "audio-2xa15.yaml", "bbench-2xa7.yaml", "bbench-iks-tuned.yaml",
+                             "rtapp-pipeline.yaml", "switch-pingpong.yaml"}) {
+        SCOPED_TRACE(name);
+        double j[2];
+        for (int m = 0; m < 2; m++) {
+            const fs::path out = dir / (std::string(name) + (m ? ".cv2f" : ".eas"));
+            result r = blsim("run -q --out " + out.string() + " " + scenario(name) +
+                             (m ? " --set soc.energy.model=cv2f" : ""));
+            ASSERT_EQ(r.status, 0) << r.err;
+            j[m] = json::parse(slurp(out / "summary.json"))["energy_j"]["total"].get<double>();
+        }
+        EXPECT_NEAR(j[1] / j[0], 1.0, 0.03) << j[0] << " J (eas), " << j[1] << " J (cv2f)";
+    }
+}
+
 TEST_F(run_test, a_page_loads_by_its_phase_mix_at_two_opps_on_both_cores)
 {
     // One page of one resource, 100 ms of work on the reference CPU (an A15 at 1200 MHz), read
