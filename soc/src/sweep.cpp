@@ -278,8 +278,25 @@ void parse_values(const node& n, const std::string& where, axis& a, diagnostics&
         const std::string w = where + "[" + std::to_string(k) + "]";
         located_value lv;
         lv.at = it.at;
-        if (!scalar_value(it, lv.v)) {
-            d.error(it.at, w + ": expected a number, a boolean or a string, got " + cfg::describe(it));
+        if (it.is_seq()) {
+            // A list of scalars, for a key that takes a list (online_cpus: [0, 1]).
+            lv.v = sweep_value{};
+            lv.v.t = sweep_value::type::list;
+            bool ok = true;
+            for (std::size_t e = 0; e < it.items.size() && ok; e++) {
+                sweep_value x;
+                if (!scalar_value(it.items[e], x)) {
+                    d.error(it.items[e].at, w + "[" + std::to_string(e) +
+                                                "]: a list value holds numbers, booleans or strings, got " +
+                                                cfg::describe(it.items[e]));
+                    ok = false;
+                }
+                lv.v.items.push_back(x);
+            }
+            if (!ok)
+                continue;
+        } else if (!scalar_value(it, lv.v)) {
+            d.error(it.at, w + ": expected a number, a boolean, a string or a list of them, got " + cfg::describe(it));
             continue;
         }
         const std::string c = lv.v.canonical();
@@ -645,6 +662,12 @@ json value_json(const sweep_value& v)
     case sweep_value::type::real: return json(v.r);
     case sweep_value::type::boolean: return json(v.b);
     case sweep_value::type::string: return json(v.s);
+    case sweep_value::type::list: {
+        json a = json::array();
+        for (const sweep_value& x : v.items)
+            a.push_back(value_json(x));
+        return a;
+    }
     }
     return json();
 }
@@ -663,6 +686,29 @@ std::string json_value_text(const json& v)
         return std::to_string(v.get<std::int64_t>());
     if (v.is_number_float())
         return real_text(v.get<double>());
+    if (v.is_array()) {
+        // As sweep_value::canonical writes a list (the same text, so results.csv shows what
+        // the point's id was made of).
+        sweep_value list;
+        list.t = sweep_value::type::list;
+        for (const json& x : v) {
+            sweep_value e;
+            if (x.is_string()) {
+                e.t = sweep_value::type::string;
+                e.s = x.get<std::string>();
+            } else if (x.is_boolean()) {
+                e.t = sweep_value::type::boolean;
+                e.b = x.get<bool>();
+            } else if (x.is_number_integer()) {
+                e.i = x.get<std::int64_t>();
+            } else {
+                e.t = sweep_value::type::real;
+                e.r = x.get<double>();
+            }
+            list.items.push_back(e);
+        }
+        return list.canonical();
+    }
     return v.dump();
 }
 
@@ -714,6 +760,12 @@ std::string sweep_value::canonical() const
     case type::real: return real_text(r);
     case type::boolean: return b ? "true" : "false";
     case type::string: return s;
+    case type::list: {
+        std::string text = "[";
+        for (std::size_t k = 0; k < items.size(); k++)
+            text += (k ? ", " : "") + items[k].override_text();
+        return text + "]";
+    }
     }
     return "";
 }

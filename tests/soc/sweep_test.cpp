@@ -766,6 +766,50 @@ TEST_F(sweep_test, the_shipped_tuning_and_what_if_specs_expand_to_their_grids)
         << ::testing::PrintToString(diag.messages());
     EXPECT_EQ(what_if.points.size(), 18u);
     EXPECT_EQ(what_if.keys.size(), 9u); // duration, two power-up, two L2, four DVFS latencies
+    // The sensitivity study (docs/validation.md): two systems x (the base + 12 members x 2).
+    sweep_spec sensitivity;
+    ASSERT_TRUE(blsim::soc::load_sweep_spec(source_dir + "/configs/sweeps/sensitivity.yaml", sensitivity, diag))
+        << ::testing::PrintToString(diag.messages());
+    EXPECT_EQ(sensitivity.points.size(), 50u);
+    EXPECT_EQ(sensitivity.keys.size(), 17u);
+}
+
+// A key that takes a list (online_cpus) is swept with list values: each list is one value, its
+// canonical text "[" its items ", " "]", which the id, --set and results.csv use.
+TEST_F(sweep_test, a_list_value_is_one_value_of_a_key_that_takes_a_list)
+{
+    const sweep_spec spec = load("base: " + steps + R"(
+parameters:
+  - zip:
+      - {key: mode, values: [iks, smp]}
+      - {key: online_cpus, values: [[], [0, 1]]}
+metrics: [energy_j.total]
+)");
+    EXPECT_EQ(rows(spec), (std::vector<std::string>{"mode=iks online_cpus=[]", "mode=smp online_cpus=[0, 1]"}));
+    const sweep_value& v = spec.points[1].parameters[1].second;
+    ASSERT_EQ(v.t, sweep_value::type::list);
+    ASSERT_EQ(v.items.size(), 2u);
+    EXPECT_EQ(v.items[1].t, sweep_value::type::integer);
+    EXPECT_EQ(v.override_text(), "[0, 1]");
+    EXPECT_EQ(spec.points[1].id, fnv_id("mode=smp\nonline_cpus=[0, 1]\n"));
+    // Strings in a list keep the quotes --set needs; a list of lists, or a repeated list, is refused.
+    sweep_value text;
+    text.t = sweep_value::type::list;
+    text.items.resize(2);
+    text.items[0].t = text.items[1].t = sweep_value::type::string;
+    text.items[0].s = "a";
+    text.items[1].s = "b c";
+    EXPECT_EQ(text.canonical(), "[a, \"b c\"]");
+    const fs::path bad = dir / "bad.yaml";
+    write(bad, "base: " + steps + "\nparameters:\n  - {key: online_cpus, values: [[0, [1]], [2], [2]]}\n"
+                                   "metrics: [energy_j.total]\n");
+    result r = blsim("sweep " + bad.string() + " --out " + (dir / "out").string());
+    EXPECT_EQ(r.status, 2);
+    // Columns: the inner [1] at 37, the second [2] at 48.
+    EXPECT_EQ(r.err, bad.string() + ":3:37: parameters[0].values[0][1]: a list value holds numbers, booleans or "
+                                    "strings, got a list\n" +
+                         bad.string() + ":3:48: parameters[0].values[2]: [2] is already in the list "
+                                        "(parameters[0].values[1])\n");
 }
 
 namespace {

@@ -14,16 +14,18 @@ namespace blsim::soc {
 
 // One value a parameter takes, typed as the spec wrote it.
 struct sweep_value {
-    enum class type { integer, real, boolean, string };
+    enum class type { integer, real, boolean, string, list };
     type t = type::integer;
     long long i = 0;
     double r = 0;
     bool b = false;
     std::string s;
+    std::vector<sweep_value> items; // list: scalars only (a key that takes a list: online_cpus)
 
     // The canonical text: integers as integers, reals as the shortest text that reads back to
-    // the same double (with ".0" when whole), booleans as true/false, strings as they are.
-    // Point ids and results.csv are made of it.
+    // the same double (with ".0" when whole), booleans as true/false, strings as they are, a
+    // list as "[" its items' override texts joined by ", " "]". Point ids and results.csv are
+    // made of it.
     std::string canonical() const;
     // The text given to 'blsim run --set KEY=<text>': the canonical text, a string
     // double-quoted when YAML would read it as something else.
