@@ -267,6 +267,7 @@ platform::platform(const scenario_config& cfg, injected_bug bug, unsigned mutant
             out->working_set_kb = static_cast<uint32_t>(st.working_set_kb);
             out->write_fraction = st.write_fraction;
             out->until_ns = st.until_ns;
+            out->io = st.io;
             out->event = st.event;
             return 0;
         },

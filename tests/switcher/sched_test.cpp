@@ -294,4 +294,51 @@ TEST(sched, utilisation_of_a_cpu_sums_its_tasks_sleeping_ones_decaying)
     EXPECT_EQ(bls_sched_idle_ns(&s, 0, 65536000), 32768000u);
 }
 
+TEST(sched, a_sleep_in_io_counts_on_its_cpu_until_it_wakes_and_its_idle_time_is_iowait)
+{
+    bls_sched s = make(2);
+    const int a = add(s, 0, 1), b = add(s, 0, 1); // both on cpu0
+    ASSERT_EQ(bls_sched_wake(&s, a, 0, 0), 0);
+    ASSERT_EQ(bls_sched_pick(&s, 0, 0), a);
+    // At 1 ms a waits for block I/O until 10 ms: cpu0 idle, and that idle time is iowait.
+    bls_sched_sleep_io(&s, 0, 1 * ms, 10 * ms);
+    EXPECT_EQ(bls_sched_nr_iowait(&s, 0), 1u);
+    EXPECT_EQ(bls_sched_nr_iowait(&s, 1), 0u);
+    EXPECT_EQ(bls_sched_iowait_ns(&s, 0, 4 * ms), 3 * ms);
+    // b runs from 4 to 6 ms: busy time is no iowait, though a still waits.
+    ASSERT_EQ(bls_sched_wake(&s, b, 4 * ms, 4 * ms), 0);
+    ASSERT_EQ(bls_sched_pick(&s, 0, 4 * ms), b);
+    EXPECT_EQ(bls_sched_iowait_ns(&s, 0, 5 * ms), 3 * ms);
+    bls_sched_sleep(&s, 0, 6 * ms, 100 * ms);
+    EXPECT_EQ(bls_sched_nr_iowait(&s, 0), 1u); // b's sleep is no I/O
+    // a's I/O is done at 10 ms: 3 + 4 ms of iowait in all, of 7 ms idle.
+    EXPECT_EQ(bls_sched_expire(&s, 0, 10 * ms), 1u);
+    EXPECT_EQ(bls_sched_nr_iowait(&s, 0), 0u);
+    EXPECT_EQ(bls_sched_iowait_ns(&s, 0, 12 * ms), 7 * ms);
+    EXPECT_EQ(bls_sched_idle_ns(&s, 0, 12 * ms), 7 * ms);
+    EXPECT_TRUE(bls_sched_no_task_lost(&s));
+    // Idle without a task in I/O is idle, not iowait.
+    ASSERT_EQ(bls_sched_pick(&s, 0, 12 * ms), a);
+    bls_sched_sleep(&s, 0, 13 * ms, 100 * ms);
+    EXPECT_EQ(bls_sched_iowait_ns(&s, 0, 20 * ms), 7 * ms);
+    EXPECT_EQ(bls_sched_idle_ns(&s, 0, 20 * ms), 14 * ms);
+}
+
+TEST(sched, a_task_asleep_in_io_counts_where_its_timer_moves)
+{
+    bls_sched s = make(2);
+    const int a = add(s, 0, 2); // on cpu1
+    ASSERT_EQ(bls_sched_wake(&s, a, 0, 0), 1);
+    ASSERT_EQ(bls_sched_pick(&s, 1, 0), a);
+    bls_sched_sleep_io(&s, 1, 1 * ms, 10 * ms);
+    // cpu1 goes offline (the switcher turned on): the sleeper, and its I/O wait, move to cpu0.
+    bls_sched_set_online(&s, 1, 2 * ms);
+    EXPECT_EQ(s.task[a].cpu, 0u);
+    EXPECT_EQ(bls_sched_nr_iowait(&s, 0), 1u);
+    EXPECT_EQ(bls_sched_nr_iowait(&s, 1), 0u);
+    EXPECT_EQ(bls_sched_iowait_ns(&s, 1, 5 * ms), 1 * ms); // cpu1's from 1 to 2 ms
+    EXPECT_EQ(bls_sched_iowait_ns(&s, 0, 5 * ms), 3 * ms); // cpu0's from 2 ms
+    EXPECT_TRUE(bls_sched_no_task_lost(&s));
+}
+
 } // namespace

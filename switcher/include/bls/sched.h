@@ -127,6 +127,7 @@ struct bls_sched_task {
 	unsigned weight;
 	uint64_t vruntime;     /* ns weighted by NICE_0_WEIGHT / weight, in its run queue's frame */
 	uint64_t wake_at_ns;   /* SLEEPING: when its timer fires */
+	int in_iowait;         /* SLEEPING in a wait for block I/O: counted in its CPU's nr_iowait */
 	unsigned event;        /* BLOCKED: on what */
 	struct bls_pelt pelt;
 	struct bls_pelt hmp_load; /* HMP's: runnable, on a clock scaled to load_avg_period_ms */
@@ -155,6 +156,11 @@ struct bls_rq {
 	double scale;            /* capacity x frequency, of the reference's (util invariance) */
 	uint64_t idle_ns;        /* time with nothing runnable, up to idle_since */
 	uint64_t idle_since_ns;
+	/* Tasks asleep in a wait for block I/O that slept on this CPU (Linux's rq->nr_iowait),
+	 * and the idle time spent with one or more of them: iowait, up to iowait_since. */
+	unsigned nr_iowait;
+	uint64_t iowait_ns;
+	uint64_t iowait_since_ns;
 	/* An active migration asked of this CPU (HMP's idle pull): its task @pull_task moves to
 	 * @pull_to at this CPU's next scheduling point, where it is not running; -1: none. */
 	int pull_to, pull_task;
@@ -223,6 +229,9 @@ int bls_sched_pick(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
 /* bls_sched_sleep / _block / _exit - @cpu's running task stops being runnable: asleep until
  * @until_ns (its timer on @cpu), waiting for @event, or over. */
 void bls_sched_sleep(struct bls_sched *s, unsigned cpu, uint64_t now_ns, uint64_t until_ns);
+/* bls_sched_sleep_io - as bls_sched_sleep, the sleep a wait for block I/O (io_schedule): until
+ * it wakes the task counts in @cpu's nr_iowait, and @cpu's idle time meanwhile is iowait. */
+void bls_sched_sleep_io(struct bls_sched *s, unsigned cpu, uint64_t now_ns, uint64_t until_ns);
 void bls_sched_block(struct bls_sched *s, unsigned cpu, uint64_t now_ns, unsigned event);
 void bls_sched_exit(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
 
@@ -266,8 +275,9 @@ void bls_sched_set_scale(struct bls_sched *s, unsigned cpu, uint64_t now_ns, dou
 /* bls_sched_no_task_lost - nonzero when the run queues have lost no task: every task that has
  * not exited is on an online logical CPU (a sleeper's timer and a waiter's run queue are that
  * CPU's), and each run queue counts exactly its RUNNABLE tasks (nr_running, their weights),
- * its curr one of them. Holds between any two scheduler calls; the kernel checks it at every
- * scheduling point ("no task lost", docs/architecture.md, "Invariants"). */
+ * its curr one of them, and its nr_iowait exactly the tasks asleep in I/O on it. Holds
+ * between any two scheduler calls; the kernel checks it at every scheduling point ("no task
+ * lost", docs/architecture.md, "Invariants"). */
 int bls_sched_no_task_lost(const struct bls_sched *s);
 
 /* bls_sched_next_deadline - the earliest time @cpu's timer must fire for the scheduler: the
@@ -278,6 +288,14 @@ uint64_t bls_sched_next_deadline(const struct bls_sched *s, unsigned cpu);
 /* bls_sched_idle_ns - time @cpu has had nothing runnable, up to @now_ns (what
  * get_cpu_idle_time_us gives a governor). */
 uint64_t bls_sched_idle_ns(const struct bls_sched *s, unsigned cpu, uint64_t now_ns);
+
+/* bls_sched_iowait_ns - the part of bls_sched_idle_ns() that @cpu spent with a task of its
+ * asleep in I/O (get_cpu_iowait_time_us); Linux's get_cpu_idle_time_us is the rest. */
+uint64_t bls_sched_iowait_ns(const struct bls_sched *s, unsigned cpu, uint64_t now_ns);
+
+/* bls_sched_nr_iowait - tasks that slept on @cpu in a wait for block I/O and are still asleep
+ * (nr_iowait_cpu, which cpuidle's menu governor reads). */
+unsigned bls_sched_nr_iowait(const struct bls_sched *s, unsigned cpu);
 
 /* bls_sched_cpu_util / _runnable - the sum of the tracked averages of the tasks on @cpu
  * (sleeping ones included, decaying), up to @now_ns: 0..1024 per fully busy CPU. */

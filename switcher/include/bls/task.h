@@ -20,7 +20,9 @@ extern "C" {
 
 enum bls_step_kind {
 	BLS_STEP_RUN = 1,   /* run @ref_ns of work (on the reference CPU), as struct bls_work */
-	BLS_STEP_SLEEP,     /* sleep until @until_ns (absolute; in the past: go on at once) */
+	BLS_STEP_SLEEP,     /* sleep until @until_ns (absolute; in the past: go on at once); with
+			     * @io, a wait for block I/O (io_schedule): the task counts in its
+			     * CPU's nr_iowait meanwhile (docs/os.md, "I/O wait") */
 	BLS_STEP_BLOCK,     /* wait for @event to be signalled */
 	BLS_STEP_SIGNAL,    /* wake the longest waiter on @event (none: the signal is lost) */
 	BLS_STEP_BROADCAST, /* wake every waiter on @event */
@@ -30,7 +32,7 @@ enum bls_step_kind {
 };
 
 /* A step. RUN uses ref_ns and the memory behaviour; SPIN until_ns and the memory behaviour;
- * SLEEP until_ns; the others event. */
+ * SLEEP until_ns and io; the others event. */
 struct bls_step {
 	enum bls_step_kind kind;
 	double ref_ns;
@@ -38,6 +40,7 @@ struct bls_step {
 	uint32_t working_set_kb; /* data it touches; 0: caches not modelled */
 	double write_fraction;   /* share of that data it dirties, 0..1 */
 	uint64_t until_ns;
+	int io;                  /* SLEEP: nonzero for a wait for block I/O */
 	unsigned event;          /* < BLS_MAX_EVENTS */
 };
 

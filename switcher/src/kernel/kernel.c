@@ -717,7 +717,10 @@ static void next_step(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t
 		case BLS_STEP_SLEEP:
 			if (st->until_ns <= tnow)
 				continue; /* already past: nanosleep returns at once */
-			bls_sched_sleep(&k->sched, l, tnow, st->until_ns);
+			if (st->io)
+				bls_sched_sleep_io(&k->sched, l, tnow, st->until_ns);
+			else
+				bls_sched_sleep(&k->sched, l, tnow, st->until_ns);
 			return;
 		case BLS_STEP_BLOCK:
 			bls_sched_block(&k->sched, l, tnow, st->event);

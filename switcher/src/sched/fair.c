@@ -52,6 +52,7 @@ int bls_sched_init(struct bls_sched *s, const struct bls_sched_config *cfg, uint
 		s->rq[c].last_ran = NO_TASK;
 		s->rq[c].scale = 1.0;
 		s->rq[c].idle_since_ns = now_ns;
+		s->rq[c].iowait_since_ns = now_ns;
 		s->rq[c].next_balance_ns = now_ns + cfg->balance_interval_ns;
 		s->rq[c].pull_to = NO_TASK;
 		s->rq[c].pull_task = NO_TASK;
@@ -183,6 +184,27 @@ static void update_min_vruntime(struct bls_sched *s, unsigned cpu)
 		rq->min_vruntime = least;
 }
 
+/* Idle time with a task asleep in I/O is iowait: accounted up to @now before nr_running or
+ * nr_iowait changes (tick-sched's update_ts_time_stats). */
+static void iowait_account(struct bls_sched *s, unsigned cpu, uint64_t now)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	if (rq->nr_running == 0 && rq->nr_iowait > 0 && now > rq->iowait_since_ns)
+		rq->iowait_ns += now - rq->iowait_since_ns;
+	rq->iowait_since_ns = now;
+}
+
+/* @id, asleep in I/O on its CPU, stops counting there (woken, or moved with its timer). */
+static void iowait_end(struct bls_sched *s, unsigned id, uint64_t now)
+{
+	struct bls_sched_task *t = &s->task[id];
+	if (!t->in_iowait)
+		return;
+	iowait_account(s, t->cpu, now);
+	s->rq[t->cpu].nr_iowait--;
+	t->in_iowait = 0;
+}
+
 static void rq_busy(struct bls_sched *s, unsigned cpu, uint64_t now)
 {
 	struct bls_rq *rq = &s->rq[cpu];
@@ -195,6 +217,7 @@ static void enqueue(struct bls_sched *s, unsigned id, unsigned cpu, uint64_t now
 	struct bls_sched_task *t = &s->task[id];
 	struct bls_rq *rq = &s->rq[cpu];
 	rq_busy(s, cpu, now);
+	iowait_account(s, cpu, now);
 	t->cpu = cpu;
 	t->state = BLS_TASK_RUNNABLE;
 	t->since_ns = now;
@@ -208,6 +231,7 @@ static void dequeue(struct bls_sched *s, unsigned id, uint64_t now)
 	struct bls_rq *rq = &s->rq[t->cpu];
 	if (rq->curr != (int)id && now > t->since_ns)
 		t->stats.wait_ns += now - t->since_ns;
+	iowait_account(s, t->cpu, now);
 	rq->nr_running--;
 	rq->weight -= t->weight;
 	if (rq->nr_running == 0)
@@ -234,6 +258,13 @@ void sched_migrate(struct bls_sched *s, unsigned id, unsigned to, uint64_t now)
 	if (queued) {
 		enqueue(s, id, to, now);
 		update_min_vruntime(s, from);
+	} else if (t->in_iowait) {
+		/* Asleep in I/O: it counts where its timer now is. */
+		iowait_end(s, id, now);
+		iowait_account(s, to, now);
+		t->cpu = to;
+		s->rq[to].nr_iowait++;
+		t->in_iowait = 1;
 	} else {
 		t->cpu = to;
 	}
@@ -351,6 +382,9 @@ static int wake(struct bls_sched *s, unsigned id, uint64_t now, uint64_t woken_a
 	/* HMP decides on the load as it was when the task went to sleep (its history is
 	 * frozen while it sleeps: ARM DEN0024A 16.3); it decays for the sleep only after. */
 	const double frozen_load = t->hmp_frozen;
+	/* Out of I/O wait as it wakes (3.10 decrements when the task runs again, in
+	 * io_schedule; later kernels at the wake-up, as here: docs/os.md). */
+	iowait_end(s, id, now);
 	sched_pelt_sync(s, id, now);
 	const int fresh = t->state == BLS_TASK_NEW;
 	const unsigned prev = t->cpu;
@@ -510,6 +544,17 @@ void bls_sched_sleep(struct bls_sched *s, unsigned cpu, uint64_t now_ns, uint64_
 		return;
 	s->task[id].wake_at_ns = until_ns;
 	stop_curr(s, cpu, now_ns, BLS_TASK_SLEEPING);
+}
+
+void bls_sched_sleep_io(struct bls_sched *s, unsigned cpu, uint64_t now_ns, uint64_t until_ns)
+{
+	const int id = s->rq[cpu].curr;
+	if (id == NO_TASK)
+		return;
+	bls_sched_sleep(s, cpu, now_ns, until_ns);
+	iowait_account(s, cpu, now_ns);
+	s->rq[cpu].nr_iowait++;
+	s->task[id].in_iowait = 1;
 }
 
 void bls_sched_block(struct bls_sched *s, unsigned cpu, uint64_t now_ns, unsigned event)
@@ -688,10 +733,14 @@ void bls_sched_set_scale(struct bls_sched *s, unsigned cpu, uint64_t now_ns, dou
 
 int bls_sched_no_task_lost(const struct bls_sched *s)
 {
-	unsigned nr[BLS_MAX_CPUS] = {0};
+	unsigned nr[BLS_MAX_CPUS] = {0}, iowait[BLS_MAX_CPUS] = {0};
 	unsigned long weight[BLS_MAX_CPUS] = {0};
 	for (unsigned i = 0; i < s->ntasks; i++) {
 		const struct bls_sched_task *t = &s->task[i];
+		if (t->in_iowait && (t->state != BLS_TASK_SLEEPING || t->cpu >= s->cfg.ncpus))
+			return 0; /* in I/O wait, but not asleep */
+		if (t->in_iowait)
+			iowait[t->cpu]++;
 		if (t->state == BLS_TASK_EXITED || t->state == BLS_TASK_NEW)
 			continue;
 		if (t->cpu >= s->cfg.ncpus || !(s->online >> t->cpu & 1u))
@@ -704,7 +753,8 @@ int bls_sched_no_task_lost(const struct bls_sched *s)
 		}
 	}
 	for (unsigned c = 0; c < s->cfg.ncpus; c++)
-		if (s->rq[c].nr_running != nr[c] || s->rq[c].weight != weight[c])
+		if (s->rq[c].nr_running != nr[c] || s->rq[c].weight != weight[c] ||
+		    s->rq[c].nr_iowait != iowait[c])
 			return 0; /* counts a task it does not hold, or holds one it does not count */
 	return 1;
 }
@@ -739,6 +789,20 @@ uint64_t bls_sched_idle_ns(const struct bls_sched *s, unsigned cpu, uint64_t now
 	if (rq->nr_running == 0 && now_ns > rq->idle_since_ns)
 		idle += now_ns - rq->idle_since_ns;
 	return idle;
+}
+
+uint64_t bls_sched_iowait_ns(const struct bls_sched *s, unsigned cpu, uint64_t now_ns)
+{
+	const struct bls_rq *rq = &s->rq[cpu];
+	uint64_t iowait = rq->iowait_ns;
+	if (rq->nr_running == 0 && rq->nr_iowait > 0 && now_ns > rq->iowait_since_ns)
+		iowait += now_ns - rq->iowait_since_ns;
+	return iowait;
+}
+
+unsigned bls_sched_nr_iowait(const struct bls_sched *s, unsigned cpu)
+{
+	return s->rq[cpu].nr_iowait;
 }
 
 static double cpu_sum(struct bls_sched *s, unsigned cpu, uint64_t now, int util)
