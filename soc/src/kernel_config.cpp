@@ -16,6 +16,7 @@ bls_governor_tunables governor_tunables(const governor_config& g)
     bls_governor_default_tunables(&t);
     const interactive_config& i = g.interactive;
     bls_interactive_tunables& ti = t.interactive;
+    ti.variant = i.variant == "2012" ? BLS_INTERACTIVE_2012 : BLS_INTERACTIVE_2013;
     ti.hispeed_freq_mhz = static_cast<unsigned>(i.hispeed_freq_mhz);
     ti.go_hispeed_load = static_cast<unsigned>(i.go_hispeed_load_pct);
     // Validated when the scenario was loaded.
@@ -27,6 +28,7 @@ bls_governor_tunables governor_tunables(const governor_config& g)
     ti.timer_slack_us = i.timer_slack_us;
     ti.boost = i.boost;
     ti.boostpulse_duration_us = static_cast<uint32_t>(i.boostpulse_duration_us);
+    ti.io_is_busy = i.io_is_busy;
     ti.hispeed_freq2_mhz = static_cast<unsigned>(i.hispeed_freq2_mhz);
     ti.go_hispeed_load2 = static_cast<unsigned>(i.go_hispeed_load2_pct);
     t.ondemand.sampling_rate_us = static_cast<uint32_t>(g.ondemand.sampling_rate_us);

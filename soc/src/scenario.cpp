@@ -483,25 +483,42 @@ schema<workload_config> workload_schema()
 schema<interactive_config> interactive_schema()
 {
     using p = interactive_config;
+    // The keys the 2012 generation does not have are not written for it.
+    auto not_2012 = [](const p& c) { return c.variant != "2012"; };
     schema<p> s;
-    s.integer("hispeed_freq_mhz", &p::hispeed_freq_mhz, 0, 100000, "MHz",
-              "Speed to jump to on a load burst; 0: the policy's maximum.")
+    s.choice("variant", &p::variant, {{"2012", std::string("2012")}, {"2013", std::string("2013")}},
+             "The governor's generation (docs/os.md). 2013: late-2012/2013 AOSP, frequency-weighted "
+             "load and target_loads. 2012: mid-2012 AOSP android-3.0/3.4, the first big.LITTLE "
+             "measurements' (load = the busier of two windows, unweighted; speed = max x load / 100; "
+             "go_hispeed_load_pct 85 by default; no target_loads, timer_slack_us, "
+             "boostpulse_duration_us or io_is_busy, which are refused with it).")
+        .integer("hispeed_freq_mhz", &p::hispeed_freq_mhz, 0, 100000, "MHz",
+                 "Speed to jump to on a load burst; 0: the policy's maximum.")
         .integer("go_hispeed_load_pct", &p::go_hispeed_load_pct, 1, 1000, "%",
-                 "Load at or above which the speed jumps to hispeed_freq_mhz.")
+                 "Load at or above which the speed jumps to hispeed_freq_mhz. The default is "
+                 "variant 2013's; 2012's is 85.")
         .text("target_loads", &p::target_loads,
-              "Target load per speed, as sysfs takes it: 'L0 F1:L1 F2:L2 ...' (L in %, F in "
+              "2013: target load per speed, as sysfs takes it: 'L0 F1:L1 F2:L2 ...' (L in %, F in "
               "MHz ascending): L0 below F1, L1 from F1, ...")
+        .emitted_if(not_2012)
         .integer("min_sample_time_us", &p::min_sample_time_us, 0, 100000000, "us",
                  "Time a speed is held before the governor may lower it.")
         .integer("timer_rate_us", &p::timer_rate_us, 1000, 100000000, "us", "Sampling period while busy.")
         .integer("above_hispeed_delay_us", &p::above_hispeed_delay_us, 0, 100000000, "us",
-                 "Time at or above hispeed before going higher.")
+                 "Time at or above hispeed (2012: at it) before going higher.")
         .integer("timer_slack_us", &p::timer_slack_us, -1, 100000000, "us",
-                 "How much later than a sample an idle CPU above the minimum speed is woken to "
-                 "lower it; -1: never.")
+                 "2013: how much later than a sample an idle CPU above the minimum speed is woken to "
+                 "lower it; -1: never. (2012's timer wakes an idle CPU above the minimum at the sample.)")
+        .emitted_if(not_2012)
         .boolean("boost", &p::boost, "Hold every CPU at hispeed_freq_mhz or above.")
         .integer("boostpulse_duration_us", &p::boostpulse_duration_us, 0, 100000000, "us",
-                 "Length of a boost pulse (a write of boostpulse).")
+                 "2013: length of a boost pulse (a write of boostpulse). (2012: a pulse raises to "
+                 "hispeed_freq_mhz, held by min_sample_time_us.)")
+        .emitted_if(not_2012)
+        .boolean("io_is_busy", &p::io_is_busy,
+                 "2013: time idle with a task waiting for block I/O counts as busy. (2012 always "
+                 "counts it busy.)")
+        .emitted_if(not_2012)
         .integer("hispeed_freq2_mhz", &p::hispeed_freq2_mhz, 0, 100000, "MHz",
                  "Ours, unverified against any Linaro tree: a second threshold above "
                  "hispeed_freq_mhz; beyond it only at go_hispeed_load2_pct. 0: none.")
@@ -940,8 +957,50 @@ void check_governor_tunables(const governor_config& g, const std::string& prefix
                         std::to_string(g.conservative.up_threshold_pct) + " %)");
 }
 
+// The interactive keys its 2012 generation does not have (docs/os.md).
+const std::vector<std::string>& interactive_2013_only()
+{
+    static const std::vector<std::string> keys = {"target_loads", "timer_slack_us", "boostpulse_duration_us",
+                                                  "io_is_busy"};
+    return keys;
+}
+
+// Whether interactive's generation @variant has the tunable @key; otherwise the message why not.
+bool interactive_has(const std::string& variant, const std::string& key, std::string& why)
+{
+    if (variant == "2012" &&
+        std::find(interactive_2013_only().begin(), interactive_2013_only().end(), key) != interactive_2013_only().end()) {
+        why = "the 2012 generation of interactive has no tunable '" + key + "' (variant 2013 has)";
+        return false;
+    }
+    return true;
+}
+
+// The interactive governor's generation: its defaults for the keys the scenario did not give
+// (the struct's own are 2013's, from the kernel's table of both).
+void apply_interactive_variant(scenario_config& c, const bind_context& ctx)
+{
+    interactive_config& i = c.governor.interactive;
+    bls_interactive_tunables d{};
+    bls_interactive_default_tunables(&d, i.variant == "2012" ? BLS_INTERACTIVE_2012 : BLS_INTERACTIVE_2013);
+    auto fill = [&](const char* key, int& field, long long value) {
+        if (!ctx.given(std::string("governor.interactive.") + key))
+            field = static_cast<int>(value);
+    };
+    fill("go_hispeed_load_pct", i.go_hispeed_load_pct, d.go_hispeed_load);
+    fill("min_sample_time_us", i.min_sample_time_us, d.min_sample_time_us);
+    fill("timer_rate_us", i.timer_rate_us, d.timer_rate_us);
+    fill("above_hispeed_delay_us", i.above_hispeed_delay_us, d.above_hispeed_delay_us);
+}
+
 void check_governor(const scenario_config& c, const bind_context& ctx, diagnostics& d)
 {
+    for (const std::string& key : interactive_2013_only()) {
+        const std::string path = "governor.interactive." + key;
+        std::string why;
+        if (ctx.given(path) && !interactive_has(c.governor.interactive.variant, key, why))
+            d.error(ctx.where(path), path + ": " + why);
+    }
     check_governor_tunables(c.governor, "governor.", ctx.where("governor"), d);
     governor_config g = c.governor;
     double last = 0;
@@ -1581,6 +1640,18 @@ bool apply_tunable_write(governor_config& g, const tunable_write& w, const mark&
         diag.error(at, "the " + g.name + " governor has no tunable '" + w.tunable + "'");
         return false;
     }
+    if (g.name == "interactive") {
+        std::string why;
+        if (w.tunable == "variant") {
+            diag.error(at, "variant is the interactive governor's generation, not a sysfs file: it is not "
+                           "written during the run");
+            return false;
+        }
+        if (!interactive_has(g.interactive.variant, w.tunable, why)) {
+            diag.error(at, why);
+            return false;
+        }
+    }
     // The write as the scenario would give it: governor.<name>.<tunable>: <value>.
     node inner = node::map(at);
     inner.keys.push_back(w.tunable);
@@ -1662,6 +1733,7 @@ bool load_scenario_text(const std::string& text, const std::string& path, const 
     }
     if (!diag.ok())
         return false;
+    apply_interactive_variant(c, ctx);
     check_workload(c, path, ctx, diag);
     check(c, ctx, diag);
     if (!diag.ok())

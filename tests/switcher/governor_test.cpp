@@ -14,27 +14,31 @@ constexpr uint64_t ms = 1000000;
 
 struct fake_env {
     uint64_t idle[BLS_MAX_CPUS] = {};
+    uint64_t iowait[BLS_MAX_CPUS] = {};
     uint64_t last[BLS_MAX_CPUS] = {};
     double util[BLS_MAX_CPUS] = {};
     std::vector<unsigned> requests;
     bls_governor* g = nullptr;
     bool complete = true;
 
-    // CPU @cpu was busy @busy_pct % of the time from its last point to @now.
-    void busy(unsigned cpu, uint64_t now, unsigned busy_pct)
+    // CPU @cpu was busy @busy_pct % of the time from its last point to @now, and idle the
+    // rest, @iowait_pct % of the time with a task of its waiting for I/O.
+    void busy(unsigned cpu, uint64_t now, unsigned busy_pct, unsigned iowait_pct = 0)
     {
         idle[cpu] += (now - last[cpu]) * (100 - busy_pct) / 100;
+        iowait[cpu] += (now - last[cpu]) * iowait_pct / 100;
         last[cpu] = now;
     }
 };
 
 uint64_t env_idle(void* ctx, unsigned cpu, uint64_t) { return static_cast<fake_env*>(ctx)->idle[cpu]; }
+uint64_t env_iowait(void* ctx, unsigned cpu, uint64_t) { return static_cast<fake_env*>(ctx)->iowait[cpu]; }
 double env_util(void* ctx, unsigned cpu, uint64_t) { return static_cast<fake_env*>(ctx)->util[cpu]; }
 void env_request(void* ctx, unsigned, unsigned mhz)
 {
     static_cast<fake_env*>(ctx)->requests.push_back(mhz);
 }
-const bls_gov_env env_ops = {env_idle, env_util, env_request, nullptr};
+const bls_gov_env env_ops = {env_idle, env_util, env_request, nullptr, env_iowait};
 
 // One policy over CPU 0: 200..1200 MHz in steps of 200, at @cur.
 bls_policy policy(unsigned cur)
@@ -62,9 +66,9 @@ struct governed {
     }
     // At @now, CPU 0 having been @pct % busy since the last sample: the deadline passes; a
     // request made is completed at once. Returns the policy's frequency after.
-    unsigned sample(uint64_t now, unsigned pct)
+    unsigned sample(uint64_t now, unsigned pct, unsigned iowait_pct = 0)
     {
-        env.busy(0, now, pct);
+        env.busy(0, now, pct, iowait_pct);
         const size_t before = env.requests.size();
         bls_governor_run(&g, 0, now);
         if (env.requests.size() > before)
@@ -202,6 +206,97 @@ TEST(interactive, an_idle_cpu_is_woken_only_by_the_slack_timer)
     bls_governor_idle(&gv.g, 0, 1, 0);
     bls_governor_idle(&gv.g, 0, 0, 100 * ms);
     EXPECT_EQ(gv.env.requests, (std::vector<unsigned>{200}));
+}
+
+TEST(interactive, io_is_busy_counts_a_cpu_idle_in_io_wait_as_busy)
+{
+    // Busy 50 % of 20 ms at 200 MHz, and idle the other half waiting for I/O. By default that
+    // is idle: loadadjfreq 0.5 x 200 x 100 = 10000, 10000 / 90 = 111 -> 200 stays.
+    governed by_default(&bls_gov_interactive, defaults(), 200);
+    EXPECT_EQ(by_default.sample(20 * ms, 50, 50), 200u);
+    // io_is_busy: 100 % busy, at or above go_hispeed_load 99: hispeed (the max).
+    bls_governor_tunables t = defaults();
+    t.interactive.io_is_busy = 1;
+    governed io_busy(&bls_gov_interactive, t, 200);
+    EXPECT_EQ(io_busy.sample(20 * ms, 50, 50), 1200u);
+    // 2012 reads get_cpu_idle_time_us alone, without the I/O wait: busy, always.
+    bls_governor_tunables t12 = defaults();
+    bls_interactive_default_tunables(&t12.interactive, BLS_INTERACTIVE_2012);
+    governed v2012(&bls_gov_interactive, t12, 200);
+    EXPECT_EQ(v2012.sample(20 * ms, 50, 50), 1200u);
+}
+
+// --- interactive, the mid-2012 generation ---------------------------------------------------
+
+bls_governor_tunables tunables_2012()
+{
+    bls_governor_tunables t = defaults();
+    bls_interactive_default_tunables(&t.interactive, BLS_INTERACTIVE_2012);
+    return t;
+}
+
+TEST(interactive_2012, asks_max_times_load_of_the_busier_window_and_refreshes_its_floor)
+{
+    bls_governor_tunables t = tunables_2012();
+    EXPECT_EQ(t.interactive.go_hispeed_load, 85u);
+    t.interactive.hispeed_freq_mhz = 600;
+    t.interactive.above_hispeed_delay_us = 30000;
+    governed gv(&bls_gov_interactive, t, 200);
+    // 20 ms, 90 % busy at the minimum: at or above 85, from the minimum: hispeed, 600.
+    EXPECT_EQ(gv.sample(20 * ms, 90), 600u);
+    // 40 ms, 95 %: 1200 x 95 / 100 = 1140, above hispeed; at hispeed only 20 ms (< 30): not yet.
+    EXPECT_EQ(gv.sample(40 * ms, 95), 600u);
+    // 60 ms, 95 %: 40 ms at hispeed; 1140 -> the highest at or below (RELATION_H): 1000.
+    EXPECT_EQ(gv.sample(60 * ms, 95), 1000u);
+    // 80 and 100 ms, 80 %: 960 -> 800, but the floor 1000 holds from 60 ms for 80 ms.
+    EXPECT_EQ(gv.sample(80 * ms, 80), 1000u);
+    EXPECT_EQ(gv.sample(100 * ms, 80), 1000u);
+    // 120 ms, 85 %: at go_hispeed_load, 1020 -> 1000, the target already: an accepted
+    // evaluation, which validates the floor again from 120 ms.
+    EXPECT_EQ(gv.sample(120 * ms, 85), 1000u);
+    // Idle from then on. The short window says 0 %, but the long one, since the target
+    // changed at 60 ms (16 + 16 + 17 ms busy), 61, 49, 40 and 35 %: 732 -> 600, 588 -> 400,
+    // 480 -> 400, 420 -> 400. The floor holds until 200 ms (80 ms after 120, not after 60):
+    // then 400, where the short window alone would give 200.
+    EXPECT_EQ(gv.sample(140 * ms, 0), 1000u);
+    EXPECT_EQ(gv.sample(160 * ms, 0), 1000u);
+    EXPECT_EQ(gv.sample(180 * ms, 0), 1000u);
+    EXPECT_EQ(gv.sample(200 * ms, 0), 400u);
+    EXPECT_EQ(gv.env.requests, (std::vector<unsigned>{600, 1000, 400}));
+    // The same 50 % at 200 MHz asks 600 here, 200 of the 2013 generation (load against the
+    // speed it ran at): 1200 x 50 / 100 = 600.
+    governed half(&bls_gov_interactive, tunables_2012(), 200);
+    EXPECT_EQ(half.sample(20 * ms, 50), 600u);
+    governed half13(&bls_gov_interactive, defaults(), 200);
+    EXPECT_EQ(half13.sample(20 * ms, 50), 200u);
+}
+
+TEST(interactive_2012, its_timer_wakes_an_idle_cpu_above_the_minimum_and_goes_at_it)
+{
+    bls_governor_tunables t = tunables_2012();
+    t.interactive.hispeed_freq_mhz = 600;
+    governed gv(&bls_gov_interactive, t, 200);
+    // Started at the minimum, armed as at an idle exit: 20 ms, and not deferrable.
+    EXPECT_EQ(bls_governor_deadline(&gv.g, 0, 1), 20 * ms);
+    // 10 % at the minimum: 120 -> 200 stays; re-armed, to go when the CPU idles.
+    EXPECT_EQ(gv.sample(20 * ms, 10), 200u);
+    EXPECT_EQ(bls_governor_deadline(&gv.g, 0, 0), 40 * ms);
+    bls_governor_idle(&gv.g, 0, 1, 25 * ms);
+    EXPECT_EQ(bls_governor_deadline(&gv.g, 0, 1), BLS_GOV_NO_DEADLINE);
+    // The idle exit at 50 ms arms it again; 100 % from there: hispeed.
+    gv.env.busy(0, 50 * ms, 0);
+    bls_governor_idle(&gv.g, 0, 0, 50 * ms);
+    EXPECT_EQ(bls_governor_deadline(&gv.g, 0, 0), 70 * ms);
+    EXPECT_EQ(gv.sample(70 * ms, 100), 600u);
+    // Idle above the minimum: the timer stays, and wakes the CPU at 90 ms (the 2013 generation
+    // would sleep until its slack timer, 80 ms later).
+    bls_governor_idle(&gv.g, 0, 1, 75 * ms);
+    EXPECT_EQ(bls_governor_deadline(&gv.g, 0, 1), 90 * ms);
+    gv.env.busy(0, 90 * ms, 25);
+    bls_governor_idle(&gv.g, 0, 0, 90 * ms);
+    // 25 % of 20 ms: 300 -> 200, under the floor 600 (from 70 ms): held, and re-armed.
+    EXPECT_EQ(gv.sample(90 * ms, 0), 600u);
+    EXPECT_EQ(bls_governor_deadline(&gv.g, 0, 1), 110 * ms);
 }
 
 // --- ondemand and conservative ------------------------------------------------------------

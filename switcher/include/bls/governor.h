@@ -30,19 +30,33 @@ extern "C" {
 #define BLS_GOV_MAX_TARGET_LOADS 16
 #define BLS_GOV_NO_DEADLINE UINT64_MAX
 
+/* The generations of Android's interactive governor (docs/os.md, "The interactive
+ * governor's generations"). Distinct values, so that a stray integer is never one. */
+enum bls_interactive_variant {
+	/* mid-2012 AOSP android-3.0/3.4: load = max(short, long window) unweighted, new speed
+	 * max x load / 100, a non-deferrable timer while above the minimum */
+	BLS_INTERACTIVE_2012 = 2012,
+	/* late-2012/2013 AOSP: frequency-weighted load, choose_freq over target_loads, a
+	 * deferrable timer with timer_slack, boostpulse_duration, io_is_busy */
+	BLS_INTERACTIVE_2013 = 2013,
+};
+
 /* Tunables, as the sysfs files of each governor (times in us, loads in percent). */
 struct bls_interactive_tunables {
+	enum bls_interactive_variant variant; /* not a sysfs file: which code runs */
 	unsigned hispeed_freq_mhz;        /* 0: the policy's max at start */
 	unsigned go_hispeed_load;         /* % */
-	unsigned ntarget_loads;           /* target_loads "L0 F1:L1 F2:L2 ...": */
+	unsigned ntarget_loads;           /* 2013 only: target_loads "L0 F1:L1 F2:L2 ...": */
 	unsigned target_load[BLS_GOV_MAX_TARGET_LOADS];     /* L0, L1, ... */
 	unsigned target_load_freq[BLS_GOV_MAX_TARGET_LOADS]; /* 0, F1, F2, ... (ascending) */
 	uint32_t min_sample_time_us;
 	uint32_t timer_rate_us;
 	uint32_t above_hispeed_delay_us;
-	int32_t timer_slack_us;           /* -1: no slack timer */
+	int32_t timer_slack_us;           /* 2013 only; -1: no slack timer */
 	int boost;
-	uint32_t boostpulse_duration_us;
+	uint32_t boostpulse_duration_us;  /* 2013 only (2012: a pulse is a boost() alone) */
+	int io_is_busy;                   /* 2013 only: iowait time counts as busy (2012: it always
+					   * does, reading get_cpu_idle_time_us alone) */
 	/* Ours (docs/os.md): a second pair shaped like the first. Above hispeed_freq, the speed
 	 * goes beyond hispeed_freq2 only at go_hispeed_load2, and jumps to it there. 0: off. */
 	unsigned hispeed_freq2_mhz;
@@ -74,8 +88,13 @@ struct bls_governor_tunables {
 	struct bls_schedutil_tunables schedutil;
 };
 
-/* Linux's defaults for every tunable (iks-facts.md 4.1; docs/os.md for the others). */
+/* Linux's defaults for every tunable (iks-facts.md 4.1; docs/os.md for the others); the
+ * interactive governor's are its 2013 generation's. */
 void bls_governor_default_tunables(struct bls_governor_tunables *t);
+
+/* bls_interactive_default_tunables - @t as generation @v starts them (go_hispeed_load 85 in
+ * 2012, 99 in 2013; the tunables a generation lacks at 2013's values, unused). */
+void bls_interactive_default_tunables(struct bls_interactive_tunables *t, enum bls_interactive_variant v);
 
 /* bls_interactive_parse_target_loads - parse sysfs's "L0 F1:L1 F2:L2 ..." into @t. Returns 0,
  * or the 1-based column of the first bad character. */
@@ -107,6 +126,10 @@ struct bls_gov_cpu {
 	uint64_t floor_validate_ns, hispeed_validate_ns;
 	double speedadj;       /* active us x MHz since the window's start */
 	uint64_t speedadj_ts;
+	/* interactive 2012: the long window since the last target change (its short one is
+	 * prev_wall_ns/prev_idle_ns), and whether the timer goes when the CPU idles at min */
+	uint64_t target_set_ns, target_set_idle_ns;
+	int timer_idlecancel;
 	/* ondemand and conservative, on the policy's first CPU */
 	unsigned down_skip;     /* conservative: samples skipped before a step down */
 	unsigned rate_mult;     /* ondemand: windows to wait at max */
@@ -115,7 +138,7 @@ struct bls_gov_cpu {
 
 /* What a governor needs of the kernel. Called from within the governor's functions. */
 struct bls_gov_env {
-	/* idle_ns - time @cpu has been idle up to @now_ns (monotonic). */
+	/* idle_ns - time @cpu has been idle up to @now_ns (monotonic), iowait included. */
 	uint64_t (*idle_ns)(void *ctx, unsigned cpu, uint64_t now_ns);
 	/* util - @cpu's tracked utilisation, 0..1024 of the reference capacity. */
 	double (*util)(void *ctx, unsigned cpu, uint64_t now_ns);
@@ -125,6 +148,9 @@ struct bls_gov_env {
 	/* sampled - optional: the governor sampled @cpu's load (@load_pct, its own measure)
 	 * for tracing. */
 	void (*sampled)(void *ctx, unsigned cpu, unsigned load_pct);
+	/* iowait_ns - optional (none: no I/O wait): the part of idle_ns that @cpu spent with a
+	 * task of its asleep in I/O (get_cpu_iowait_time_us), up to @now_ns. */
+	uint64_t (*iowait_ns)(void *ctx, unsigned cpu, uint64_t now_ns);
 };
 
 struct bls_governor;
@@ -145,6 +171,9 @@ struct bls_governor_ops {
 	void (*freq_changing)(struct bls_governor *g, struct bls_policy *p, unsigned mhz, uint64_t now_ns);
 	/* boostpulse - a write to boostpulse. Optional (ignored). */
 	void (*boostpulse)(struct bls_governor *g, uint64_t now_ns);
+	/* iowait_busy - whether the governor, with its tunables now, counts I/O wait as busy
+	 * time (its idle time is then get_cpu_idle_time_us's, iowait left out). Optional: no. */
+	int (*iowait_busy)(const struct bls_governor *g);
 };
 
 struct bls_governor_stats {
@@ -233,6 +262,9 @@ uint64_t bls_policy_time_in_state_ns(const struct bls_policy *p, unsigned i, uin
 
 /* Ask for @mhz for @p from @cpu (no-op when it is the policy's target already). */
 void bls_gov_request(struct bls_governor *g, struct bls_policy *p, unsigned cpu, unsigned mhz);
+/* Idle time of @cpu up to @now_ns as the governor counts it: iowait included unless its
+ * iowait_busy says otherwise. */
+uint64_t bls_gov_idle_ns(struct bls_governor *g, unsigned cpu, uint64_t now_ns);
 /* Busy time of @cpu (ns) since its last window, and start a new window. */
 uint64_t bls_gov_busy_ns(struct bls_governor *g, unsigned cpu, uint64_t now_ns);
 /* Load of @cpu in % since its last window, and start a new window (busy time / wall). */

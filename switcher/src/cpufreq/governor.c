@@ -5,12 +5,13 @@
 
 #include <string.h>
 
-void bls_governor_default_tunables(struct bls_governor_tunables *t)
+void bls_interactive_default_tunables(struct bls_interactive_tunables *i, enum bls_interactive_variant v)
 {
-	memset(t, 0, sizeof(*t));
-	struct bls_interactive_tunables *i = &t->interactive;
+	memset(i, 0, sizeof(*i));
+	i->variant = v;
 	i->hispeed_freq_mhz = 0;
-	i->go_hispeed_load = 99;
+	/* Each generation's DEFAULT_GO_HISPEED_LOAD; the rest did not change. */
+	i->go_hispeed_load = v == BLS_INTERACTIVE_2012 ? 85 : 99;
 	i->ntarget_loads = 1;
 	i->target_load[0] = 90;
 	i->min_sample_time_us = 80000;
@@ -18,8 +19,15 @@ void bls_governor_default_tunables(struct bls_governor_tunables *t)
 	i->above_hispeed_delay_us = 20000;
 	i->timer_slack_us = 80000;
 	i->boostpulse_duration_us = 80000;
+	i->io_is_busy = 0;
 	i->hispeed_freq2_mhz = 0;
 	i->go_hispeed_load2 = 100;
+}
+
+void bls_governor_default_tunables(struct bls_governor_tunables *t)
+{
+	memset(t, 0, sizeof(*t));
+	bls_interactive_default_tunables(&t->interactive, BLS_INTERACTIVE_2013);
 	t->ondemand = (struct bls_ondemand_tunables){.sampling_rate_us = 20000, .up_threshold = 80,
 						     .sampling_down_factor = 1, .powersave_bias = 0};
 	t->conservative = (struct bls_conservative_tunables){.sampling_rate_us = 20000, .up_threshold = 80,
@@ -173,7 +181,7 @@ int bls_governor_set_policies(struct bls_governor *g, const struct bls_policy *p
 			if (q->cpus >> c & 1u) {
 				g->policy_of[c] = (int)i;
 				g->cpu[c].prev_wall_ns = now_ns;
-				g->cpu[c].prev_idle_ns = g->env->idle_ns(g->ctx, c, now_ns);
+				g->cpu[c].prev_idle_ns = bls_gov_idle_ns(g, c, now_ns);
 			}
 	}
 	for (unsigned i = 0; i < n; i++)
@@ -275,10 +283,19 @@ void bls_gov_request(struct bls_governor *g, struct bls_policy *p, unsigned cpu,
 	g->env->request(g->ctx, cpu, mhz);
 }
 
+uint64_t bls_gov_idle_ns(struct bls_governor *g, unsigned cpu, uint64_t now_ns)
+{
+	const uint64_t idle = g->env->idle_ns(g->ctx, cpu, now_ns);
+	if (!g->env->iowait_ns || !g->ops->iowait_busy || !g->ops->iowait_busy(g))
+		return idle;
+	const uint64_t io = g->env->iowait_ns(g->ctx, cpu, now_ns);
+	return idle > io ? idle - io : 0;
+}
+
 uint64_t bls_gov_busy_ns(struct bls_governor *g, unsigned cpu, uint64_t now_ns)
 {
 	struct bls_gov_cpu *c = &g->cpu[cpu];
-	const uint64_t idle = g->env->idle_ns(g->ctx, cpu, now_ns);
+	const uint64_t idle = bls_gov_idle_ns(g, cpu, now_ns);
 	const uint64_t wall = now_ns - c->prev_wall_ns, didle = idle - c->prev_idle_ns;
 	c->prev_wall_ns = now_ns;
 	c->prev_idle_ns = idle;

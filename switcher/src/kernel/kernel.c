@@ -44,6 +44,11 @@ static uint64_t env_idle_ns(void *ctx, unsigned cpu, uint64_t now_ns)
 	return bls_sched_idle_ns(&((struct bls_kernel *)ctx)->sched, cpu, now_ns);
 }
 
+static uint64_t env_iowait_ns(void *ctx, unsigned cpu, uint64_t now_ns)
+{
+	return bls_sched_iowait_ns(&((struct bls_kernel *)ctx)->sched, cpu, now_ns);
+}
+
 static double env_util(void *ctx, unsigned cpu, uint64_t now_ns)
 {
 	return bls_sched_cpu_util(&((struct bls_kernel *)ctx)->sched, cpu, now_ns);
@@ -76,6 +81,7 @@ static const struct bls_gov_env gov_env = {
 	.util = env_util,
 	.request = env_request,
 	.sampled = env_sampled,
+	.iowait_ns = env_iowait_ns,
 };
 
 /* @c's frequency as the policies start from: at boot, the boot setting being applied (the

@@ -20,6 +20,7 @@ namespace blsim::soc {
 
 // The governors' tunables, as their sysfs files (docs/os.md gives each one's semantics).
 struct interactive_config {
+    std::string variant = "2013"; // the generation: 2012 or 2013 (docs/os.md)
     int hispeed_freq_mhz = 0;     // 0: the policy's max
     int go_hispeed_load_pct = 99;
     std::string target_loads = "90";
@@ -29,6 +30,7 @@ struct interactive_config {
     int timer_slack_us = 80000;   // -1: no slack timer
     bool boost = false;
     int boostpulse_duration_us = 80000;
+    bool io_is_busy = false;
     int hispeed_freq2_mhz = 0;    // 0: no second pair
     int go_hispeed_load2_pct = 100;
 };
