@@ -1,6 +1,7 @@
 // soc/src/kernel_config.cpp -- the C kernel's configuration, built from the scenario: the
 // device-tree part (where the devices are), the boot command line (boot frequencies), and the
 // sysctl and sysfs settings (scheduler, cpuidle, governor).
+#include <bls/cpuidle.h>
 #include <bls/governor.h>
 
 #include <algorithm>
@@ -178,6 +179,10 @@ bls_kernel_config platform::kernel_config(unsigned ncpus) const
     }
     kc.cpuidle.latency_limit_us =
         cfg_.cpuidle.latency_limit_us < 0 ? UINT32_MAX : static_cast<uint32_t>(cfg_.cpuidle.latency_limit_us);
+    kc.cpuidle.governor = bls_cpuidle_governor_find(cfg_.cpuidle.governor.c_str());
+    if (!kc.cpuidle.governor)
+        throw internal_error("no cpuidle governor named '" + cfg_.cpuidle.governor + "' in the kernel");
+    kc.cpuidle.menu_version = cfg_.cpuidle.menu.version == "3.13" ? BLS_MENU_3_13 : BLS_MENU_3_10;
 
     // The tasks.
     kc.ntasks = workload_->ntasks();

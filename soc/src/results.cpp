@@ -297,7 +297,10 @@ std::string summary_json(platform& p, const host_stats& host, const std::vector<
             std::uint64_t ns = is.residency_ns[i];
             if (k.cpuidle.in_state[cpu] == static_cast<int>(i))
                 ns += end_ns - std::min(end_ns, k.cpuidle.entered_ns[cpu]);
-            r[states[i].name] = {{"entries", is.entries[i]}, {"residency_s", static_cast<double>(ns) * 1e-9}};
+            r[states[i].name] = {{"entries", is.entries[i]},
+                                 {"residency_s", static_cast<double>(ns) * 1e-9},
+                                 {"above", is.above[i]},
+                                 {"below", is.below[i]}};
         }
         idle["cpu" + std::to_string(cpu)] = r;
     }

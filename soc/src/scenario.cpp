@@ -631,13 +631,29 @@ schema<sched_config> sched_schema()
     return s;
 }
 
+schema<menu_config> menu_schema()
+{
+    schema<menu_config> s;
+    s.choice("version", &menu_config::version, {{"3.10", std::string("3.10")}, {"3.13", std::string("3.13")}},
+             "3.10: menu as Android's 3.10 kernels shipped it. 3.13: with that release's changes (the "
+             "performance multiplier caps the latency, the exit latency of the state entered, no "
+             "correction factor above unity, the repeating pattern only below the next timer).");
+    return s;
+}
+
 schema<cpuidle_config> cpuidle_schema()
 {
     schema<cpuidle_config> s;
     s.boolean("enabled", &cpuidle_config::enabled,
               "Use the SoC's idle states; false: WFI only (a CPU with nothing to run is never powered down).")
         .integer("latency_limit_us", &cpuidle_config::latency_limit_us, -1, 100000000, "us",
-                 "PM QoS limit: no idle state with a longer exit latency. -1: none.");
+                 "PM QoS limit: no idle state with a longer exit latency. -1: none.")
+        .choice("governor", &cpuidle_config::governor, {{"menu", std::string("menu")}, {"ladder", std::string("ladder")}},
+                "The cpuidle governor (docs/os.md). menu: predicts the idle time from the next timer, "
+                "corrected by what past idle periods measured, and from a repeating pattern; ladder: "
+                "one state deeper after 4 idle periods longer than the state's exit latency, one "
+                "shallower after one shorter.")
+        .object("menu", &cpuidle_config::menu, menu_schema(), "The menu governor.");
     return s;
 }
 

@@ -1248,7 +1248,7 @@ TEST(Modes, TheEffectiveConfigurationKeepsTheModesAndTunables)
 }
 
 // ------------------------------------------------------------------------------------------
-// The interactive governor's generations (docs/os.md)
+// Governor generations and the cpuidle governors (docs/os.md)
 
 TEST(Governors, EachInteractiveGenerationHasItsOwnDefaultsUnlessAKeyIsGiven)
 {
@@ -1292,15 +1292,30 @@ TEST(Governors, TheTunablesA2012InteractiveLacksAreRefusedWhereTheyAreWritten)
 
 TEST(Governors, The2012EffectiveConfigurationLeavesOutWhatItLacksAndLoadsBack)
 {
-    loaded first = load(default_path, {"governor.name=interactive", "governor.interactive.variant=2012"});
+    loaded first = load(default_path, {"governor.name=interactive", "governor.interactive.variant=2012",
+                                       "cpuidle.governor=ladder", "cpuidle.menu.version=3.13"});
     ASSERT_TRUE(first.ok) << ::testing::PrintToString(first.errors);
     const std::string text = effective_yaml(first.cfg);
     EXPECT_EQ(text.find("target_loads"), std::string::npos) << text;
     EXPECT_EQ(text.find("io_is_busy"), std::string::npos) << text;
     EXPECT_NE(text.find("go_hispeed_load_pct: 85\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("governor: ladder\n"), std::string::npos) << text;
     loaded second = reload_effective(first.cfg, "blsim_config_test_effective_2012.yaml");
     ASSERT_TRUE(second.ok) << ::testing::PrintToString(second.errors);
     EXPECT_EQ(effective_yaml(second.cfg), text);
+    EXPECT_EQ(second.cfg.cpuidle.menu.version, "3.13");
+}
+
+TEST(Governors, TheCpuidleGovernorAndMenuVersionAreChoices)
+{
+    loaded d = load(default_path);
+    ASSERT_TRUE(d.ok);
+    EXPECT_EQ(d.cfg.cpuidle.governor, "menu");
+    EXPECT_EQ(d.cfg.cpuidle.menu.version, "3.10");
+    loaded r = load(default_path, {"cpuidle.governor=teo", "cpuidle.menu.version=3.12"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{set_at(1, 18) + ": cpuidle.governor: expected one of menu, ladder, got 'teo'",
+                                  set_at(2, 22) + ": cpuidle.menu.version: expected one of 3.10, 3.13, got '3.12'"}));
 }
 
 // ------------------------------------------------------------------------------------------

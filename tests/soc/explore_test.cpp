@@ -147,11 +147,17 @@ TEST(explore_kind, numbers_become_hashes_and_a_signal_names_itself)
 // when the mode came back to IKS was woken by a kick that arrived as it powered down; it came
 // up with no early poke installed and waited at its MCPM gate, and the switch that later chose
 // it as inbound waited for an "inbound alive" that never came (invariant switch-completes).
-// The gate now fires a poke installed after the CPU entered.
+// The gate now fires a poke installed after the CPU entered. Since the cpuidle governors
+// (issue 23) moved the timings, the race shows at seed 5 with the wider bounds of
+// docs/explore.md (none of seeds 1-3000 meets it at the default ones).
 TEST_F(explore_test, a_cpu_waiting_at_its_gate_still_announces_itself_as_a_switchs_inbound)
 {
+    std::string wide;
+    for (const char* k : {"register_access", "shared_memory", "memory_access", "wakeup", "power_transition", "dvfs",
+                          "cache_maintenance"})
+        wide += std::string(" --set jitter.") + k + "_pct=50";
     const result r = blsim("run -q --out run " + quote(source_dir + "/configs/scenarios/mode-switch.yaml") +
-                           " --set seed=423 --set jitter.enabled=true");
+                           " --set seed=5 --set jitter.enabled=true --set jitter.sgi_delivery_ns=5000" + wide);
     ASSERT_EQ(r.status, 0) << r.err;
     const json s = json::parse(slurp(dir / "run/summary.json"));
     EXPECT_EQ(s["switches"]["mcpm"]["late_pokes"], 1);
@@ -186,27 +192,27 @@ protected:
 };
 
 // The vlock without its voting byte lets two CPUs coming up in one cluster both win the
-// first-man election: the vlock check (measured: seed 81).
+// first-man election: the vlock check (measured: seed 26).
 TEST_F(explore_mutant_test, the_vlock_without_voting_is_found)
 {
-    expect_found("vlock-without-voting", "hmp-powerdown.yaml", 100,
+    expect_found("vlock-without-voting", "switcher-onoff.yaml", 35,
                  "m->first_men[cl] == # && \"vlock mutual exclusion: one first man per cluster\"");
 }
 
 // The last man that does not abort for a CPU coming up in its cluster takes the cluster down
 // under a CPU that an interrupt woke: the check that no CPU of a cluster going down runs in it
-// (measured: seed 17).
+// (measured: seed 124).
 TEST_F(explore_mutant_test, the_last_man_ignoring_an_inbound_is_found)
 {
-    expect_found("last-man-ignores-inbound", "hmp-powerdown.yaml", 25,
+    expect_found("last-man-ignores-inbound", "hmp-powerdown.yaml", 150,
                  "other != BLS_CPU_UP && \"no CPU of a cluster going down runs in it\"");
 }
 
 // The GIC migration that forgets the SGIs pending on the outbound leaves a reschedule IPI of
-// the logical CPU behind: invariant no-ipi-lost at the outbound's power-down (measured: seed 6).
+// the logical CPU behind: invariant no-ipi-lost at the outbound's power-down (measured: seed 67).
 TEST_F(explore_mutant_test, the_gic_migration_forgetting_pending_sgis_is_found)
 {
-    expect_found("gic-forgets-pending-sgis", "governor-both.yaml", 10, "invariant 'no-ipi-lost' violated");
+    expect_found("gic-forgets-pending-sgis", "governor-both.yaml", 80, "invariant 'no-ipi-lost' violated");
 }
 
 // Opening the inbound's gate before the context is saved needs no race: the first switch of
@@ -226,7 +232,8 @@ TEST_F(explore_mutant_test, the_gate_opened_before_the_context_is_saved_is_found
 // gives switches up and passes; the late pokes are those parked inbounds announcing themselves.
 TEST_F(explore_test, an_inbound_that_came_up_for_a_switch_given_up_announces_itself_to_the_next)
 {
-    const std::map<int, std::pair<int, int>> seeds = {{4511, {1, 1}}, {8752, {2, 2}}, {9603, {1, 1}}, {9670, {3, 2}}};
+    // (Given up, late pokes) per seed, as measured since the cpuidle governors of issue 23.
+    const std::map<int, std::pair<int, int>> seeds = {{4511, {1, 1}}, {8752, {1, 1}}, {9603, {2, 2}}, {9670, {5, 4}}};
     for (const auto& [seed, expect] : seeds) {
         const std::string out = "run-" + std::to_string(seed);
         const result r = blsim("run -q --out " + out + " " + quote(source_dir + "/tests/data/faults-giveup-races.yaml") +

@@ -199,7 +199,8 @@ TEST_F(trace_test, mode_changes_and_cross_cluster_migrations_are_instants)
             EXPECT_EQ(e.at("tid").get<int>() % 100, 0) << e.dump();
             const std::string cluster = e.at("pid") == 1 ? "a15" : "a7";
             EXPECT_EQ(name.substr(name.size() - cluster.size() - 4), " -> " + cluster) << e.dump();
-            EXPECT_GT(e.at("args").at("latency_us").get<double>(), 0) << e.dump();
+            // (0 when the CPU it moved to was at a scheduling point at that very instant.)
+            EXPECT_GE(e.at("args").at("latency_us").get<double>(), 0) << e.dump();
         }
     }
     EXPECT_TRUE(mode_track_named);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <csetjmp>
 #include <cstdio>
 #include <deque>
@@ -218,6 +219,12 @@ bls_step run_step(double ref_ns, uint32_t ws_kb = 0)
     st.ref_ns = ref_ns;
     st.working_set_kb = ws_kb;
     return st;
+}
+
+// Asleep until @until_ns; with @io, waiting for block I/O.
+bls_step sleep_step(uint64_t until_ns, int io = 0)
+{
+    return bls_step{BLS_STEP_SLEEP, 0, 0, 0, 0, until_ns, io, 0};
 }
 
 const bls_platform_ops fake_ops = {
@@ -501,11 +508,11 @@ TEST(kernel, a_task_runs_its_steps_then_sleeps_and_the_cpu_idles_until_its_deadl
     fake_platform f;
     bls_kernel_config c = two_tasks_on_cpu0();
     c.ntasks = 1;
-    bls_step sleep{};
-    sleep.kind = BLS_STEP_SLEEP;
-    sleep.until_ns = 1500; // 1.5 us: WFI's target residency fits, power-down's does not
-    f.steps = {{run_step(100, 64), run_step(50), sleep, run_step(20)}};
+    // Asleep for 1.5 us: WFI's target residency fits, power-down's does not.
+    f.steps = {{run_step(100, 64), run_step(50), sleep_step(1500), run_step(20)}};
     ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &fake_workload, &f), 0);
+    // Its last idle periods were short (2 us): menu finds that pattern.
+    std::fill(std::begin(k.cpuidle.dev[0].menu.intervals), std::end(k.cpuidle.dev[0].menu.intervals), 2u);
     run_cpu(&k, f, 0);
     // Alone on its CPU, the task runs without a timer (NOHZ); asleep, its deadline is the
     // timer's, and cpuidle picks WFI for 1.5 us.
@@ -516,6 +523,23 @@ TEST(kernel, a_task_runs_its_steps_then_sleeps_and_the_cpu_idles_until_its_deadl
     EXPECT_DOUBLE_EQ(k.task_stats[0].done_ref_ns, 150);
     EXPECT_EQ(k.task_stats[0].steps, 3u);
     EXPECT_EQ(k.cpuidle.stats[0].entries[0], 1u);
+}
+
+TEST(kernel, a_sleep_in_io_counts_in_its_cpus_iowait_which_menu_sees)
+{
+    bls_kernel k;
+    fake_platform f;
+    bls_kernel_config c = two_tasks_on_cpu0();
+    c.ntasks = 1;
+    f.steps = {{run_step(100), sleep_step(1500, 1)}}; // a wait for block I/O
+    ASSERT_EQ(bls_kernel_init(&k, &c, &fake_ops, &f, &fake_workload, &f), 0);
+    run_cpu(&k, f, 0);
+    // Asleep in I/O on cpu0: counted there, and cpuidle's menu chose in the iowait half of
+    // its buckets (1 us to the timer: the first decade, 6 + 0).
+    EXPECT_EQ(k.sched.task[0].state, BLS_TASK_SLEEPING);
+    EXPECT_EQ(bls_sched_nr_iowait(&k.sched, 0), 1u);
+    EXPECT_EQ(k.cpuidle.dev[0].menu.bucket, 6u);
+    EXPECT_TRUE(bls_sched_no_task_lost(&k.sched));
 }
 
 TEST(kernel, an_interrupted_step_goes_on_where_it_stopped)

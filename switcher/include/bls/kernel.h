@@ -12,8 +12,8 @@
  *   timers         wake the tasks whose sleep is over, run the governor's sample, balance;
  *   schedule       pick the most entitled task (bls/sched.h) and run its current step, asking
  *                  its workload (bls/task.h) for the next one when it is done;
- *   idle           nothing runnable: pull a task from a busier CPU, or choose an idle state
- *                  from the next deadline (bls/cpuidle.h) and enter it.
+ *   idle           nothing runnable: pull a task from a busier CPU, or have the cpuidle
+ *                  governor choose an idle state (bls/cpuidle.h) and enter it.
  *
  * Before running or idling, the CPU's timer is programmed for its logical CPU's earliest
  * deadline (a sleeper's wake-up, the slice's end when tasks wait, the governor's sample when

@@ -791,21 +791,23 @@ static int run_task(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t)
 	return 0;
 }
 
-/* Nothing runnable on @l: choose an idle state from the next deadline and enter it. */
+/* Nothing runnable on @l: the cpuidle governor chooses an idle state from the next deadline,
+ * the tasks in I/O wait and the past idle periods, and the CPU enters it. */
 static void do_idle(struct bls_kernel *k, unsigned cpu, unsigned l)
 {
 	uint64_t t = now(k, cpu);
+	const unsigned cluster = k->cfg.hw.cpu_cluster[cpu];
 	bls_governor_idle(&k->gov, l, 1, t);
 	const uint64_t deadline = next_deadline(k, l, 1);
 	program_timer(k, cpu, deadline);
-	const uint64_t predicted = deadline == BLS_NO_DEADLINE ? UINT64_MAX : deadline > t ? deadline - t : 0;
-	unsigned idx = bls_cpuidle_select(&k->cpuidle, k->cfg.hw.cpu_cluster[cpu], predicted);
+	const uint64_t next_timer = deadline == BLS_NO_DEADLINE ? UINT64_MAX : deadline > t ? deadline - t : 0;
+	unsigned idx = bls_cpuidle_select(&k->cpuidle, l, cluster, next_timer, bls_sched_nr_iowait(&k->sched, l));
 	/* A CPU with a switch or a frequency transaction in flight stays reachable in WFI. */
 	if (bls_switcher_pending(&k->sw, cpu) || k->mailbox_mhz[l] ||
 	    bls_cpufreq_phase(&k->cpufreq, l) != BLS_CPUFREQ_IDLE)
 		idx = 0;
-	const enum bls_idle_kind kind = k->cfg.cpuidle.state[k->cfg.hw.cpu_cluster[cpu]][idx].kind;
-	bls_cpuidle_enter(&k->cpuidle, cpu, idx, t);
+	const enum bls_idle_kind kind = k->cfg.cpuidle.state[cluster][idx].kind;
+	bls_cpuidle_enter(&k->cpuidle, cpu, cluster, l, idx, t);
 	k->ops->trace(k->plat, cpu, BLS_TRACE_CPU_IDLE, idx, l);
 	if (kind == BLS_IDLE_POWER_DOWN)
 		cpu_power_cycle(k, cpu);

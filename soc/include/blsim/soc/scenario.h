@@ -92,9 +92,15 @@ struct sched_config {
     bool cpu_invariant = true;
 };
 
+struct menu_config {
+    std::string version = "3.10"; // 3.10 or 3.13 (docs/os.md)
+};
+
 struct cpuidle_config {
     bool enabled = true;          // false: WFI only
     int latency_limit_us = -1;    // PM QoS: deeper states with a longer exit latency are not used; -1: none
+    std::string governor = "menu"; // menu or ladder
+    menu_config menu;
 };
 
 // Background audio, beside any workload.
