@@ -104,12 +104,19 @@ double uncore_idle_mw(const cluster_params& c, int freq_mhz, int voltage_mv)
 
 double eas_uncore_busy_mw(const cluster_params& c, int opp, int voltage_mv)
 {
-    // The table's cluster power was measured with the other cores idle, so it contains every
-    // core's leakage (docs/calibration.md); the cores draw theirs themselves here, at the same
-    // supply, so that the cluster's total is the table's whatever the rail does meanwhile.
+    // The table's cluster power was measured at the OPP's own supply with the other cores idle:
+    // it contains the static power of the cluster as measured (its shared logic, every core,
+    // the L2 it had) at that supply. Take that out and put back the static power of the shared
+    // logic and of this L2 at the supply the rail is at now (a DVFS transition may hold the
+    // rail at another OPP's voltage for a while); the cores draw their leakage themselves.
+    const opp_point& o = c.opps.at(opp);
     const int measured_kb = c.eas_l2_kb > 0 ? c.eas_l2_kb : c.caches.l2_kb;
-    return c.opps.at(opp).cluster_power_eas * c.eas_mw_per_unit - c.cores * core_leakage_mw(c, voltage_mv) +
-           l2_leakage_mw(c, c.caches.l2_kb - measured_kb, voltage_mv);
+    const double measured_static = c.leakage.shared_mw * leakage_scale(c.leakage, o.voltage_mv) +
+                                   c.cores * core_leakage_mw(c, o.voltage_mv) +
+                                   l2_leakage_mw(c, measured_kb, o.voltage_mv);
+    const double static_now =
+        c.leakage.shared_mw * leakage_scale(c.leakage, voltage_mv) + l2_leakage_mw(c, c.caches.l2_kb, voltage_mv);
+    return o.cluster_power_eas * c.eas_mw_per_unit - measured_static + static_now;
 }
 
 double power_model::transition_j(const cluster_params& c, cluster_transition t) const

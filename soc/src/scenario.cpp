@@ -1378,8 +1378,9 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                 }
                 std::snprintf(buf, sizeof buf,
                               "busy at %d MHz this cluster's shared logic draws %.4g mW (the table's %.4g, "
-                              "less %d cores' leakage%s), below the %.4g mW it draws idle (leakage and "
-                              "clock): lower leakage, or check the table",
+                              "less %d cores' leakage%s), below the %.4g mW it draws idle: its leakage and "
+                              "clock (leakage, clock_uw_per_mhz_v2) exceed what the table measured; lower "
+                              "them, or check the table",
                               o.freq_mhz, busy, o.cluster_power_eas * cl.eas_mw_per_unit, cl.cores,
                               eas_kb != cl.caches.l2_kb ? ", with the L2 leakage of caches.l2_kb - eas_l2_kb" : "",
                               idle);

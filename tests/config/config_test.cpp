@@ -531,8 +531,8 @@ TEST(SemanticChecks, ABusyClusterDrawsAtLeastItsIdlePower)
     EXPECT_EQ(r.errors, messages{std::string(BLSIM_SOURCE_DIR) + "/configs/soc/tc2.yaml:105:85: "
                                  "soc.clusters[1].opps[1].cluster_power_eas: busy at 400 MHz this cluster's "
                                  "shared logic draws 256.1 mW (the table's 399.8, less 3 cores' leakage), below "
-                                 "the 256.8 mW it draws idle (leakage and clock): lower leakage, or check the "
-                                 "table"});
+                                 "the 256.8 mW it draws idle: its leakage and clock (leakage, clock_uw_per_mhz_v2) "
+                                 "exceed what the table measured; lower them, or check the table"});
 }
 
 TEST(SemanticChecks, WhatTheKernelWouldRefuseIsRefusedAtLoad)

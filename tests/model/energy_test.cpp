@@ -24,8 +24,11 @@ TEST(energy_meter, eas_integration_worked_by_hand)
     EXPECT_DOUBLE_EQ(m.cluster_power_mw(0), 260.0);
     m.core_state(1 * ms, 1, core_power::wfi);    // 31 + 1 + 198 = 230 mW
     EXPECT_DOUBLE_EQ(m.cluster_power_mw(0), 230.0);
-    m.frequency(2 * ms, 0, 500);                 // 11 + 1 + (100 - 2) = 110 mW
-    EXPECT_DOUBLE_EQ(m.cluster_power_mw(0), 110.0);
+    // At 500 MHz with the rail still at 1000 mV: the table's 100 was measured at 900 mV, with
+    // 2 + 2 x 0.5 mW of leakage in it; at 1000 mV that leakage is 4 + 2 x 1: 3 mW more. Each
+    // core 11 and 1, the shared logic 100 - 3 + 4 = 101: 113 mW.
+    m.frequency(2 * ms, 0, 500);
+    EXPECT_DOUBLE_EQ(m.cluster_power_mw(0), 113.0);
     m.core_state(3 * ms, 0, core_power::wfi);    // every core idle: leakage, 4 + 1 + 1 = 6 mW
     EXPECT_DOUBLE_EQ(m.cluster_power_mw(0), 6.0);
     m.core_state(4 * ms, 0, core_power::off);
@@ -34,12 +37,12 @@ TEST(energy_meter, eas_integration_worked_by_hand)
     EXPECT_DOUBLE_EQ(m.cluster_power_mw(0), 1.0);
     m.advance_all(5 * ms);
 
-    // mW * ms = uJ: core0 31+31+11+1 = 74, core1 31+1+1+1 = 34, uncore 198+198+98+4+1 = 499.
+    // mW * ms = uJ: core0 31+31+11+1 = 74, core1 31+1+1+1 = 34, uncore 198+198+101+4+1 = 502.
     EXPECT_NEAR(m.core_energy_j(0), 74e-6, 1e-15);
     EXPECT_NEAR(m.core_energy_j(1), 34e-6, 1e-15);
-    EXPECT_NEAR(m.uncore_energy_j(0), 499e-6, 1e-15);
-    EXPECT_NEAR(m.cluster_energy_j(0), 607e-6, 1e-15);
-    EXPECT_NEAR(m.total_energy_j(), 607e-6, 1e-15);
+    EXPECT_NEAR(m.uncore_energy_j(0), 502e-6, 1e-15);
+    EXPECT_NEAR(m.cluster_energy_j(0), 610e-6, 1e-15);
+    EXPECT_NEAR(m.total_energy_j(), 610e-6, 1e-15);
 
     EXPECT_DOUBLE_EQ(m.core_residency_s(0, core_power::on), 0.003);
     EXPECT_DOUBLE_EQ(m.core_residency_s(0, core_power::wfi), 0.001);
@@ -122,6 +125,14 @@ TEST(eas_power_model, busy_is_the_table_whatever_the_leakage_and_l2)
     EXPECT_DOUBLE_EQ(eas_uncore_busy_mw(c, 1, 1000), 199.0);
     // Idle: 4 + the whole L2's 2 mW.
     EXPECT_DOUBLE_EQ(uncore_idle_mw(c, 1000, 1000), 6.0);
+    // Tables measured with twice this L2, at 500 MHz while the rail is still at 1000 mV (a
+    // transition's step): the table's 100 less what it held at its 900 mV (the shared logic's
+    // 2, the cores' 2 x 0.5, the measured 1000 KiB's 2), plus what this cluster leaks at
+    // 1000 mV (4, and its 500 KiB's 2): 101 mW, never below the idle power's parts.
+    c.eas_l2_kb = 1000;
+    s.opp_index = 0;
+    s.freq_mhz = 500;
+    EXPECT_DOUBLE_EQ(eas.uncore_mw(c, s), 101.0);
 }
 
 TEST(power_model, the_bound_holds_for_a_table_that_does_not_grow_with_frequency)
@@ -129,12 +140,13 @@ TEST(power_model, the_bound_holds_for_a_table_that_does_not_grow_with_frequency)
     soc_params soc = test::small_soc();
     soc.clusters[0].opps = {{500, 900, 10, 300}, {1000, 1000, 30, 200}};
     eas_power_model eas;
-    // At 500 MHz with the rail still at 1000 mV (a transition's step), both cores busy:
-    // 300 + 2 x 10 = 320 mW, above the top OPP's 260.
-    EXPECT_DOUBLE_EQ(eas.max_cluster_mw(soc.clusters[0]), 320.0);
+    // At 500 MHz with the rail still at 1000 mV (a transition's step), both cores busy: the
+    // table's 300 + 2 x 10, and 3 mW more leakage than at the OPP's 900 mV: 323 mW, above the
+    // top OPP's 260.
+    EXPECT_DOUBLE_EQ(eas.max_cluster_mw(soc.clusters[0]), 323.0);
     energy_meter m(soc, eas);
     m.frequency(1 * ms, 0, 500);
-    EXPECT_DOUBLE_EQ(m.cluster_power_mw(0), 320.0);
+    EXPECT_DOUBLE_EQ(m.cluster_power_mw(0), 323.0);
 }
 
 TEST(energy_meter, residencies_sum_to_elapsed_time)

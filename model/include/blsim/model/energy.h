@@ -62,9 +62,11 @@ public:
 
 // Busy power from the EAS tables (docs/calibration.md), in EAS units scaled by each cluster's
 // eas_mw_per_unit: a busy core's table power on top of its leakage; the busy cluster's table
-// power, which (measured with the other cores idle) contains every core's leakage, less that
-// leakage, plus the leakage of any L2 beyond the one the tables were measured with. Idle
-// power as every model's: leakage and clock.
+// power, which (measured at the OPP's supply with the other cores idle) contains the static
+// power of the cluster as measured, less that, plus the static power of its shared logic and
+// its L2 (of caches.l2_kb, not necessarily eas_l2_kb) at the rail's present supply. At an
+// OPP's own supply with the measured L2, a busy cluster draws exactly the tables' power.
+// Idle power as every model's: leakage and clock.
 class eas_power_model final : public power_model {
 public:
     double core_mw(const cluster_params&, const cluster_snapshot&, core_power) const override;
@@ -87,9 +89,9 @@ std::unique_ptr<power_model> make_power_model(const energy_params& p);
 double core_leakage_mw(const cluster_params& cluster, int voltage_mv);
 double l2_leakage_mw(const cluster_params& cluster, double l2_kb, int voltage_mv);
 double uncore_idle_mw(const cluster_params& cluster, int freq_mhz, int voltage_mv);
-// The shared logic's power at OPP @opp with a core busy and the supply at @voltage_mv, by the
-// EAS tables (what eas_power_model draws): the configuration check compares it with
-// uncore_idle_mw.
+// The shared logic's power at OPP @opp with a core busy and the rail at @voltage_mv (the OPP's
+// own, or another during a DVFS transition), by the EAS tables (what eas_power_model draws):
+// the configuration check compares it, at the OPP's voltage, with uncore_idle_mw.
 double eas_uncore_busy_mw(const cluster_params& cluster, int opp, int voltage_mv);
 
 class energy_meter {
