@@ -265,6 +265,8 @@ private:
             return true;
         }
         case YAML_SCALAR_EVENT: {
+            if (!untagged(ev.data.scalar.tag, ev.start_mark))
+                return false;
             std::string v(reinterpret_cast<const char*>(ev.data.scalar.value),
                           ev.data.scalar.length);
             bool plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
@@ -283,9 +285,27 @@ private:
         }
     }
 
+    // YAML tags (!!str, !!int, !foo) are refused, not ignored: a value is read by its key's
+    // type alone, and a tag would seem to change it (docs/config.md).
+    bool untagged(const yaml_char_t* tag, const yaml_mark_t& where)
+    {
+        if (!tag)
+            return true;
+        std::string t(reinterpret_cast<const char*>(tag));
+        const std::string core = "tag:yaml.org,2002:";
+        if (t.rfind(core, 0) == 0)
+            t = "!!" + t.substr(core.size());
+        diag_.error(at(where), "YAML tag '" + t + "' is not supported: write the value alone (its key's type "
+                                                  "decides how it is read)");
+        return false;
+    }
+
     bool parse_collection(const yaml_event_t& ev, node& out)
     {
         if (!count(1, ev.start_mark))
+            return false;
+        if (!untagged(ev.type == YAML_SEQUENCE_START_EVENT ? ev.data.sequence_start.tag : ev.data.mapping_start.tag,
+                      ev.start_mark))
             return false;
         switch (ev.type) {
         case YAML_SEQUENCE_START_EVENT: {

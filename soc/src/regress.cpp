@@ -84,6 +84,30 @@ cfg::mark locate(const std::string& file, const std::string& text, std::size_t p
     return m;
 }
 
+// Where in the JSON @text the first number too large for a double starts (npos: none).
+std::size_t overflowing_number(const std::string& text)
+{
+    for (std::size_t i = 0; i < text.size(); i++) {
+        const char ch = text[i];
+        if (ch == '"') { // skip a string, its escapes included
+            for (i++; i < text.size() && text[i] != '"'; i++)
+                if (text[i] == '\\')
+                    i++;
+            continue;
+        }
+        if (ch == '-' || (ch >= '0' && ch <= '9')) {
+            std::size_t end = i;
+            while (end < text.size() && std::strchr("+-.0123456789eE", text[end]) && text[end] != '\0')
+                end++;
+            const double v = std::strtod(text.substr(i, end - i).c_str(), nullptr);
+            if (std::isinf(v))
+                return i;
+            i = end - 1;
+        }
+    }
+    return std::string::npos;
+}
+
 // A case's golden values, as read from its file.
 struct golden_file {
     bool exists = false;
@@ -110,6 +134,13 @@ bool load_golden(const std::string& path, golden_file& g, cfg::diagnostics& diag
     } catch (const json::parse_error& e) {
         diag.error(locate(path, text, e.byte ? e.byte - 1 : 0),
                    "not a golden file: JSON syntax error (run 'blsim regress --bless' to rewrite it)");
+        return false;
+    } catch (const json::out_of_range&) {
+        // A number beyond a double's range (1e999): the parser says so without a position.
+        const std::size_t at = overflowing_number(text);
+        diag.error(locate(path, text, at == std::string::npos ? 0 : at),
+                   "not a golden file: a number beyond the range of a double (run 'blsim regress --bless' to "
+                   "rewrite it)");
         return false;
     }
     if (!j.is_object()) {

@@ -105,7 +105,10 @@ constexpr unsigned max_resources = workloads::max_events;
 
 class parser {
 public:
-    parser(diagnostics& d, std::string prefix) : d_(d), prefix_(std::move(prefix)) {}
+    parser(diagnostics& d, std::string prefix, cpu_limit pinnable)
+        : d_(d), prefix_(std::move(prefix)), pinnable_(std::move(pinnable))
+    {
+    }
 
     void document(const node& doc, workloads::rtapp_params& out);
 
@@ -196,11 +199,17 @@ private:
         std::vector<int> v;
         for (std::size_t i = 0; i < n.items.size(); i++) {
             long long c = 0;
-            if (integer(n.items[i], p + "[" + std::to_string(i) + "]", 0, BLS_MAX_CPUS - 1,
-                        "a CPU number 0.." + std::to_string(BLS_MAX_CPUS - 1), c))
-                v.push_back(static_cast<int>(c));
-            else
+            const std::string ip = p + "[" + std::to_string(i) + "]";
+            if (!integer(n.items[i], ip, 0, BLS_MAX_CPUS - 1, "a CPU number 0.." + std::to_string(BLS_MAX_CPUS - 1), c)) {
                 ok = false;
+            } else if (c >= pinnable_.cpus) {
+                // As the mode (or a mode change) leaves the SoC: the task could never run there.
+                error(n.items[i].at, ip, "cpu" + std::to_string(c) + " does not exist (the SoC has " +
+                                             std::to_string(pinnable_.cpus) + pinnable_.what);
+                ok = false;
+            } else {
+                v.push_back(static_cast<int>(c));
+            }
         }
         if (ok)
             out = v;
@@ -229,6 +238,7 @@ private:
 
     diagnostics& d_;
     std::string prefix_;
+    cpu_limit pinnable_;
     std::set<std::pair<int, std::string>> resources_;
     bool too_many_ = false;
     std::map<std::string, long long> barrier_users_;
@@ -667,11 +677,11 @@ void parser::thread(const std::string& name, const mark& key, const node& n, wor
 } // namespace
 
 bool parse_rtapp(const cfg::node& doc, cfg::diagnostics& diag, workloads::rtapp_params& out,
-                 const std::string& path)
+                 const std::string& path, const cpu_limit& pinnable)
 {
     const std::size_t before = diag.count();
     workloads::rtapp_params p;
-    parser(diag, path).document(doc, p);
+    parser(diag, path, pinnable).document(doc, p);
     if (diag.count() != before)
         return false;
     out = std::move(p);
@@ -726,7 +736,7 @@ std::string blank_json_comments(const std::string& text)
 }
 
 bool load_rtapp_json(const std::string& path, cfg::diagnostics& diag, workloads::rtapp_params& out,
-                     const cfg::mark* at)
+                     const cfg::mark* at, const cpu_limit& pinnable)
 {
     std::string text, error;
     if (!read_source(path, text, error)) {
@@ -740,7 +750,7 @@ bool load_rtapp_json(const std::string& path, cfg::diagnostics& diag, workloads:
     node doc;
     if (!cfg::parse_yaml(blank_json_comments(text), path, doc, diag))
         return false;
-    return parse_rtapp(doc, diag, out);
+    return parse_rtapp(doc, diag, out, "", pinnable);
 }
 
 } // namespace blsim::soc

@@ -177,7 +177,8 @@ schema<model::cluster_params> cluster_schema()
                  "CCI-400 slave interface the cluster is behind: 3 or 4 (the ACE interfaces "
                  "S3, S4); -1: S3 for the first cluster, S4 for the second.")
         .list("opps", &p::opps, opp_schema(), 1, 32,
-              "Operating points, by strictly ascending frequency.", true)
+              "Operating points, by strictly ascending frequency; neither voltage_mv nor "
+              "core_power_eas may fall as it rises.", true)
         .real("wfi_power_eas", &p::wfi_power_eas, 0, 1e6, "EAS units",
               "The EAS energy model's cost of a powered cluster with every core idle ('WFI'), as "
               "the scheduler's estimate (mode eas) uses it; the hardware draws leakage and clock "
@@ -320,7 +321,8 @@ schema<workloads::task_params> task_schema()
     schema<p> s;
     s.text("name", &p::name, "Task name.", true)
         .integers("cpus", &p::cpus, 0, BLS_MAX_CPUS - 1, BLS_MAX_CPUS, "",
-                  "Logical CPUs the task may run on (its affinity); empty: every one.")
+                  "Logical CPUs the task may run on (its affinity); empty: every one. Each must "
+                  "exist in every mode of the run (below the paired count if the switcher is ever on).")
         .integer("nice", &p::nice, -20, 19, "", "Nice value: its share when CPUs are contended.")
         .real("util_pct", &p::util_pct, 0, 100, "%",
               "Work per period, as a share of the period on the reference CPU.", true)
@@ -414,7 +416,8 @@ schema<workloads::bbench_params> bbench_schema()
         .integer("composite_working_set_kb", &p::composite_working_set_kb, 0, 1048576, "KiB",
                  "Compositor's data per frame.")
         .integers("cpus", &p::cpus, 0, BLS_MAX_CPUS - 1, BLS_MAX_CPUS, "",
-                  "The browser threads' affinity; empty: every CPU.");
+                  "The browser threads' affinity; empty: every CPU. As tasks[].cpus, CPUs of "
+                  "every mode of the run.");
     return s;
 }
 
@@ -440,7 +443,8 @@ schema<audio_config> audio_schema()
                 "The audio server's mixer: one hardware buffer each period (TC2: 1024 frames at 48 kHz).")
         .integer("working_set_kb", &p::working_set_kb, 0, 1048576, "KiB", "Data each thread touches per wake-up.")
         .real("start_ms", &p::start_ms, 0, 1e9, "ms", "Both threads' first wake-up.")
-        .integers("cpus", &p::cpus, 0, BLS_MAX_CPUS - 1, BLS_MAX_CPUS, "", "Affinity; empty: every CPU.");
+        .integers("cpus", &p::cpus, 0, BLS_MAX_CPUS - 1, BLS_MAX_CPUS, "", "Affinity; empty: every CPU. As tasks[].cpus, CPUs of every mode of the "
+                  "run.");
     return s;
 }
 
@@ -450,7 +454,8 @@ schema<replay_config> replay_schema()
     schema<p> s;
     s.text("csv", &p::csv, "CSV of time_ms,task,util_pct[,cpu] rows (a header line first), relative to the scenario.")
         .real("period_ms", &p::period_ms, 0.1, 1e5, "ms", "Each task runs its utilisation of every period.")
-        .boolean("pin_cpus", &p::pin_cpus, "Pin each task to the cpu of its first row (the cpu column).")
+        .boolean("pin_cpus", &p::pin_cpus, "Pin each task to the cpu of its first row (the cpu column), which must "
+                 "exist in every mode of the run (as tasks[].cpus).")
         .real("mem_fraction", &p::mem_fraction, 0, 1, "", "Share of the work that is memory stall.")
         .integer("working_set_kb", &p::working_set_kb, 0, 1048576, "KiB", "Data each job touches.");
     return s;
@@ -868,7 +873,8 @@ schema<scenario_config> make_scenario_schema(bool soc_required)
                 "sorting tasks between the clusters by load (hmp); eas: the switcher off, "
                 "energy-aware wake-up placement by the SoC's EAS tables.")
         .list("mode_changes", &scenario_config::mode_changes, mode_change_schema(), 0, 10000,
-              "Mode changes during the run, in time order, as Linaro's sysfs allowed. Not with "
+              "Mode changes during the run, in time order (no two at one instant), as Linaro's "
+              "sysfs allowed. Not with "
               "switcher.activity.")
         .object("soc", &scenario_config::soc, soc_schema(),
                 "The SoC. In a scenario file, a path to a SoC file (relative to the scenario) "
@@ -1037,7 +1043,7 @@ void check_governor(const scenario_config& c, const bind_context& ctx, diagnosti
 
 // A replay trace: "time_ms,task,util_pct[,cpu]" rows after a header line. Each task becomes a
 // periodic task whose utilisation steps at each of its rows.
-void load_replay_csv(const std::string& file, workload_config& w, const mark& at, diagnostics& d)
+void load_replay_csv(const std::string& file, workload_config& w, const mark& at, const cpu_limit& lim, diagnostics& d)
 {
     std::string text, error;
     if (!read_source(file, text, error)) {
@@ -1113,8 +1119,14 @@ void load_replay_csv(const std::string& file, workload_config& w, const mark& at
             tp.period_ms = w.replay.period_ms;
             tp.mem_fraction = w.replay.mem_fraction;
             tp.working_set_kb = w.replay.working_set_kb;
-            if (with_cpu && w.replay.pin_cpus)
+            if (with_cpu && w.replay.pin_cpus) {
                 tp.cpus = {static_cast<int>(cpu)};
+                if (tp.cpus[0] >= lim.cpus) // the pin of its first row (workload.replay.pin_cpus)
+                    d.error({shown, lineno, cells[3].second},
+                            "task '" + name + "' is pinned (workload.replay.pin_cpus) to cpu" +
+                                std::to_string(tp.cpus[0]) + ", which does not exist (the SoC has " +
+                                std::to_string(lim.cpus) + lim.what);
+            }
             it = index.emplace(name, tasks.size()).first;
             tasks.push_back(tp);
         }
@@ -1140,6 +1152,19 @@ bool ever_switched(const scenario_config& c)
     for (const activity_change& a : c.switcher.activity)
         on |= a.active;
     return on;
+}
+
+// The CPUs a task may be pinned to: those that exist whether the switcher is on or off (with it
+// on at any time, by the mode or a change, only the logical CPUs it pairs).
+cpu_limit pinnable_cpus(const scenario_config& c)
+{
+    const bool ever_on = ever_switched(c);
+    cpu_limit lim;
+    lim.cpus = logical_cpus(c);
+    if (ever_on && c.soc.clusters.size() == 2)
+        lim.cpus = std::min(c.soc.clusters[0].cores, c.soc.clusters[1].cores);
+    lim.what = ever_on ? " logical CPUs with the switcher on)" : " CPUs)";
+    return lim;
 }
 
 // Whether the switcher is on at @at_ms as the scenario asks for it: the mode at boot, then the
@@ -1200,6 +1225,11 @@ void check_modes(const scenario_config& c, const bind_context& ctx, diagnostics&
             d.error(ctx.where(p), p + ": changes go in time order; " + cfg::format_number(c.mode_changes[i].at_ms) +
                                       " ms is before the previous " +
                                       cfg::format_number(c.mode_changes[i - 1].at_ms) + " ms");
+        } else if (c.mode_changes[i].at_ms == c.mode_changes[i - 1].at_ms) {
+            // Only the last would be taken: say which mode is meant.
+            const std::string p = "mode_changes[" + std::to_string(i) + "].at_ms";
+            d.error(ctx.where(p), p + ": two changes at one instant (" + cfg::format_number(c.mode_changes[i].at_ms) +
+                                      " ms, as mode_changes[" + std::to_string(i - 1) + "]); keep one");
         }
     if (c.hmp.down_threshold >= c.hmp.up_threshold) {
         // Located where the pair was last touched: the down threshold, unless only the up one was given.
@@ -1224,7 +1254,8 @@ void check_workload(scenario_config& c, const std::string& path, const bind_cont
         if (w.replay.csv.empty())
             d.error(ctx.where("workload.replay"), "workload.replay.csv: kind replay needs the trace's CSV file");
         else
-            load_replay_csv(resolve_relative(path, w.replay.csv), w, ctx.where("workload.replay.csv"), d);
+            load_replay_csv(resolve_relative(path, w.replay.csv), w, ctx.where("workload.replay.csv"),
+                            pinnable_cpus(c), d);
     }
     if (w.kind == "rtapp") {
         const bool inline_doc = !w.rtapp.is_null(), file = !w.rtapp_json.empty();
@@ -1232,20 +1263,38 @@ void check_workload(scenario_config& c, const std::string& path, const bind_cont
             d.error(ctx.where("workload"), "workload: kind rtapp needs exactly one of rtapp (the document) and "
                                            "rtapp_json (a file)");
         else if (inline_doc)
-            parse_rtapp(w.rtapp, d, w.rtapp_params, "workload.rtapp");
+            parse_rtapp(w.rtapp, d, w.rtapp_params, "workload.rtapp", pinnable_cpus(c));
         else {
             const mark at = ctx.where("workload.rtapp_json");
-            load_rtapp_json(resolve_relative(path, w.rtapp_json), d, w.rtapp_params, &at);
+            load_rtapp_json(resolve_relative(path, w.rtapp_json), d, w.rtapp_params, &at, pinnable_cpus(c));
         }
         if (d.ok() && rtapp_nevents(w.rtapp_params) > workloads::max_events) // the music player uses none
             d.error(ctx.where("workload"), "workload: the rt-app document needs more than " +
                                                std::to_string(workloads::max_events) + " events");
-        unsigned n = 0;
-        for (const workloads::rtapp_thread& t : w.rtapp_params.threads)
-            n += static_cast<unsigned>(t.instances);
-        if (n + (w.audio.enabled ? 2u : 0u) > BLS_MAX_TASKS)
-            d.error(ctx.where("workload"), "workload: " + std::to_string(n) + " rt-app threads; the kernel runs at most " +
-                                               std::to_string(BLS_MAX_TASKS) + " tasks");
+    }
+    {
+        // Every kind's tasks, and the music player's two beside it, share the kernel's task table.
+        std::size_t n = 0;
+        std::string what;
+        if (w.kind == "constant")
+            n = w.tasks.size(), what = " constant tasks";
+        else if (w.kind == "replay")
+            n = w.replay_tasks.size(), what = " replayed tasks";
+        else if (w.kind == "bbench")
+            n = 3, what = " browser threads";
+        else if (w.kind == "audio")
+            n = 2, what = " music player threads";
+        else if (w.kind == "rtapp") {
+            for (const workloads::rtapp_thread& t : w.rtapp_params.threads)
+                n += static_cast<std::size_t>(t.instances);
+            what = " rt-app threads";
+        }
+        const std::size_t extra = w.audio.enabled ? 2 : 0;
+        if (n + extra > BLS_MAX_TASKS)
+            d.error(ctx.where(extra ? "workload.audio.enabled" : "workload"),
+                    std::string(extra ? "workload.audio.enabled" : "workload") + ": " + std::to_string(n) + what +
+                        (extra ? " and the music player's 2" : "") + "; the kernel runs at most " +
+                        std::to_string(BLS_MAX_TASKS) + " tasks");
     }
     if (w.kind == "bbench") {
         // The phases split a page's work: their shares add up to the whole of it.
@@ -1336,6 +1385,17 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
             if (cl.opps[k].voltage_mv < cl.opps[k - 1].voltage_mv)
                 d.error(ctx.where(q + ".voltage_mv"),
                         q + ".voltage_mv: voltage must not fall as frequency rises");
+            // A faster clock at no lower a supply draws no less (C*V^2*f): a busy core costs at
+            // least what it costs an OPP below. (Not the cluster's power: measured tables, TC2's
+            // A7 one among them, dip where the static power they contain was measured lower.)
+            if (cl.opps[k].freq_mhz > cl.opps[k - 1].freq_mhz &&
+                cl.opps[k].core_power_eas < cl.opps[k - 1].core_power_eas)
+                d.error(ctx.where(q + ".core_power_eas"),
+                        q + ".core_power_eas: a busy core's power must not fall as frequency rises: " +
+                            cfg::format_number(cl.opps[k].core_power_eas) + " at " +
+                            std::to_string(cl.opps[k].freq_mhz) + " MHz is below opps[" + std::to_string(k - 1) +
+                            "]'s " + cfg::format_number(cl.opps[k - 1].core_power_eas) + " at " +
+                            std::to_string(cl.opps[k - 1].freq_mhz) + " MHz");
         }
         // The scheduler's EAS idle costs draw no more than the states above them: powered down
         // no more than powered and idle, idle no more than busy at any OPP.
@@ -1480,11 +1540,12 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                                                 "two clusters; the SoC has " +
                                                     std::to_string(c.soc.clusters.size()));
     const bool ever_on = ever_switched(c);
-    // Tasks stay on logical CPUs that exist whether the switcher is on or off.
-    int nlogical = logical_cpus(c);
-    if (ever_on && c.soc.clusters.size() == 2)
-        nlogical = std::min(c.soc.clusters[0].cores, c.soc.clusters[1].cores);
-    const std::string cpus_are = ever_on ? " logical CPUs with the switcher on)" : " CPUs)";
+    // Tasks stay on logical CPUs that exist whether the switcher is on or off: the constant
+    // tasks, the browser and the music player here; rt-app threads and replayed tasks where
+    // their files are read (check_workload).
+    const cpu_limit pinnable = pinnable_cpus(c);
+    const int nlogical = pinnable.cpus;
+    const std::string& cpus_are = pinnable.what;
     std::set<std::string> task_names;
     for (std::size_t i = 0; i < c.workload.tasks.size(); i++)
         if (!task_names.insert(c.workload.tasks[i].name).second) {
@@ -1507,6 +1568,16 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                                           std::to_string(nlogical) + cpus_are);
         }
     }
+    auto check_pinned = [&](const std::vector<int>& cpus, const std::string& key) {
+        for (std::size_t k = 0; k < cpus.size(); k++) {
+            const std::string p = key + "[" + std::to_string(k) + "]";
+            if (cpus[k] >= nlogical)
+                d.error(ctx.where(p), p + ": cpu" + std::to_string(cpus[k]) + " does not exist (the SoC has " +
+                                          std::to_string(nlogical) + cpus_are);
+        }
+    };
+    check_pinned(c.workload.bbench.cpus, "workload.bbench.cpus");
+    check_pinned(c.workload.audio.cpus, "workload.audio.cpus");
     for (std::size_t i = 0; i < c.soc.clusters.size(); i++) {
         const std::vector<model::idle_state_params>& st = c.soc.clusters[i].idle_states;
         const std::string p = "soc.clusters[" + std::to_string(i) + "].idle_states";
@@ -1790,7 +1861,9 @@ std::string config_reference_markdown()
           "value is YAML (`--set governor.freq_mhz={a15: 800}`).\n\n"
           "Unknown keys are errors. Errors are reported as `file:line:col: message` (for an\n"
           "override: `--set:N:col`, N counting the --set options from 1), all of them at once,\n"
-          "and blsim exits with status 2 without writing anything.\n\n"
+          "and blsim exits with status 2 without writing anything. YAML tags (`!!str 5`,\n"
+          "`!!int`, `!custom`) are such errors too, in every file blsim reads: a value is read\n"
+          "by its key's type alone, never by a tag.\n\n"
           "`[]` in a key marks a list item. \"required\" keys have no default. Ranges are\n"
           "inclusive. EAS units: the EAS energy model's normalised power, the A7 core at 1 GHz\n"
           "= 1024 (docs/calibration.md).\n\n"

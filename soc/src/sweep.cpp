@@ -672,6 +672,148 @@ json value_json(const sweep_value& v)
     return json();
 }
 
+// The numeric paths of summary.json a metric may name (docs/results.md), '*' standing for
+// one name (a cluster, CPU, task, thread, OPP, state, fault kind) and {a,b} for each of a, b.
+const char* const summary_metric_patterns[] = {
+    "{schema_version,seed,sim_time_s,avg_power_mw,workload_errors}",
+    "energy_j.total",
+    "energy_j.{clusters,uncore,cores}.*",
+    "energy_j.cores_by_state.*.{on,wfi,off}",
+    "energy_j.uncore_by_state.*.{busy,idle,powering_up,powering_down,off,power_up_transitions,power_down_transitions}",
+    "energy_j.clusters_by_opp_mhz.*.*",
+    "residency_s.cores.*.{on,wfi,off}",
+    "residency_s.clusters.*.{on,off,powering_up,powering_down,power_ups,power_downs,power_downs_aborted}",
+    "residency_s.clusters.*.opp_mhz.*",
+    "tasks.*.{done_ref_ms,runtime_s,wait_s,wakeups,migrations,util_avg,cpu}",
+    "tasks.*.wakeup_latency_us.{min,p50,p99,max}",
+    "sched.{context_switches,migrations,wakeups,load_balance_moves,timer_irqs}",
+    "migrations.{count,up,down}",
+    "migrations.latency_us.{min,p50,p99,max}",
+    "governor.{samples,requests,freq_changes,requests_refused}",
+    "idle.*.*.{entries,residency_s,above,below}",
+    "gic.{irqs_raised,irqs_delivered,spurious,guest_errors}",
+    "cci.{snoops,snoop_hits,bytes,guest_errors,port_timeouts}",
+    "power_controller.{dvfs_requests,guest_errors}",
+    "dram.{bytes,transactions,avg_latency_ns}",
+    "caches.*.{l2_hit_lines,fetched_lines,written_back_lines}",
+    "switches.{count,requests,switcher_enables,switcher_disables,energy_overhead_j,energy_window_j}",
+    "switches.{dvfs_wait_us,request_to_alive_us,blackout_us,total_us}.{min,p50,p99,max}",
+    "switches.blackout_steps.*.{min,p50,p99,max}",
+    "switches.cpufreq.{transactions,spc_requests,spc_errors,clock_unchanged,queued}",
+    "switches.mcpm.{last_man,last_man_aborted,first_man,raced_power_up,late_pokes}",
+    "cluster_migration.groups",
+    "cluster_migration.blackout_us.{min,p50,p99,max}",
+    "interrupts.{handled,merged}",
+    "interrupts.latency_us.{min,p50,p99,max}",
+    "perf.bbench.{pages,warm_pages,mean_latency_ms,score,scroll_steps,done_s}",
+    "perf.bbench.page_load_s.{total,mean,p50,p95,max}",
+    "perf.audio.{frames,deadline_misses,max_lateness_ms}",
+    "perf.audio.{decoder,mixer}.{frames,deadline_misses}",
+    "perf.rtapp.*.{loops,timer_activations,late_activations}",
+    "perf.rtapp.*.{slack_us,lateness_us}.{p50,p95,max}",
+    "jitter.draws_total",
+    "jitter.draws.*",
+    "faults.*.injected",
+    "faults.*.handled.*",
+    "faults.{switches_given_up,governor_failed_transitions}",
+    "host.{wall_s,realtime_factor,events,peak_rss_mb,distribution_bytes}",
+};
+
+std::vector<std::string> split_dots(const std::string& s)
+{
+    std::vector<std::string> parts;
+    std::size_t from = 0;
+    for (;;) {
+        const std::size_t dot = s.find('.', from);
+        parts.push_back(s.substr(from, dot == std::string::npos ? std::string::npos : dot - from));
+        if (dot == std::string::npos)
+            return parts;
+        from = dot + 1;
+    }
+}
+
+// @pattern's paths with each {a,b} expanded ('*' kept).
+std::vector<std::string> expand_pattern(const std::string& pattern)
+{
+    std::vector<std::string> out{""};
+    for (const std::string& seg : split_dots(pattern)) {
+        std::vector<std::string> alts;
+        if (!seg.empty() && seg.front() == '{')
+            alts = split_dots([&] {
+                std::string inner = seg.substr(1, seg.size() - 2);
+                std::replace(inner.begin(), inner.end(), ',', '.');
+                return inner;
+            }());
+        else
+            alts = {seg};
+        std::vector<std::string> next;
+        for (const std::string& o : out)
+            for (const std::string& a : alts)
+                next.push_back(o.empty() ? a : o + "." + a);
+        out = std::move(next);
+    }
+    return out;
+}
+
+std::size_t levenshtein(const std::string& a, const std::string& b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); j++)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); i++) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); j++) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+} // namespace
+
+namespace sweep_detail {
+
+bool summary_metric_known(const std::string& metric, std::string& suggestion)
+{
+    const std::vector<std::string> parts = split_dots(metric);
+    std::vector<std::string> candidates; // the paths of the same depth, names filled from @metric
+    for (const char* pattern : summary_metric_patterns)
+        for (const std::string& path : expand_pattern(pattern)) {
+            const std::vector<std::string> ps = split_dots(path);
+            if (ps.size() != parts.size())
+                continue;
+            bool match = true;
+            std::string filled;
+            for (std::size_t i = 0; i < ps.size(); i++) {
+                match &= ps[i] == "*" || ps[i] == parts[i];
+                filled += (i ? "." : "") + (ps[i] == "*" ? parts[i] : ps[i]);
+            }
+            if (match)
+                return true;
+            candidates.push_back(filled);
+        }
+    suggestion.clear();
+    std::size_t best = std::string::npos;
+    for (const std::string& c : candidates) {
+        const std::size_t d = levenshtein(metric, c);
+        if (d < best) {
+            best = d;
+            suggestion = c;
+        }
+    }
+    // Close: a slip of a few letters, not another metric altogether.
+    if (best > std::max<std::size_t>(2, metric.size() / 5))
+        suggestion.clear();
+    return false;
+}
+
+} // namespace sweep_detail
+
+namespace {
+
 } // namespace
 
 namespace sweep_detail {
@@ -883,6 +1025,12 @@ bool load_sweep_spec_text(const std::string& text, const std::string& path, swee
                 }
                 if (std::find(spec.metrics.begin(), spec.metrics.end(), n.value) != spec.metrics.end()) {
                     diag.error(n.at, where + ": '" + n.value + "' is already in the list");
+                    continue;
+                }
+                std::string close;
+                if (!sweep_detail::summary_metric_known(n.value, close)) {
+                    diag.error(n.at, where + ": '" + n.value + "' is not a number of summary.json (docs/results.md)" +
+                                         (close.empty() ? std::string() : "; did you mean '" + close + "'?"));
                     continue;
                 }
                 spec.metrics.push_back(n.value);

@@ -23,6 +23,10 @@ std::string csv_cell(const std::string& s);
 // The number at the dotted @path ("energy_j.total") in @summary; false when it is missing or
 // not a number.
 bool metric_of(const nlohmann::ordered_json& summary, const std::string& path, double& v);
+// Whether @metric is a numeric path summary.json can have (docs/results.md), names of
+// clusters, CPUs, tasks and the like standing anywhere a name goes; if not, @suggestion is
+// the closest one a slip of a few letters away ("" when none is that close).
+bool summary_metric_known(const std::string& metric, std::string& suggestion);
 
 // 'blsim sweep pareto' (sweep_pareto.cpp): its arguments (@args[0] is "pareto") into @opt,
 // and the command.

@@ -989,6 +989,8 @@ TEST(Workloads, HotplugIsCheckedAgainstTheSocAndTheSwitcher)
                                             "(mode smp, hmp or eas, in mode_changes too, and no switcher.activity)",
                             set_at(3, 22) + ": workload.bbench.cpus: the browser may run only on offline CPUs (online_cpus)",
                             set_at(4, 21) + ": workload.audio.cpus: the music player may run only on offline CPUs (online_cpus)",
+                            set_at(4, 21) + ": workload.audio.cpus[0]: cpu4 does not exist (the SoC has 2 logical CPUs "
+                                            "with the switcher on)",
                         }));
 }
 
@@ -1086,7 +1088,7 @@ TEST(Modes, EveryModeIsAChoiceByName)
 
 TEST(Modes, ModeChangesAreTimedModesInOrder)
 {
-    loaded r = load(default_path, {"mode_changes=[{at_ms: 100, mode: hmp}, {at_ms: 200, mode: eas}, {at_ms: 200, mode: smp}]"});
+    loaded r = load(default_path, {"mode_changes=[{at_ms: 100, mode: hmp}, {at_ms: 200, mode: eas}, {at_ms: 250, mode: smp}]"});
     ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
     ASSERT_EQ(r.cfg.mode_changes.size(), 3u);
     EXPECT_DOUBLE_EQ(r.cfg.mode_changes[1].at_ms, 200);
@@ -1132,11 +1134,11 @@ TEST(Modes, ASwitchedModeNeedsTwoClustersWhereverItIsNamed)
 
 TEST(Modes, EasNeedsTheSocsEasTables)
 {
-    loaded r = load(default_path, {"soc.clusters.a7.opps.2.core_power_eas=0",
+    loaded r = load(default_path, {"soc.clusters.a7.opps.0.core_power_eas=0",
                                    "mode_changes=[{at_ms: 10, mode: hmp}, {at_ms: 20, mode: eas}, {at_ms: 30, mode: eas}]"});
     EXPECT_FALSE(r.ok);
     EXPECT_EQ(r.errors, messages{set_at(2, 14) + ": mode_changes[1].mode: eas places tasks by the SoC's EAS energy "
-                                                 "model; soc.clusters[1].opps[2].core_power_eas is 0 (every OPP's "
+                                                 "model; soc.clusters[1].opps[0].core_power_eas is 0 (every OPP's "
                                                  "must be above 0)"});
     r = load(default_path, {"soc.clusters.a15.opps.0.core_power_eas=0", "mode=eas"});
     EXPECT_FALSE(r.ok);
@@ -1388,4 +1390,103 @@ TEST(Faults, OverridesAreCheckedAsFilesAre)
     EXPECT_FALSE(r.ok);
     EXPECT_EQ(r.errors, messages{set_at(1, 33) + ": faults.spurious_irq.interval_us: 0.5 us is below 1 us (0: no "
                                                  "spurious interrupts at random)"});
+}
+
+// ------------------------------------------------------------------------------------------
+// Input that used to pass validation and stop the run (issue 24): each refused, located.
+
+// Every workload's affinity names CPUs that exist in every mode of the run: with the switcher
+// on at any time (the mode, or a change to it), only the paired logical CPUs (TC2: 2).
+TEST(Issue24, EveryWorkloadsAffinityIsCheckedAgainstEveryModeOfTheRun)
+{
+    const std::string src = BLSIM_SOURCE_DIR;
+    // rt-app threads: at the CPU in the JSON file.
+    loaded r = load(src + "/configs/scenarios/rtapp-pipeline.yaml", {"mode=iks"});
+    EXPECT_FALSE(r.ok);
+    const std::string json = src + "/configs/rtapp/mutex-pipeline.json";
+    EXPECT_EQ(r.errors, (messages{json + ":39:14: tasks.consumer.cpus[0]: cpu2 does not exist (the SoC has 2 logical CPUs with the switcher on)",
+                                  json + ":39:17: tasks.consumer.cpus[1]: cpu3 does not exist (the SoC has 2 logical CPUs with the switcher on)",
+                                  json + ":39:20: tasks.consumer.cpus[2]: cpu4 does not exist (the SoC has 2 logical CPUs with the switcher on)"}));
+    // ... and inline, with the switcher turned on later by a mode change.
+    r = load(default_path, {"workload.kind=rtapp", "workload.tasks=[]",
+                            "workload.rtapp={tasks: {t: {cpus: [0, 3], run: 1000, sleep: 1000}}}",
+                            "mode_changes=[{at_ms: 100, mode: cluster-migration}]"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{set_at(3, 16) + ": workload.rtapp.tasks.t.cpus[1]: cpu3 does not "
+                                                               "exist (the SoC has 2 logical CPUs with the switcher on)"}));
+    // The browser and the music player, at their keys.
+    r = load(default_path, {"workload.kind=bbench", "workload.tasks=[]", "workload.bbench.cpus=[1, 4]",
+                            "workload.audio.enabled=true", "workload.audio.cpus=[2]", "mode=iks"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{set_at(3, 22) + ": workload.bbench.cpus[1]: cpu4 does not exist (the SoC has 2 "
+                                                      "logical CPUs with the switcher on)",
+                                  set_at(5, 21) + ": workload.audio.cpus[0]: cpu2 does not exist (the SoC has 2 "
+                                                      "logical CPUs with the switcher on)"}));
+    // Replayed tasks pinned by the trace's cpu column: at the cell.
+    r = load(default_path, {"workload.kind=replay", "workload.tasks=[]", "workload.replay.csv=" + data("replay_ok.csv"),
+                            "workload.replay.pin_cpus=true", "mode_changes=[{at_ms: 10, mode: iks}]"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{data("replay_ok.csv") + ":3:9: task 'bg' is pinned (workload.replay.pin_cpus) to "
+                                                          "cpu2, which does not exist (the SoC has 2 logical CPUs "
+                                                          "with the switcher on)"}));
+    // Unpinned, or without the switcher, the same trace runs.
+    EXPECT_TRUE(load(default_path, {"workload.kind=replay", "workload.tasks=[]",
+                                    "workload.replay.csv=" + data("replay_ok.csv"), "mode=iks"})
+                    .ok);
+    EXPECT_TRUE(load(src + "/configs/scenarios/rtapp-pipeline.yaml", {"mode=hmp"}).ok);
+}
+
+// A busy core's power grows with frequency; the cluster's measured power need not (TC2's A7
+// table dips), and is bounded as before.
+TEST(Issue24, ABusyCoresPowerThatFallsWithFrequencyIsRefused)
+{
+    loaded r = load(default_path, {"soc.clusters.0.opps.3.core_power_eas=10"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{set_at(1, 38) + ": soc.clusters[0].opps[3].core_power_eas: a busy core's power must not fall as "
+                                                "frequency rises: 10 at 800 MHz is below opps[2]'s 2756 at 700 MHz"}));
+}
+
+TEST(Issue24, TheMusicPlayersTasksCountBesideEveryKinds)
+{
+    std::string tasks = "workload.tasks=[";
+    for (int i = 0; i < 63; i++)
+        tasks += (i ? ", " : "") + std::string("{name: t") + std::to_string(i) + ", util_pct: 1, period_ms: 10}";
+    loaded r = load(default_path, {tasks + "]", "workload.audio.enabled=true"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, (messages{set_at(2, 24) + ": workload.audio.enabled: 63 constant tasks and the music "
+                                                  "player's 2; the kernel runs at most 64 tasks"}));
+    r = load(default_path, {tasks + "]"});
+    EXPECT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
+}
+
+TEST(Issue24, TwoModeChangesAtOneInstantAreRefused)
+{
+    loaded r = load(default_path, {"mode_changes=[{at_ms: 100, mode: hmp}, {at_ms: 200, mode: eas}, {at_ms: 200, mode: smp}]"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 14) + ": mode_changes[2].at_ms: two changes at one instant (200 ms, as "
+                                                 "mode_changes[1]); keep one"});
+}
+
+TEST(Issue24, YamlTagsAreRefusedNotIgnored)
+{
+    for (const char* text : {"name: x\nduration_s: !!str 5\n", "name: !foo x\n", "tasks: !!seq [1]\n",
+                             "m: !!map {a: 1}\n"}) {
+        diagnostics d;
+        node root;
+        EXPECT_FALSE(parse_yaml(text, "t.yaml", root, d)) << text;
+        ASSERT_EQ(d.messages().size(), 1u) << text;
+    }
+    diagnostics d;
+    node root;
+    parse_yaml("name: x\nduration_s: !!str 5\n", "t.yaml", root, d);
+    EXPECT_EQ(d.messages(), messages{"t.yaml:2:13: YAML tag '!!str' is not supported: write the value alone (its "
+                                     "key's type decides how it is read)"});
+    d = diagnostics{};
+    parse_yaml("name: !foo x\n", "t.yaml", root, d);
+    EXPECT_EQ(d.messages(), messages{"t.yaml:1:7: YAML tag '!foo' is not supported: write the value alone (its "
+                                     "key's type decides how it is read)"});
+    loaded r = load(default_path, {"duration_s=!!float 5"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(1, 12) + ": bad value: YAML tag '!!float' is not supported: write the value alone (its "
+                                                 "key's type decides how it is read)"});
 }

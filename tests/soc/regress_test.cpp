@@ -342,6 +342,9 @@ TEST_F(regress_test, a_malformed_golden_is_bad_input)
     write(dir / "cases/b.golden.json", "[1, 2]\n");
     write(dir / "cases/c.yaml", c);
     write(dir / "cases/c.golden.json", "{\n  \"energy_j.total\": null,\n  \"switches.count\": \"12\"\n}\n");
+    // A number no double holds: a user's error at it, not an internal one.
+    write(dir / "cases/d.yaml", c);
+    write(dir / "cases/d.golden.json", "{\"a-1e999\": 1,\n \"switches.count\": -1e999}\n");
     const result r = regress("cases");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.out, "");
@@ -349,7 +352,9 @@ TEST_F(regress_test, a_malformed_golden_is_bad_input)
                      "to rewrite it)\n"
                      "cases/b.golden.json:1:1: not a golden file: a JSON array, not an object of metric: value\n"
                      "cases/c.golden.json:2:3: 'energy_j.total': expected a number, got null\n"
-                     "cases/c.golden.json:3:3: 'switches.count': expected a number, got a string\n");
+                     "cases/c.golden.json:3:3: 'switches.count': expected a number, got a string\n"
+                     "cases/d.golden.json:2:20: not a golden file: a number beyond the range of a double (run "
+                     "'blsim regress --bless' to rewrite it)\n");
     // --bless replaces them.
     const result b = regress("cases --bless");
     EXPECT_EQ(b.status, 0) << b.err;

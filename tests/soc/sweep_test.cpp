@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "blsim/soc/sweep.h"
+#include "../../soc/src/sweep_detail.h"
 #include "shell.h"
 
 extern char** environ;
@@ -376,6 +378,59 @@ metricz: [a]
               "bad.yaml:11:1: unknown key 'metricz' (did you mean 'metrics'?)\n");
 }
 
+TEST_F(sweep_test, a_metric_summary_json_cannot_have_is_refused_located_with_the_closest_path)
+{
+    // Names stand anywhere a name goes (a cluster, a CPU, a task); anything else is refused
+    // before a run, with a suggestion only when a slip of a few letters away.
+    write(dir / "metrics.yaml", "base: " + steps + R"(
+parameters: [{key: duration_s, values: [1]}]
+metrics:
+  - energy_j.totl
+  - energy_j.clusters.a15
+  - residency_s.clusters.a7.opp_mhz.500
+  - tasks.anything.wakeup_latency_us.p99
+  - swiches.blackout_us.p50
+  - energy_j
+  - frobnication.index
+  - perf.bbench.scroe
+)");
+    EXPECT_EQ(refused("metrics.yaml"),
+              "metrics.yaml:4:5: metrics[0]: 'energy_j.totl' is not a number of summary.json (docs/results.md); "
+              "did you mean 'energy_j.total'?\n"
+              "metrics.yaml:8:5: metrics[4]: 'swiches.blackout_us.p50' is not a number of summary.json "
+              "(docs/results.md); did you mean 'switches.blackout_us.p50'?\n"
+              "metrics.yaml:9:5: metrics[5]: 'energy_j' is not a number of summary.json (docs/results.md)\n"
+              "metrics.yaml:10:5: metrics[6]: 'frobnication.index' is not a number of summary.json "
+              "(docs/results.md)\n"
+              "metrics.yaml:11:5: metrics[7]: 'perf.bbench.scroe' is not a number of summary.json "
+              "(docs/results.md); did you mean 'perf.bbench.score'?\n");
+}
+
+// Every number a run's summary.json holds is a metric a sweep accepts: the schema the sweep
+// checks against is the one runs write.
+TEST_F(sweep_test, every_number_of_real_summaries_is_an_accepted_metric)
+{
+    std::vector<std::string> paths;
+    std::function<void(const json&, const std::string&)> walk = [&](const json& j, const std::string& p) {
+        if (j.is_object())
+            for (auto it = j.begin(); it != j.end(); ++it)
+                walk(it.value(), p.empty() ? it.key() : p + "." + it.key());
+        else if (j.is_number())
+            paths.push_back(p);
+    };
+    for (const char* scenario : {"mode-tour.yaml", "rtapp-pipeline.yaml", "bbench-iks-tuned.yaml"}) {
+        const result r = blsim("run " + source_dir + "/configs/scenarios/" + scenario +
+                               " --set duration_s=0.3 --set jitter.enabled=true --out " + scenario);
+        ASSERT_EQ(r.status, 0) << scenario << r.err;
+        walk(json::parse(slurp(dir / scenario / "summary.json")), "");
+    }
+    ASSERT_GT(paths.size(), 100u);
+    for (const std::string& p : paths) {
+        std::string close;
+        EXPECT_TRUE(blsim::soc::sweep_detail::summary_metric_known(p, close)) << p;
+    }
+}
+
 TEST_F(sweep_test, every_points_overrides_are_validated_against_the_base_naming_the_parameter)
 {
     write(dir / "bad.yaml", "base: " + steps + R"(
@@ -481,9 +536,11 @@ TEST_F(sweep_test, the_smoke_sweep_runs_writes_its_layout_and_resumes_without_re
     EXPECT_EQ(slurp(dir / "out/results.csv"), before_csv);
     EXPECT_EQ(slurp(dir / "out/results.json"), before_json);
 
-    // A metric no summary has is absent, not an error.
+    // A metric of the schema that no summary of this sweep has (no rt-app thread, no fault) is
+    // absent, not an error.
     write(dir / "missing.yaml", "base: " + source_dir + "/configs/scenarios/bbench-iks-tuned.yaml\n"
-                                "parameters: [{key: duration_s, values: [1]}]\nmetrics: [no.such.metric, energy_j]\n");
+                                "parameters: [{key: duration_s, values: [1]}]\n"
+                                "metrics: [perf.rtapp.t-0.loops, faults.switches_given_up]\n");
     const result missing = blsim("sweep missing.yaml --out out2 -j2");
     ASSERT_EQ(missing.status, 0) << missing.err;
     const std::string mcsv = slurp(dir / "out2/results.csv");
