@@ -597,10 +597,12 @@ void gic400::update(std::uint32_t cpus)
         if (i != irq_level_[cpu]) {
             irq_level_[cpu] = i;
             irq[cpu].write(i);
+            line_written.publish(cpu, false, i);
         }
         if (w != wake_level_[cpu]) {
             wake_level_[cpu] = w;
             wake[cpu].write(w);
+            line_written.publish(cpu, true, w);
         }
     }
 }

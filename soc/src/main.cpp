@@ -342,7 +342,12 @@ int cmd_run(int argc, char** argv)
         // a violating seed asks for one); without a summary.json it is no results set.
         std::remove((vcd_tmp + ".vcd").c_str());
         std::string error;
-        const std::vector<std::pair<std::string, std::string>> files = plat.trace_files(gzip);
+        std::vector<std::pair<std::string, std::string>> files;
+        try {
+            files = plat.trace_files(gzip);
+        } catch (const std::exception& e2) { // the trace writer's own check failed too
+            std::cerr << "blsim: internal error: " << e2.what() << "\n";
+        }
         if (!files.empty() && blsim::soc::write_files(out_dir, files, error)) {
             std::cerr << "blsim: the trace up to the violation:";
             for (const auto& f : files)
@@ -365,7 +370,13 @@ int cmd_run(int argc, char** argv)
     host.peak_rss_mb = blsim::soc::peak_rss_mb();
 
     std::string error;
-    std::vector<std::pair<std::string, std::string>> files = plat.trace_files(gzip);
+    std::vector<std::pair<std::string, std::string>> files;
+    try {
+        files = plat.trace_files(gzip); // the trace writers check what they draw (docs/traces.md)
+    } catch (const std::exception& e) {
+        std::cerr << "blsim: internal error: " << e.what() << "\n";
+        return exit_internal;
+    }
     std::vector<std::string> names;
     for (const auto& f : files)
         names.push_back(f.first);

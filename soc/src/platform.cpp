@@ -10,6 +10,7 @@
 
 #include <cassert>
 #include <algorithm>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -427,13 +428,16 @@ void platform::guest_error(unsigned cpu, unsigned code, unsigned detail)
     }
 }
 
-platform::~platform() { close_vcd(); }
+// A run that ends in an error writes no VCD (close_vcd writes it).
+platform::~platform() = default;
 
 void platform::close_vcd()
 {
-    if (vcd_)
-        sc_core::sc_close_vcd_trace_file(vcd_);
-    vcd_ = nullptr;
+    if (!vcd_)
+        return;
+    std::ofstream out(vcd_path_ + ".vcd", std::ios::binary | std::ios::trunc);
+    out << vcd_->text();
+    vcd_.reset();
 }
 
 void platform::enable_traces(bool perfetto, bool ftrace, const std::string& vcd_path)
@@ -490,31 +494,33 @@ void platform::enable_traces(bool perfetto, bool ftrace, const std::string& vcd_
         }
     }
     if (!vcd_path.empty()) {
-        // SystemC's own tracing: the GIC's lines as they are, and the power states and clocks
-        // as integers (enum model::core_power / cluster_power; MHz), kept in signals for it.
-        vcd_ = sc_core::sc_create_vcd_trace_file(vcd_path.c_str());
-        vcd_->set_time_unit(1, sc_core::SC_PS); // the kernel's resolution: every change at its time
-        vcd_core_.init(ncpus());
-        vcd_cluster_.init(clusters_.size());
-        vcd_freq_.init(clusters_.size());
+        // The GIC's lines as it writes them, the power states as integers (enum
+        // model::core_power / cluster_power) and the clocks in MHz, each from the value it has
+        // now (docs/traces.md gives them); recorded by listening only, written at the end.
+        vcd_path_ = vcd_path;
+        vcd_ = std::make_unique<vcd_recorder>();
+        std::vector<unsigned> irq, wake, core, cluster, freq;
         for (unsigned cpu = 0; cpu < ncpus(); cpu++) {
             const std::string n = "cpu" + std::to_string(cpu);
-            sc_core::sc_trace(vcd_, irq_lines_[cpu], n + "_irq");
-            sc_core::sc_trace(vcd_, wake_lines_[cpu], n + "_wake");
-            sc_core::sc_trace(vcd_, vcd_core_[cpu], n + "_power");
-            vcd_core_[cpu].write(static_cast<int>(pc_->core_state(cpu)));
+            irq.push_back(vcd_->add(n + "_irq", 1, irq_lines_[cpu].read()));
+            wake.push_back(vcd_->add(n + "_wake", 1, wake_lines_[cpu].read()));
+            core.push_back(vcd_->add(n + "_power", 32, static_cast<unsigned>(pc_->core_state(cpu))));
         }
         for (unsigned cl = 0; cl < clusters_.size(); cl++) {
             const std::string& n = cfg_.soc.clusters[cl].name;
-            sc_core::sc_trace(vcd_, vcd_cluster_[cl], n + "_power");
-            sc_core::sc_trace(vcd_, vcd_freq_[cl], n + "_freq_mhz");
-            vcd_freq_[cl].write(clusters_[cl]->clock().freq_mhz());
-            clusters_[cl]->clock().changed.subscribe([this, cl](int, int mhz) { vcd_freq_[cl].write(mhz); });
+            cluster.push_back(vcd_->add(n + "_power", 32, static_cast<unsigned>(pc_->cluster_state(cl))));
+            freq.push_back(vcd_->add(n + "_freq_mhz", 32, static_cast<std::uint64_t>(clusters_[cl]->clock().freq_mhz())));
+            clusters_[cl]->clock().changed.subscribe(
+                [this, s = freq[cl]](int, int mhz) { vcd_->change(now_ps(), s, static_cast<std::uint64_t>(mhz)); });
         }
-        pc_->core_changed.subscribe(
-            [this](unsigned cpu, model::core_power, model::core_power s) { vcd_core_[cpu].write(static_cast<int>(s)); });
-        pc_->cluster_changed.subscribe([this](unsigned cl, model::cluster_power, model::cluster_power s) {
-            vcd_cluster_[cl].write(static_cast<int>(s));
+        gic_->line_written.subscribe([this, irq, wake](unsigned cpu, bool is_wake, bool level) {
+            vcd_->change(now_ps(), is_wake ? wake.at(cpu) : irq.at(cpu), level);
+        });
+        pc_->core_changed.subscribe([this, core](unsigned cpu, model::core_power, model::core_power s) {
+            vcd_->change(now_ps(), core.at(cpu), static_cast<unsigned>(s));
+        });
+        pc_->cluster_changed.subscribe([this, cluster](unsigned cl, model::cluster_power, model::cluster_power s) {
+            vcd_->change(now_ps(), cluster.at(cl), static_cast<unsigned>(s));
         });
     }
 }

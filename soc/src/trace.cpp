@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "blsim/model/invariant.h"
 #include "blsim/soc/scenario.h"
 
 namespace blsim::soc {
@@ -87,12 +88,15 @@ public:
     }
     // @write appends the event's text to the buffer it is given.
     template <class F>
-    void add_with(std::uint64_t t_ps, F&& write)
+    std::size_t add_with(std::uint64_t t_ps, F&& write)
     {
         const std::size_t offset = buf_.size();
         write(buf_);
         events_.push_back({t_ps, offset, buf_.size() - offset});
+        return events_.size() - 1;
     }
+    // Event @i (add_with's number) is not written after all.
+    void drop(std::size_t i) { events_.at(i).len = 0; }
     void meta(std::string text) { meta_.push_back(std::move(text)); }
     std::string write()
     {
@@ -106,6 +110,8 @@ public:
             first = false;
         }
         for (const ref& e : events_) {
+            if (!e.len)
+                continue;
             text += first ? "" : ",\n";
             text.append(buf_, e.offset, e.len);
             first = false;
@@ -260,19 +266,49 @@ std::string trace_recorder::perfetto_json(const std::vector<switch_record>& swit
     out.meta(name_meta("process_name", logical_pid, -1, "logical CPUs"));
     bool mode_named = false;
 
-    // Open slices, to end at the next state and at the end of the run: tid -> pid (0: none).
-    std::map<int, int> open;
+    // Open slices, to end at the next state and at the end of the run, by tid. The records
+    // are taken in time order, so that on each track a slice's end comes before the next
+    // one's begin at the same time; a slice that would end where it began is not drawn (a
+    // same-time B/E pair reads as a mismatch in Chrome's trace engine). Every E names its
+    // slice, as the B does.
+    struct open_slice {
+        int pid = 0; // 0: none
+        std::string name;
+        const char* cat = nullptr;
+        std::uint64_t t0 = 0;
+        std::size_t begin = 0; // the B event
+    };
+    std::map<int, open_slice> open;
     auto end_slice = [&](int pid, int tid, std::uint64_t t) {
         auto it = open.find(tid);
-        if (it != open.end() && it->second) {
-            out.add_with(t, [&](std::string& b) { append_slice(b, 'E', std::string(), pid, tid, t); });
-            it->second = 0;
-        }
+        if (it == open.end() || !it->second.pid)
+            return;
+        open_slice& o = it->second;
+        if (t <= o.t0)
+            out.drop(o.begin);
+        else
+            out.add_with(t, [&](std::string& b) { append_slice(b, 'E', o.name, pid, tid, t, o.cat); });
+        o.pid = 0;
     };
     auto begin_slice = [&](int pid, int tid, std::uint64_t t, const std::string& name, const char* cat) {
         end_slice(pid, tid, t);
-        out.add_with(t, [&](std::string& b) { append_slice(b, 'B', name, pid, tid, t, cat); });
-        open[tid] = pid;
+        const std::size_t i = out.add_with(t, [&](std::string& b) { append_slice(b, 'B', name, pid, tid, t, cat); });
+        open[tid] = {pid, name, cat, t, i};
+    };
+    // A task slice is drawn only while its CPU is powered: a task's slice on the outbound
+    // ends at the switch's blackout start and goes on, under the same name, on the inbound
+    // at its end. A task slice open while its CPU is off is a bug of the simulator (the
+    // C kernel ran a task there, or the recorder lost an event): the run stops.
+    std::vector<bool> cpu_off(ncpus, false);
+    std::vector<std::string> carried(ncpus); // per outbound: the task in flight across a switch
+    std::vector<unsigned> running(ncpus, none); // per CPU: the task its task track shows
+    std::vector<unsigned> carried_task(ncpus, none);
+    auto task_open = [&](unsigned cpu) -> const open_slice* {
+        auto it = open.find(cpu_tid(cpu, 0));
+        return it != open.end() && it->second.pid ? &it->second : nullptr;
+    };
+    auto task_on_off_cpu = [&](unsigned cpu, std::uint64_t t, const std::string& task, const std::string& how) {
+        model::invariant_failed("trace-task-on-powered-cpu", t, "cpu" + std::to_string(cpu), "task '" + task + "' " + how);
     };
     std::map<unsigned, bool> logical_named;
     auto logical_track = [&](unsigned l) {
@@ -284,10 +320,20 @@ std::string trace_recorder::perfetto_json(const std::vector<switch_record>& swit
     };
     static const char* const counter_names[] = {"freq_mhz", "voltage_mv", "power_mw", "energy_j"};
 
-    for (const rec& r : recs_) {
+    std::vector<std::size_t> order(recs_.size());
+    for (std::size_t i = 0; i < order.size(); i++)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return recs_[x].t_ps < recs_[y].t_ps; });
+    for (std::size_t i : order) {
+        const rec& r = recs_[i];
         switch (r.k) {
         case kind::core: {
             const int pid = cluster_pid(ctx_.cpu_cluster.at(r.cpu));
+            cpu_off.at(r.cpu) = static_cast<model::core_power>(r.sub) == model::core_power::off;
+            if (cpu_off[r.cpu])
+                if (const open_slice* o = task_open(r.cpu))
+                    task_on_off_cpu(r.cpu, r.t_ps, o->name, "is running when the CPU powers off");
             begin_slice(pid, cpu_tid(r.cpu, 2), r.t_ps, model::to_string(static_cast<model::core_power>(r.sub)), "power");
             break;
         }
@@ -305,10 +351,31 @@ std::string trace_recorder::perfetto_json(const std::vector<switch_record>& swit
             const int pid = cluster_pid(ctx_.cpu_cluster.at(r.cpu));
             switch (ev) {
             case BLS_TRACE_SCHED_SWITCH:
-                if (b == none)
+                if (b == none) {
                     end_slice(pid, cpu_tid(r.cpu, 0), r.t_ps);
-                else
+                } else {
+                    if (cpu_off.at(r.cpu))
+                        task_on_off_cpu(r.cpu, r.t_ps, ctx_.task_names.at(b), "is switched in while the CPU is off");
                     begin_slice(pid, cpu_tid(r.cpu, 0), r.t_ps, ctx_.task_names.at(b), "sched");
+                }
+                running.at(r.cpu) = b;
+                break;
+            case BLS_TRACE_BLACKOUT_BEGIN: // on the outbound: its task leaves it
+                if (const open_slice* o = task_open(r.cpu)) {
+                    carried.at(r.cpu) = o->name;
+                    end_slice(pid, cpu_tid(r.cpu, 0), r.t_ps);
+                }
+                carried_task.at(r.cpu) = running.at(r.cpu);
+                running[r.cpu] = none;
+                break;
+            case BLS_TRACE_BLACKOUT_END: // on the inbound (b: the outbound): the task arrives
+                if (b < ncpus && !carried[b].empty()) {
+                    if (cpu_off.at(r.cpu))
+                        task_on_off_cpu(r.cpu, r.t_ps, carried[b], "arrives from cpu" + std::to_string(b) + " while the CPU is off");
+                    begin_slice(pid, cpu_tid(r.cpu, 0), r.t_ps, carried[b], "sched");
+                    carried[b].clear();
+                    running.at(r.cpu) = carried_task[b];
+                }
                 break;
             case BLS_TRACE_CPU_IDLE: {
                 const unsigned c = ctx_.cpu_cluster.at(r.cpu);
@@ -328,6 +395,14 @@ std::string trace_recorder::perfetto_json(const std::vector<switch_record>& swit
             }
             case BLS_TRACE_SCHED_WAKEUP:
             case BLS_TRACE_SCHED_MIGRATE: {
+                // A task moved while it runs (hotplug takes a CPU's tasks, the running one
+                // too, with no switch traced on it): it runs there no more.
+                if (ev == BLS_TRACE_SCHED_MIGRATE)
+                    for (unsigned c = 0; c < ncpus; c++)
+                        if (running[c] == a) {
+                            end_slice(cluster_pid(ctx_.cpu_cluster[c]), cpu_tid(c, 0), r.t_ps);
+                            running[c] = none;
+                        }
                 const std::string what = ev == BLS_TRACE_SCHED_WAKEUP ? "wakeup " : "migrate ";
                 std::string s = slice('i', what + ctx_.task_names.at(a) + " -> cpu" + std::to_string(b), pid,
                                       cpu_tid(r.cpu, 0), r.t_ps, "sched");
@@ -404,9 +479,9 @@ std::string trace_recorder::perfetto_json(const std::vector<switch_record>& swit
         }
         }
     }
-    for (const auto& [tid, pid] : open)
-        if (pid)
-            end_slice(pid, tid, end_ps);
+    for (const auto& [tid, o] : open)
+        if (o.pid)
+            end_slice(o.pid, tid, end_ps);
 
     // Switches: the phases as nested slices on the logical CPU's track, and the two messages
     // between the CPUs (the early poke, the "inbound alive" SGI) as flow arrows between the
@@ -516,7 +591,12 @@ std::string trace_recorder::ftrace_text(const std::vector<policy_limits>& polici
     std::ostringstream body;
     std::uint64_t entries = 0;
     char line[512];
+    // The header's #P: one more than the highest CPU number the lines use, in the CPU column
+    // or in a field naming a CPU (parsers size their per-CPU buffers by it).
+    unsigned ncpus_used = 0;
+    auto use = [&](unsigned l) { ncpus_used = std::max(ncpus_used, l + 1); };
     auto emit = [&](unsigned cpu, std::uint64_t t_ps, const char* event, const std::string& fields) {
+        use(logical_of[cpu]);
         const int cur = current[cpu];
         const std::string who = cur < 0 ? "<idle>" : comm(ctx_.task_names[static_cast<unsigned>(cur)]);
         std::snprintf(line, sizeof line, "%16s-%-7d [%03u] d..2 %6" PRIu64 ".%06" PRIu64 ": %s: %s\n", who.c_str(),
@@ -529,6 +609,7 @@ std::string trace_recorder::ftrace_text(const std::vector<policy_limits>& polici
 
     for (const policy_limits& p : policies) {
         std::snprintf(line, sizeof line, "min=%u max=%u cpu_id=%u", p.min_mhz * 1000, p.max_mhz * 1000, p.cpu);
+        use(p.cpu);
         emit(p.cpu < logical_of.size() ? p.cpu : 0, 0, "cpu_frequency_limits", line);
     }
     for (std::size_t i : order) {
@@ -556,14 +637,20 @@ std::string trace_recorder::ftrace_text(const std::vector<policy_limits>& polici
         case BLS_TRACE_SCHED_WAKEUP:
             std::snprintf(line, sizeof line, "comm=%s pid=%d prio=%d target_cpu=%03u", comm(ctx_.task_names.at(a)).c_str(),
                           pid(a), prio(a), b);
+            use(b);
             emit(cpu, r.t_ps, "sched_wakeup", line);
             task_cpu[a] = b;
             break;
         case BLS_TRACE_SCHED_MIGRATE:
             std::snprintf(line, sizeof line, "comm=%s pid=%d prio=%d orig_cpu=%u dest_cpu=%u",
                           comm(ctx_.task_names.at(a)).c_str(), pid(a), prio(a), task_cpu[a], b);
+            use(task_cpu[a]);
+            use(b);
             emit(cpu, r.t_ps, "sched_migrate_task", line);
             task_cpu[a] = b;
+            for (int& c : current) // taken off the CPU it ran on (hotplug): that CPU runs nothing now
+                if (c == static_cast<int>(a))
+                    c = -1;
             break;
         case BLS_TRACE_CPU_IDLE:
             logical_of[cpu] = b;
@@ -572,6 +659,7 @@ std::string trace_recorder::ftrace_text(const std::vector<policy_limits>& polici
             break;
         case BLS_TRACE_CPU_FREQUENCY:
             std::snprintf(line, sizeof line, "state=%u cpu_id=%u", b * 1000, a);
+            use(a);
             emit(cpu, r.t_ps, "cpu_frequency", line);
             break;
         case BLS_TRACE_BLACKOUT_BEGIN: // on the outbound: the logical CPU leaves it
@@ -591,7 +679,7 @@ std::string trace_recorder::ftrace_text(const std::vector<policy_limits>& polici
     }
     std::ostringstream os;
     os << "# tracer: nop\n#\n# entries-in-buffer/entries-written: " << entries << "/" << entries
-       << "   #P:" << ctx_.cpu_cluster.size() << "\n#\n"
+       << "   #P:" << ncpus_used << "\n#\n"
        << "#                                _-----=> irqs-off\n"
           "#                               / _----=> need-resched\n"
           "#                              | / _---=> hardirq/softirq\n"
@@ -601,6 +689,107 @@ std::string trace_recorder::ftrace_text(const std::vector<policy_limits>& polici
           "#              | |         |   ||||      |         |\n"
        << body.str();
     return os.str();
+}
+
+// --- VCD ------------------------------------------------------------------------------------
+
+unsigned vcd_recorder::add(const std::string& name, unsigned width, std::uint64_t initial)
+{
+    if (width < 1 || width > 64)
+        throw std::logic_error("vcd_recorder: a signal of " + std::to_string(width) + " bits");
+    signals_.push_back({name, width, initial});
+    return static_cast<unsigned>(signals_.size() - 1);
+}
+
+void vcd_recorder::change(std::uint64_t t_ps, unsigned signal, std::uint64_t value)
+{
+    if (signal >= signals_.size())
+        throw std::logic_error("vcd_recorder: no signal " + std::to_string(signal));
+    changes_.push_back({t_ps, static_cast<std::uint32_t>(signal), value});
+}
+
+namespace {
+
+// VCD identifiers: printable ASCII from '!' to '~', as digits of base 94.
+std::string vcd_id(unsigned n)
+{
+    std::string id;
+    do {
+        id += static_cast<char>('!' + n % 94);
+        n /= 94;
+    } while (n);
+    return id;
+}
+
+void vcd_value(std::string& b, unsigned width, std::uint64_t v, const std::string& id)
+{
+    if (width == 1) {
+        b += (v & 1) ? '1' : '0';
+    } else {
+        b += 'b';
+        int top = static_cast<int>(width) - 1;
+        while (top > 0 && !(v >> top & 1))
+            top--;
+        for (int i = top; i >= 0; i--)
+            b += (v >> i & 1) ? '1' : '0';
+        b += ' ';
+    }
+    b += id;
+    b += '\n';
+}
+
+} // namespace
+
+std::string vcd_recorder::text() const
+{
+    std::string b = "$date\n     (omitted: blsim's outputs depend only on the scenario and seed)\n$end\n\n"
+                    "$version\n     blsim\n$end\n\n$timescale\n     1 ps\n$end\n\n$scope module SystemC $end\n";
+    std::vector<std::string> ids;
+    for (unsigned i = 0; i < signals_.size(); i++) {
+        ids.push_back(vcd_id(i));
+        const signal& s = signals_[i];
+        b += "$var wire " + std::to_string(s.width) + " " + ids[i] + " " + s.name;
+        if (s.width > 1)
+            b += " [" + std::to_string(s.width - 1) + ":0]";
+        b += " $end\n";
+    }
+    b += "$upscope $end\n$enddefinitions $end\n\n$dumpvars\n";
+    std::vector<change_rec> ch = changes_;
+    std::stable_sort(ch.begin(), ch.end(), [](const change_rec& x, const change_rec& y) { return x.t_ps < y.t_ps; });
+    // $dumpvars: the values at time zero, once everything done at time zero is done.
+    std::vector<std::uint64_t> value;
+    for (unsigned i = 0; i < signals_.size(); i++)
+        value.push_back(signals_[i].initial);
+    for (const change_rec& c : ch)
+        if (c.t_ps == 0)
+            value[c.signal] = c.value;
+    for (unsigned i = 0; i < signals_.size(); i++)
+        vcd_value(b, signals_[i].width, value[i], ids[i]);
+    b += "$end\n";
+    // At each time, each signal's last value there, printed when it differs from before.
+    std::vector<std::uint64_t> next = value;
+    for (std::size_t i = 0; i < ch.size();) {
+        const std::uint64_t t = ch[i].t_ps;
+        std::size_t j = i;
+        for (; j < ch.size() && ch[j].t_ps == t; j++)
+            next[ch[j].signal] = ch[j].value;
+        bool stamped = false;
+        for (std::size_t k = i; k < j; k++) {
+            const unsigned s = ch[k].signal;
+            if (next[s] == value[s])
+                continue;
+            if (!stamped) {
+                b += '#';
+                append_int(b, t);
+                b += '\n';
+                stamped = true;
+            }
+            value[s] = next[s];
+            vcd_value(b, signals_[s].width, value[s], ids[s]);
+        }
+        i = j;
+    }
+    return b;
 }
 
 std::string gzip(const std::string& text)

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -248,6 +249,164 @@ TEST_F(trace_test, the_vcd_holds_the_lines_power_states_and_clocks_without_the_d
     EXPECT_NE(vcd.find("$timescale\n     1 ps\n$end"), std::string::npos);
     EXPECT_NE(vcd.find("(omitted: blsim's outputs depend only on the scenario and seed)"), std::string::npos);
     EXPECT_FALSE(fs::exists(dir / ".trace.tmp.vcd"));
+}
+
+// What a run simulated, from its summary.json: all of it but the list of files written and
+// the host's own measurements (wall time and memory, which vary from run to run anyway).
+std::string simulated(const fs::path& summary)
+{
+    json s = json::parse(slurp(summary));
+    s.erase("files");
+    for (const char* k : {"wall_s", "realtime_factor", "peak_rss_mb"})
+        s.at("host").erase(k);
+    return s.dump(1);
+}
+
+// Issue 24: --trace vcd changed the results (SystemC's sc_trace and the signals it needed
+// were activity of their own). Every shipped scenario, shortened, untraced and with each
+// trace kind: the same results to the byte.
+TEST_F(trace_test, no_trace_kind_changes_what_any_shipped_scenario_simulates)
+{
+    std::vector<fs::path> scenarios;
+    for (const auto& e : fs::directory_iterator(std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios"))
+        if (e.path().extension() == ".yaml")
+            scenarios.push_back(e.path());
+    std::sort(scenarios.begin(), scenarios.end());
+    ASSERT_GE(scenarios.size(), 20u);
+    for (const fs::path& sc : scenarios) {
+        const std::string n = sc.stem().string();
+        ASSERT_EQ(run("--out " + (dir / n / "none").string() + " " + sc.string() + " --set duration_s=1"), 0) << n;
+        const std::string untraced = simulated(dir / n / "none" / "summary.json");
+        for (const char* kind : {"perfetto", "ftrace", "vcd"}) {
+            const fs::path out = dir / n / kind;
+            ASSERT_EQ(run("--out " + out.string() + " --trace " + kind + " " + sc.string() + " --set duration_s=1"), 0)
+                << n << " " << kind;
+            EXPECT_EQ(simulated(out / "summary.json"), untraced) << n << " with --trace " << kind;
+        }
+        fs::remove_all(dir / n);
+    }
+}
+
+// Issue 24: a task's slice began on a switch's outbound and went on there while the outbound
+// was off (audio-decoder on a powered-off cpu0 for 12.4 s of the default run). No task slice
+// overlaps its CPU's off state; every E names its B; no slice ends where it began.
+TEST_F(trace_test, no_task_is_drawn_on_a_powered_off_cpu_in_the_default_run)
+{
+    ASSERT_EQ(run("--out " + dir.string() + " --trace perfetto " + BLSIM_SOURCE_DIR + "/configs/scenarios/default.yaml"), 0);
+    const json t = json::parse(slurp(dir / "trace.json"));
+    // Per track (pid, tid): the closed slices (begin, end, name), and the open one.
+    using track = std::pair<int, int>;
+    struct slice {
+        double b, e;
+        std::string name;
+    };
+    std::map<track, std::vector<slice>> closed;
+    std::map<track, slice> open;
+    for (const json& e : t.at("traceEvents")) {
+        const std::string ph = e.at("ph");
+        if (ph != "B" && ph != "E")
+            continue;
+        const track k{e.at("pid"), e.at("tid")};
+        const double ts = e.at("ts");
+        ASSERT_TRUE(e.contains("name")) << "a nameless " << ph << ": " << e.dump();
+        if (ph == "B") {
+            ASSERT_FALSE(open.count(k)) << e.dump();
+            open[k] = {ts, 0, e.at("name")};
+        } else {
+            ASSERT_TRUE(open.count(k)) << "an E without its B: " << e.dump();
+            EXPECT_EQ(e.at("name").get<std::string>(), open[k].name) << e.dump();
+            EXPECT_GT(ts, open[k].b) << "a slice ending where it began: " << e.dump();
+            closed[k].push_back({open[k].b, ts, open[k].name});
+            open.erase(k);
+        }
+    }
+    ASSERT_TRUE(open.empty());
+    std::size_t tasks = 0, offs = 0, overlaps = 0;
+    for (const auto& [k, slices] : closed) {
+        if (k.second % 100 != 0 || k.second < 100 || k.second >= 5000)
+            continue; // not a cpuN task track (docs/traces.md's numbering)
+        const track power{k.first, k.second + 2};
+        ASSERT_TRUE(closed.count(power)) << k.second;
+        for (const slice& p : closed.at(power)) {
+            if (p.name != "off")
+                continue;
+            offs++;
+            for (const slice& s : slices) {
+                if (s.b < p.e && p.b < s.e) {
+                    if (overlaps++ < 5)
+                        ADD_FAILURE() << "'" << s.name << "' " << s.b << "-" << s.e << " us on cpu" << k.second / 100 - 1
+                                      << ", off " << p.b << "-" << p.e << " us";
+                }
+            }
+        }
+        tasks += slices.size();
+    }
+    EXPECT_EQ(overlaps, 0u);
+    EXPECT_GT(tasks, 1000u);
+    EXPECT_GT(offs, 10u);
+}
+
+// Issue 24: #P said every physical CPU; the lines use the logical ones. It is one more than the
+// highest CPU number the lines use, in the CPU column or in a CPU field.
+TEST_F(trace_test, the_ftrace_headers_cpu_count_is_the_cpus_its_lines_use)
+{
+    for (const char* sc : {"default.yaml", "switch-pingpong.yaml", "bbench-hmp.yaml"}) {
+        const fs::path out = dir / sc;
+        ASSERT_EQ(run("--out " + out.string() + " --trace ftrace " + BLSIM_SOURCE_DIR + "/configs/scenarios/" + sc +
+                      " --set duration_s=1"),
+                  0);
+        const std::string text = slurp(out / "trace.txt");
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(text, m, std::regex(R"(#P:(\d+)\n)"))) << sc;
+        const unsigned p = static_cast<unsigned>(std::stoul(m[1]));
+        unsigned used = 0;
+        const std::regex cpu(R"(\[(\d{3})\]|(?:cpu_id|target_cpu|orig_cpu|dest_cpu)=(\d+))");
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), cpu); it != std::sregex_iterator(); ++it)
+            used = std::max(used, static_cast<unsigned>(std::stoul((*it)[1].matched ? (*it)[1] : (*it)[2])) + 1);
+        EXPECT_EQ(p, used) << sc;
+    }
+}
+
+// Issue 24: the VCD's signals start at documented values (docs/traces.md): the lines low, the
+// power states and clocks as the platform has them at time zero.
+TEST_F(trace_test, the_vcd_signals_start_at_their_documented_values)
+{
+    ASSERT_EQ(run("--out " + dir.string() + " --trace vcd --set duration_s=0.2"), 0);
+    const std::string vcd = slurp(dir / "trace.vcd");
+    std::map<std::string, std::string> id; // name -> identifier
+    const std::regex var(R"(\$var wire \d+ (\S+) (\S+)( \[\d+:0\])? \$end)");
+    for (auto it = std::sregex_iterator(vcd.begin(), vcd.end(), var); it != std::sregex_iterator(); ++it)
+        id[(*it)[2]] = (*it)[1];
+    ASSERT_EQ(id.size(), 5u * 3 + 2 * 2);
+    const std::size_t d = vcd.find("$dumpvars\n"), e = vcd.find("$end\n", d);
+    ASSERT_NE(d, std::string::npos);
+    std::map<std::string, std::string> initial; // identifier -> value
+    std::istringstream in(vcd.substr(d + 10, e - d - 10));
+    for (std::string line; std::getline(in, line);) {
+        if (line[0] == 'b')
+            initial[line.substr(line.find(' ') + 1)] = line.substr(0, line.find(' '));
+        else
+            initial[line.substr(1)] = line.substr(0, 1);
+    }
+    for (unsigned cpu = 0; cpu < 5; cpu++) {
+        const std::string n = "cpu" + std::to_string(cpu);
+        EXPECT_EQ(initial[id[n + "_irq"]], "0") << n;
+        EXPECT_EQ(initial[id[n + "_wake"]], "0") << n;
+    }
+    for (unsigned cpu = 0; cpu < 5; cpu++) // 0x41 on: every core is powered out of reset
+        EXPECT_EQ(initial[id["cpu" + std::to_string(cpu) + "_power"]], "b1000001") << cpu;
+    EXPECT_EQ(initial[id["a15_power"]], "b1010001"); // 0x51 on
+    EXPECT_EQ(initial[id["a7_power"]], "b1010001");
+    EXPECT_EQ(initial[id["a15_freq_mhz"]], "b10010110000"); // 1200 MHz: the SoC file's boot clocks
+    EXPECT_EQ(initial[id["a7_freq_mhz"]], "b1111101000");   // 1000 MHz
+    // After $dumpvars, only changes, in time order.
+    std::uint64_t last = 0;
+    for (std::size_t p = vcd.find("\n#", e); p != std::string::npos; p = vcd.find("\n#", p + 1)) {
+        const std::uint64_t t = std::stoull(vcd.substr(p + 2));
+        EXPECT_GT(t, last);
+        last = t;
+    }
+    EXPECT_GT(last, 0u);
 }
 
 TEST_F(trace_test, an_unknown_trace_kind_is_a_usage_error)

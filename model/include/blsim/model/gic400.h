@@ -37,6 +37,7 @@
 #include "blsim/model/clock_domain.h"
 #include "blsim/model/faults.h"
 #include "blsim/model/jitter.h"
+#include "blsim/model/observable.h"
 #include "blsim/model/params.h"
 #include "blsim/model/reg_table.h"
 
@@ -68,6 +69,10 @@ public:
     tlm_utils::simple_target_socket<gic400> cpu_socket;
     sc_core::sc_vector<sc_core::sc_out<bool>> irq;  // to each core: an interrupt is signalled
     sc_core::sc_vector<sc_core::sc_out<bool>> wake; // to the power controller: one targets the CPU
+    // Each write of a line above, as it is made (for observers such as a trace writer, which
+    // must not touch the signals themselves): the CPU, which line (false irq, true wake), its
+    // new level. The signal takes the level in the next delta cycle, at the same time.
+    observable<unsigned /*cpu*/, bool /*wake*/, bool /*level*/> line_written;
 
     gic400(sc_core::sc_module_name name, unsigned ncpus, const gic_params& params,
            clock_domain& clock);

@@ -156,10 +156,8 @@ private:
     std::unique_ptr<os_probe> os_probe_;
     std::unique_ptr<trace_recorder> trace_; // null: tracing off
     bool trace_perfetto_ = false, trace_ftrace_ = false;
-    sc_core::sc_trace_file* vcd_ = nullptr;
-    using vcd_signal = sc_core::sc_signal<int, sc_core::SC_UNCHECKED_WRITERS>;
-    sc_core::sc_vector<vcd_signal> vcd_core_{"vcd_core_state"}, vcd_cluster_{"vcd_cluster_state"},
-        vcd_freq_{"vcd_freq_mhz"};
+    std::unique_ptr<vcd_recorder> vcd_; // null: no VCD
+    std::string vcd_path_;
     std::vector<int> executing_; // per logical CPU: the CPU running its work, or -1
     std::uint64_t cci_timeouts_ = 0;
     std::uint64_t cci_retries_ = 0;

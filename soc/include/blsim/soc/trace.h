@@ -77,6 +77,35 @@ private:
     std::vector<std::array<last_sample, 4>> last_; // per cluster, per counter
 };
 
+// The VCD (trace.vcd): a few integer signals (the GIC's lines, the power states, the clocks),
+// each change recorded as the model publishes it and the file written at the end. It only
+// listens: no SystemC signal, process, event or trace file of its own, so a run traced this
+// way simulates exactly what an untraced run does.
+class vcd_recorder {
+public:
+    // Declares a signal of @width bits (1..64) holding @initial at time zero; its index.
+    unsigned add(const std::string& name, unsigned width, std::uint64_t initial);
+    // @signal holds @value from @t_ps on (the last change at one time wins; times need not
+    // come in order).
+    void change(std::uint64_t t_ps, unsigned signal, std::uint64_t value);
+    // The file: header, the values at time zero ($dumpvars), then each time something changed.
+    std::string text() const;
+
+private:
+    struct signal {
+        std::string name;
+        unsigned width;
+        std::uint64_t initial;
+    };
+    struct change_rec {
+        std::uint64_t t_ps;
+        std::uint32_t signal;
+        std::uint64_t value;
+    };
+    std::vector<signal> signals_;
+    std::vector<change_rec> changes_;
+};
+
 // @text compressed in gzip's format (RFC 1952), as `gzip -9` would write it.
 std::string gzip(const std::string& text);
 
