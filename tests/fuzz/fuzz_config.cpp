@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "blsim/soc/scenario.h"
+#include "fuzz_input.h"
 
 namespace {
 
@@ -30,21 +31,9 @@ namespace {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    const std::string input(reinterpret_cast<const char*>(data), size);
-    std::string text = input;
-    std::vector<std::string> overrides;
-    const std::size_t split = input.find("\n#--set\n");
-    if (split != std::string::npos) {
-        text = input.substr(0, split + 1);
-        std::size_t at = split + 8;
-        while (at < input.size()) {
-            std::size_t end = input.find('\n', at);
-            if (end == std::string::npos)
-                end = input.size();
-            overrides.push_back(input.substr(at, end - at));
-            at = end + 1;
-        }
-    }
+    const blsim_fuzz::input in = blsim_fuzz::split_input(data, size);
+    const std::string& text = in.scenario;
+    const std::vector<std::string>& overrides = in.overrides;
     const std::string name = "builtin:configs/scenarios/fuzz.yaml";
     blsim::cfg::diagnostics diag;
     blsim::soc::scenario_config cfg;

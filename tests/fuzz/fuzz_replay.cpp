@@ -1,5 +1,6 @@
-// tests/fuzz/fuzz_replay.cpp -- runs the fuzz target over a corpus, in any build (ctest's
-// fuzz_replay): every shipped configuration and every reproducer of a loader bug stays fixed.
+// tests/fuzz/fuzz_replay.cpp -- runs a fuzz target over a corpus, in any build (ctest's
+// fuzz_replay and fuzz_run_replay): every shipped configuration and every reproducer of a
+// loader or run-time bug stays fixed.
 //
 // usage: fuzz_replay DIR_OR_FILE...   (directories are walked recursively; *.yaml and files
 //        without an extension are inputs)
@@ -34,6 +35,7 @@ int main(int argc, char** argv)
         std::ostringstream ss;
         ss << in.rdbuf();
         const std::string s = ss.str();
+        std::fprintf(stderr, "fuzz_replay: %s\n", p.string().c_str()); // which input, if it aborts
         LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());
     }
     std::printf("fuzz_replay: %zu inputs, no failure\n", inputs.size());
