@@ -211,6 +211,7 @@ platform::platform(const scenario_config& cfg, injected_bug bug, unsigned mutant
     power_model_ = model::make_power_model(soc.energy);
     meter_ = std::make_unique<model::energy_meter>(soc, *power_model_);
     probe_ = std::make_unique<switch_probe>(ncpus, *meter_, [this](std::uint64_t t) { meter_->advance_all(t); });
+    probe_->set_hang_bound(switch_hang_bound_ps(cfg_.soc, cfg_.jitter, cfg_.faults));
     pc_->core_changed.subscribe([this](unsigned cpu, model::core_power, model::core_power s) {
         meter_->core_state(now_ps(), cpu, s);
         if (s == model::core_power::off) {

@@ -11,6 +11,32 @@
 
 namespace blsim::soc {
 
+std::uint64_t switch_hang_bound_ps(const model::soc_params& soc, const model::jitter_params& jitter,
+                                   const model::fault_params& faults)
+{
+    using model::jitter_class;
+    double slow = 1; // the largest jitter factor of the latencies summed
+    if (jitter.enabled)
+        for (jitter_class c : model::all_jitter_classes)
+            if (c != jitter_class::sgi_delivery)
+                slow = std::max(slow, 1 + jitter.bound(c));
+    double attempt_us = 0;
+    for (const model::cluster_params& cl : soc.clusters) {
+        const model::power_params& p = cl.power;
+        const double dvfs = static_cast<double>(cl.opps.size()) * (cl.dvfs.voltage_latency_us + cl.dvfs.freq_latency_us);
+        attempt_us = std::max(attempt_us, p.cluster_off_entry_us + p.cluster_off_exit_us + p.core_off_entry_us +
+                                              p.core_off_exit_us + p.core_wfi_exit_us + dvfs);
+    }
+    if (faults.configured(model::fault_kind::power_up_fail))
+        attempt_us += faults.power_up_fail.timeout_us;
+    if (faults.configured(model::fault_kind::cci_stuck))
+        attempt_us += faults.cci_stuck.stuck_us;
+    const double attempts = BLS_SWITCH_KICKS + 1;
+    // A kick, an "inbound alive", a reschedule, each late by at most the SGI jitter.
+    const double sgi_ns = jitter.enabled ? 4 * jitter.bound(jitter_class::sgi_delivery) : 0;
+    return static_cast<std::uint64_t>(attempts * attempt_us * slow * 1e6 + sgi_ns * 1e3);
+}
+
 std::uint64_t switch_record::step_ps(int k) const
 {
     const std::uint64_t from = k == 0 ? t_blackout_start : t_step[k - 1];

@@ -38,7 +38,7 @@ void env_request(void* ctx, unsigned, unsigned mhz)
 {
     static_cast<fake_env*>(ctx)->requests.push_back(mhz);
 }
-const bls_gov_env env_ops = {env_idle, env_util, env_request, nullptr, env_iowait};
+const bls_gov_env env_ops = {env_idle, env_util, env_request, nullptr, env_iowait, nullptr};
 
 // One policy over CPU 0: 200..1200 MHz in steps of 200, at @cur.
 bls_policy policy(unsigned cur)
@@ -362,6 +362,56 @@ TEST(schedutil, follows_utilisation_with_a_quarter_of_headroom)
     gv.env.util[0] = 900; // 1318 -> the max
     EXPECT_EQ(gv.sample(15 * ms, 100), 800u); // within the 10 ms rate limit: nothing
     EXPECT_EQ(gv.sample(20 * ms, 100), 1200u);
+}
+
+// rate_limit_us 0 (legal in Linux): one evaluation per update from the scheduler (here a
+// scheduling point, an idle entry or exit), and the busy CPU's own deadline no more often than
+// the tick (HZ=100) would carry cpufreq_update_util: never one due again at once, which the
+// kernel would run in a loop every few tens of nanoseconds.
+TEST(schedutil, a_zero_rate_limit_evaluates_once_per_update_and_ticks_when_busy)
+{
+    bls_governor_tunables t = defaults();
+    t.schedutil.rate_limit_us = 0;
+    governed gv(&bls_gov_schedutil, t, 200);
+    EXPECT_EQ(bls_governor_deadline(&gv.g, 0, 0), 10 * ms); // the first tick
+    gv.env.util[0] = 512;
+    EXPECT_EQ(gv.sample(10 * ms, 100), 800u);
+    EXPECT_EQ(gv.g.stats.samples, 1u);
+    EXPECT_EQ(bls_governor_deadline(&gv.g, 0, 0), 20 * ms);
+    EXPECT_EQ(gv.sample(10 * ms, 100), 800u); // the same instant again: nothing due
+    EXPECT_EQ(gv.sample(10 * ms + 60, 100), 800u);
+    EXPECT_EQ(gv.g.stats.samples, 1u);
+    // Each idle entry and exit is an update, evaluated at once (no rate limit).
+    gv.env.util[0] = 100; // 146 -> 200
+    bls_governor_idle(&gv.g, 0, 1, 11 * ms);
+    EXPECT_EQ(gv.env.requests.back(), 200u);
+    bls_governor_idle(&gv.g, 0, 0, 11 * ms + 500);
+    EXPECT_EQ(gv.g.stats.samples, 3u);
+    EXPECT_EQ(bls_governor_deadline(&gv.g, 0, 0), 21 * ms + 500);
+}
+
+bool in_flight_now = false;
+int env_in_flight(void*, unsigned) { return in_flight_now; }
+
+// A transition in flight (the policy's work_in_progress) is not second-guessed: the update
+// asks nothing; the next one after it is over does.
+TEST(schedutil, a_transition_in_flight_suppresses_the_evaluation)
+{
+    bls_gov_env ops = env_ops;
+    ops.in_flight = env_in_flight;
+    fake_env env;
+    bls_governor g;
+    const bls_governor_tunables t = defaults();
+    bls_governor_init(&g, &bls_gov_schedutil, &t, &ops, &env);
+    const bls_policy p = policy(200);
+    ASSERT_EQ(bls_governor_set_policies(&g, &p, 1, 0), 0);
+    env.util[0] = 512;
+    in_flight_now = true;
+    bls_governor_run(&g, 0, 10 * ms);
+    EXPECT_TRUE(env.requests.empty());
+    in_flight_now = false;
+    bls_governor_run(&g, 0, 20 * ms);
+    EXPECT_EQ(env.requests, (std::vector<unsigned>{800}));
 }
 
 TEST(governors, performance_powersave_and_userspace_set_once_or_never)

@@ -134,6 +134,7 @@ struct bls_gov_cpu {
 	unsigned down_skip;     /* conservative: samples skipped before a step down */
 	unsigned rate_mult;     /* ondemand: windows to wait at max */
 	unsigned requested_mhz; /* conservative: the sum of its steps (not rounded to the table) */
+	uint64_t last_update_ns; /* schedutil: its policy's last update (last_freq_update_time) */
 };
 
 /* What a governor needs of the kernel. Called from within the governor's functions. */
@@ -151,6 +152,9 @@ struct bls_gov_env {
 	/* iowait_ns - optional (none: no I/O wait): the part of idle_ns that @cpu spent with a
 	 * task of its asleep in I/O (get_cpu_iowait_time_us), up to @now_ns. */
 	uint64_t (*iowait_ns)(void *ctx, unsigned cpu, uint64_t now_ns);
+	/* in_flight - optional (none: never): a frequency request of @cpu's policy is posted or
+	 * its transition not over (schedutil's work_in_progress). */
+	int (*in_flight)(void *ctx, unsigned cpu);
 };
 
 struct bls_governor;

@@ -139,6 +139,8 @@ struct bls_kernel {
 	int disabling;         /* turning off: waiting for every pair to be home */
 	uint32_t dying;        /* turning on: CPUs going offline that have yet to stop running */
 	uint32_t stopped;      /* ... and those that have, waiting for the others */
+	uint32_t unkilled;     /* turned on: CPUs gone offline that have yet to reach their
+				* power-down (cpu_kill's wait); no mode change before they do */
 	double ref_capacity;   /* capacity x max frequency of the fastest cluster */
 	unsigned lead;         /* the first online logical CPU: the power controller's answers, sysfs */
 	/* public, read-only */

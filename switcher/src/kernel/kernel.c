@@ -76,12 +76,26 @@ static void env_sampled(void *ctx, unsigned cpu, unsigned load_pct)
 	k->ops->trace(k->plat, bls_switcher_host_of(&k->sw, cpu), BLS_TRACE_GOV_LOAD, cpu, load_pct);
 }
 
+/* A request of @cpu's policy waits in a mailbox or its transaction is not over: the
+ * policy's work_in_progress (the policy's lock serialises its transitions). */
+static int env_in_flight(void *ctx, unsigned cpu)
+{
+	struct bls_kernel *k = ctx;
+	const struct bls_policy *p = bls_governor_policy_of(&k->gov, cpu);
+	const uint32_t cpus = p ? p->cpus : 1u << cpu;
+	for (unsigned l = 0; l < BLS_MAX_CPUS; l++)
+		if ((cpus >> l & 1u) && (k->mailbox_mhz[l] || k->txn_busy[l]))
+			return 1;
+	return 0;
+}
+
 static const struct bls_gov_env gov_env = {
 	.idle_ns = env_idle_ns,
 	.util = env_util,
 	.request = env_request,
 	.sampled = env_sampled,
 	.iowait_ns = env_iowait_ns,
+	.in_flight = env_in_flight,
 };
 
 /* @c's frequency as the policies start from: at boot, the boot setting being applied (the
@@ -447,9 +461,11 @@ static void finish_enable(struct bls_kernel *k, unsigned cpu)
 	int rc = bls_switcher_set_active(sw, 1);
 	BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
 	sw->stats.enables++;
-	for (unsigned c = bls_switcher_nlogical(sw); c < before; c++)
+	for (unsigned c = bls_switcher_nlogical(sw); c < before; c++) {
 		if (c != cpu)
 			bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
+		k->unkilled |= 1u << c;
+	}
 	k->stopped = 0;
 	bls_cpufreq_set_switching(&k->cpufreq, 1);
 	logical_cpus_changed(k, cpu);
@@ -470,8 +486,13 @@ static void stop_dying(struct bls_kernel *k, unsigned cpu)
 static void take_mode_request(struct bls_kernel *k, unsigned cpu)
 {
 	struct bls_switcher *sw = &k->sw;
-	if (!k->mode_mailbox || k->disabling || k->dying)
-		return; /* a request waits until the switcher is off, or on */
+	/* A request waits until the switcher is off, or on: on means every CPU it took
+	 * offline has reached its power-down, as bL_switcher_enable's cpu_down waits for the
+	 * CPU's death (__cpu_die, cpu_kill). Otherwise the switcher turned off at once would
+	 * power up (MCPM) a CPU whose power-down, already overtaken by a switch's power-up
+	 * (use_count 2), is yet to come: use_count 3. */
+	if (!k->mode_mailbox || k->disabling || k->dying || k->unkilled)
+		return;
 	const enum bls_mode want = (enum bls_mode)k->mode_mailbox;
 	k->mode_mailbox = 0;
 	if (want == k->mode)
@@ -666,6 +687,9 @@ static void run_timers(struct bls_kernel *k, unsigned cpu, unsigned l)
 	bls_sched_set_scale(&k->sched, l, t, capacity_scale(k, cpu));
 	k->kick |= bls_sched_expire(&k->sched, l, t);
 	bls_governor_run(&k->gov, l, t);
+	/* A sample re-arms its deadlines later than now: one due again at once would run again
+	 * at every scheduling point, for ever (a governor bug). */
+	BLS_CHECK(&k->cfg.hw, cpu, bls_governor_deadline(&k->gov, l, 0) > t);
 	k->kick |= bls_sched_balance(&k->sched, l, t);
 	flush_sched_events(k, cpu);
 }
@@ -885,6 +909,14 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 				k->ops->timer_set(k->plat, cpu, BLS_TIMER_OFF);
 			if (interrupted)
 				handle_irqs(k, cpu);
+			if (k->unkilled >> cpu & 1u) {
+				/* cpu_die: on its way down now. A mode change that waited for
+				 * it is taken at the lead's next scheduling point. */
+				k->unkilled &= ~(1u << cpu);
+				if (!k->unkilled && k->mode_mailbox)
+					bls_gic_send_sgi(&k->cfg.hw, cpu, bls_switcher_host_of(&k->sw, k->lead),
+							 BLS_SGI_KICK);
+			}
 			resume(k, cpu, bls_switcher_offline(&k->sw, cpu));
 			interrupted = 1;
 			continue;

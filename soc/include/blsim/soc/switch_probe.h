@@ -27,7 +27,10 @@
 #include <vector>
 
 #include "blsim/model/energy.h"
+#include "blsim/model/faults.h"
 #include "blsim/model/histogram.h"
+#include "blsim/model/jitter.h"
+#include "blsim/model/params.h"
 
 namespace blsim::soc {
 
@@ -59,6 +62,15 @@ struct switch_record {
     std::uint64_t step_ps(int k) const;
 };
 
+// The longest a switch may take from its inbound's kick to the outbound's blackout, beyond
+// the software's share, with @soc's power controller and DVFS latencies and the fault
+// timeouts configured, each at its jittered maximum: per attempt (the first kick and each
+// retry, BLS_SWITCH_KICKS + 1) a cluster caught powering down then powered up again, the
+// core's power-up, every DVFS step of the largest table, a failed power-up's timeout and a
+// stuck CCI port; plus the SGIs' delivery delays.
+std::uint64_t switch_hang_bound_ps(const model::soc_params& soc, const model::jitter_params& jitter,
+                                   const model::fault_params& faults);
+
 class switch_probe {
 public:
     // @meter holds the energies; @advance integrates it up to a time.
@@ -66,6 +78,15 @@ public:
 
     void tracepoint(std::uint64_t t_ps, unsigned cpu, unsigned event, unsigned a, unsigned b,
                     unsigned cpu_cluster);
+
+    // The software's share of the 'switch-completes' bound: far above any switch's
+    // request-to-alive time at nominal latencies.
+    static constexpr std::uint64_t software_hang_ps = 100'000'000'000ull;
+    // The longest a switch's inbound may take from its kick to the outbound's blackout with
+    // the scenario's latencies at their jittered maxima (switch_hang_bound_ps): the bound of
+    // 'switch-completes' is software_hang_ps plus it.
+    void set_hang_bound(std::uint64_t hardware_ps) { switch_hang_ps = software_hang_ps + hardware_ps; }
+    std::uint64_t hang_bound_ps() const { return switch_hang_ps; }
     void core_on(std::uint64_t t_ps, unsigned cpu, unsigned cluster);
     void core_off(std::uint64_t t_ps, unsigned cpu, unsigned cluster);
     void cluster_changed(std::uint64_t t_ps, unsigned cluster, model::cluster_power s);
@@ -120,8 +141,9 @@ public:
 private:
     static std::uint64_t key(unsigned logical, unsigned irq) { return (std::uint64_t(logical) << 32) | irq; }
     // A switch whose inbound was kicked this long before the end of the run without reaching
-    // its blackout hangs: invariant 'switch-completes' (100 ms).
-    static constexpr std::uint64_t switch_hang_ps = 100'000'000'000ull;
+    // its blackout hangs: invariant 'switch-completes' (100 ms of software, plus what the
+    // configured hardware latencies allow: set_hang_bound).
+    std::uint64_t switch_hang_ps = software_hang_ps;
 
     struct open_switch {
         switch_record r;
