@@ -794,7 +794,7 @@ TEST_F(run_test, the_switcher_turned_off_while_the_cpus_boot)
     // own resume vector, and a check of the kernel stopped the run. Either vector resumes it.
     const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switcher-onoff.yaml";
     for (const char* at : {"0", "0.000001", "0.01"}) {
-        result r = blsim("run -q " + scenario + " --out " + dir.string() + " --set switcher.activity.0.at_ms=" + at);
+        result r = blsim("run -q --force " + scenario + " --out " + dir.string() + " --set switcher.activity.0.at_ms=" + at);
         EXPECT_EQ(r.status, 0) << at << ": " << r.err;
     }
 }
