@@ -1,5 +1,6 @@
 // soc/src/compare.cpp -- `blsim compare` (docs/compare.md).
 #include "blsim/soc/compare.h"
+#include "blsim/soc/results.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -389,9 +390,10 @@ int run_compare(const compare_options& opt, std::ostream& out, std::ostream& err
 
     if (!jobs.empty()) {
         temp_dir work;
-        std::string tmpl = (fs::temp_directory_path() / "blsim-compare-XXXXXX").string();
-        if (!::mkdtemp(tmpl.data())) {
-            err << "blsim: compare: cannot create a temporary directory: " << std::strerror(errno) << "\n";
+        // An environment failure (TMPDIR missing, full or unwritable), named with its path.
+        std::string tmpl, why;
+        if (!make_scratch_dir("blsim-compare", tmpl, why)) {
+            err << "blsim: error: compare: cannot create a temporary directory " << why << "\n";
             return exit_internal;
         }
         work.path = tmpl;
@@ -416,6 +418,13 @@ int run_compare(const compare_options& opt, std::ostream& out, std::ostream& err
             if (fs::exists(j.out_dir, ec) && !fs::is_directory(j.out_dir, ec)) {
                 err << "blsim: compare: cannot keep the results of '" << opt.inputs[j.row] << "' in '"
                     << j.out_dir << "': it exists and is not a directory\n";
+                return exit_usage;
+            }
+            // A directory holds one run's set: an earlier comparison's is not mixed into.
+            std::string why;
+            if (!opt.keep_dir.empty() && !check_out_dir(j.out_dir, false, why)) {
+                err << "blsim: compare: cannot keep the results of '" << opt.inputs[j.row] << "' in '" << j.out_dir
+                    << "': it holds an earlier run's results (give another --keep directory)\n";
                 return exit_usage;
             }
         }

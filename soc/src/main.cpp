@@ -5,6 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -67,19 +69,22 @@ const char* const main_help =
     "  -h, --help          this text; 'blsim run --help' describes run, and so on\n"
     "  --version           print the version\n"
     "\n"
-    "exit status: 0 success, 2 bad input, 1 internal error\n";
+    "exit status: 0 success, 2 bad input, 1 internal error or environment failure\n";
 
 const char* const run_help =
-    "usage: blsim run [SCENARIO] [--out DIR] [--set KEY=VALUE]... [--trace KIND]... [--gzip] [--quiet]\n"
+    "usage: blsim run [SCENARIO] [--out DIR] [--force] [--set KEY=VALUE]... [--trace KIND]... [--gzip] [--quiet]\n"
     "\n"
     "Simulate SCENARIO (a YAML file; see docs/config.md) and write its results.\n"
     "Without SCENARIO, runs the built-in default, configs/scenarios/bbench-iks-tuned.yaml.\n"
     "\n"
-    "  --out DIR           results directory (default: out); created if missing, checked\n"
-    "                      before the simulation. Writes DIR/effective-config.yaml (every\n"
-    "                      key as run, defaults included), DIR/switches.csv (one row per\n"
-    "                      switch) and, last, DIR/summary.json (docs/results.md): a\n"
-    "                      directory without summary.json holds no complete set.\n"
+    "  --out DIR           results directory (default: out): absent or empty, checked before\n"
+    "                      the simulation. Gets DIR/effective-config.yaml (every key as run,\n"
+    "                      defaults included), DIR/switches.csv (one row per switch) and\n"
+    "                      DIR/summary.json (docs/results.md), all at once: the set is\n"
+    "                      written into a hidden sibling (.DIR.blsim-tmp.PID) renamed to DIR\n"
+    "                      at the end; a failed run publishes nothing\n"
+    "  --force             DIR may hold an earlier run's results: replaced, all at once,\n"
+    "                      by this run's (only if this run succeeds)\n"
     "  --set KEY=VALUE     override one configuration key, e.g. --set duration_s=10,\n"
     "                      --set soc.clusters.a15.cores=1, --set governor.freq_mhz={a7: 500}.\n"
     "                      Repeatable; applied in order; validated like the file.\n"
@@ -216,7 +221,7 @@ int cmd_run(int argc, char** argv)
     std::string scenario_path;
     std::string out_dir = "out";
     std::vector<std::string> overrides;
-    bool quiet = false;
+    bool quiet = false, force = false;
     bool trace_perfetto = false, trace_ftrace = false, trace_vcd = false, gzip = false, report = false;
     blsim::soc::injected_bug bug = blsim::soc::injected_bug::none;
     unsigned mutant = 0;
@@ -281,6 +286,8 @@ int cmd_run(int argc, char** argv)
             trace_perfetto = true;
         } else if (a == "-q" || a == "--quiet") {
             quiet = true;
+        } else if (a == "--force") {
+            force = true;
         } else if (!a.empty() && a[0] == '-') {
             return usage_error("run: unknown option '" + a + "'");
         } else if (scenario_path.empty()) {
@@ -300,19 +307,36 @@ int cmd_run(int argc, char** argv)
         return exit_usage;
     }
 
-    // The results must have somewhere to go before the simulation runs.
+    // The results must have somewhere to go before the simulation runs: a directory that holds
+    // no other run's set (or --force), and a hidden staging directory beside it that the whole
+    // set is written into, then renamed to --out in one step (docs/results.md).
+    std::string staging;
     {
         std::string error;
-        if (!blsim::soc::prepare_results_dir(out_dir, error)) {
+        if (!blsim::soc::check_out_dir(out_dir, force, error)) {
+            std::cerr << "blsim: " << error << "\n";
+            return exit_usage;
+        }
+        if (!blsim::soc::stage_out_dir(out_dir, staging, error)) {
             std::cerr << "blsim: cannot write results to " << error << "\n";
             return exit_usage;
         }
     }
+    // Whatever way the run ends, an unpublished staging directory goes with it.
+    struct staging_guard {
+        std::string& path;
+        ~staging_guard()
+        {
+            std::error_code ec;
+            if (!path.empty())
+                std::filesystem::remove_all(path, ec);
+        }
+    } guard{staging};
 
     const auto t0 = std::chrono::steady_clock::now();
     blsim::soc::platform plat(cfg, bug, mutant);
-    // The VCD file is written while the run goes, under a temporary name renamed at the end.
-    const std::string vcd_tmp = (std::filesystem::path(out_dir) / ".trace.tmp").string();
+    // The VCD file is written while the run goes, in the staging directory, renamed at the end.
+    const std::string vcd_tmp = (std::filesystem::path(staging) / ".trace.tmp").string();
     plat.enable_traces(trace_perfetto, trace_ftrace, trace_vcd ? vcd_tmp : std::string());
     // Progress on one updating line, for a person at a terminal: simulated time, speed, ETA.
     blsim::soc::platform::progress_fn progress;
@@ -348,7 +372,13 @@ int cmd_run(int argc, char** argv)
         } catch (const std::exception& e2) { // the trace writer's own check failed too
             std::cerr << "blsim: internal error: " << e2.what() << "\n";
         }
-        if (!files.empty() && blsim::soc::write_files(out_dir, files, error)) {
+        // Published only where no older set is: a failed run leaves an existing one untouched.
+        if (!files.empty() && !blsim::soc::check_out_dir(out_dir, false, error)) {
+            std::cerr << "blsim: the trace up to the violation is not written: " << out_dir
+                      << " holds an earlier run's results\n";
+        } else if (!files.empty() && blsim::soc::write_files(staging, files, error) &&
+                   blsim::soc::publish_out_dir(staging, out_dir, error)) {
+            staging.clear();
             std::cerr << "blsim: the trace up to the violation:";
             for (const auto& f : files)
                 std::cerr << " " << out_dir << "/" << f.first;
@@ -388,7 +418,7 @@ int cmd_run(int argc, char** argv)
         {
             std::string vcd, why;
             if (!blsim::soc::read_source(vcd_tmp + ".vcd", vcd, why)) {
-                std::cerr << "blsim: cannot write results: " << out_dir << "/trace.vcd: " << why << "\n";
+                std::cerr << "blsim: error: cannot write results: " << out_dir << "/trace.vcd: " << why << "\n";
                 return exit_internal;
             }
             const std::size_t d = vcd.find("$date"), e = vcd.find("$end", d);
@@ -396,10 +426,16 @@ int cmd_run(int argc, char** argv)
                 vcd.replace(d, e - d, "$date\n     (omitted: blsim's outputs depend only on the scenario and seed)\n");
             std::ofstream out(vcd_tmp + ".vcd", std::ios::binary | std::ios::trunc);
             out << vcd;
+            out.flush();
+            if (!out) {
+                std::cerr << "blsim: error: cannot write results: " << out_dir << "/trace.vcd: " << std::strerror(errno)
+                          << "\n";
+                return exit_internal;
+            }
         }
-        std::filesystem::rename(vcd_tmp + ".vcd", std::filesystem::path(out_dir) / "trace.vcd", ec);
+        std::filesystem::rename(vcd_tmp + ".vcd", std::filesystem::path(staging) / "trace.vcd", ec);
         if (ec) {
-            std::cerr << "blsim: cannot write results: " << out_dir << "/trace.vcd: " << ec.message() << "\n";
+            std::cerr << "blsim: error: cannot write results: " << out_dir << "/trace.vcd: " << ec.message() << "\n";
             return exit_internal;
         }
         names.push_back("trace.vcd");
@@ -407,10 +443,14 @@ int cmd_run(int argc, char** argv)
     files.push_back({"effective-config.yaml", blsim::soc::effective_yaml(cfg)});
     files.push_back({"switches.csv", blsim::soc::switches_csv(plat)});
     files.push_back({"summary.json", blsim::soc::summary_json(plat, host, names)});
-    if (!blsim::soc::write_files(out_dir, files, error)) {
-        std::cerr << "blsim: cannot write results: " << error << "\n";
+    if (!blsim::soc::write_files(staging, files, error) || !blsim::soc::publish_out_dir(staging, out_dir, error)) {
+        // An environment failure (a full disk, a directory made unwritable meanwhile): the
+        // older set, if any, is as it was, and the staging directory goes.
+        const std::string shown = error.rfind(staging, 0) == 0 ? out_dir + error.substr(staging.size()) : error;
+        std::cerr << "blsim: error: cannot write results: " << shown << "\n";
         return exit_internal;
     }
+    staging.clear();
     if (report) {
         // The pictures and the page come from the results just written (scripts/plot), run
         // without a shell: the directory is an argument as it is.
@@ -420,7 +460,18 @@ int cmd_run(int argc, char** argv)
                       << "); the run's results are written\n";
             return exit_internal;
         }
-        names.push_back("report.html");
+        // The set now holds the pictures and the page too: summary.json lists them.
+        names = blsim::soc::set_files(out_dir);
+        if (!blsim::soc::write_file_atomically((std::filesystem::path(out_dir) / "summary.json").string(),
+                                               blsim::soc::summary_json(plat, host, names), error)) {
+            std::cerr << "blsim: error: cannot write results: " << error << "\n";
+            return exit_internal;
+        }
+        names.erase(std::remove_if(names.begin(), names.end(),
+                                   [](const std::string& n) {
+                                       return n == "effective-config.yaml" || n == "switches.csv";
+                                   }),
+                    names.end());
     }
     if (!quiet) {
         std::cout << blsim::soc::human_summary(plat, host) << "results: " << out_dir
@@ -515,6 +566,11 @@ int main(int argc, char** argv)
             return exit_ok;
         }
         return usage_error("unknown command '" + cmd + "'");
+    } catch (const std::filesystem::filesystem_error& e) {
+        // The environment, not a bug: a full disk, an unwritable directory.
+        std::cerr << "blsim: error: " << (e.path1().empty() ? "" : e.path1().string() + ": ")
+                  << e.code().message() << "\n";
+        return exit_internal;
     } catch (const std::exception& e) {
         std::cerr << "blsim: internal error: " << e.what() << "\n";
         return exit_internal;

@@ -495,9 +495,10 @@ int run_regress(const regress_options& opt, std::ostream& out, std::ostream& err
     }
 
     temp_dir work;
-    std::string tmpl = (fs::temp_directory_path() / "blsim-regress-XXXXXX").string();
-    if (!::mkdtemp(tmpl.data())) {
-        err << "blsim: regress: cannot create a temporary directory: " << std::strerror(errno) << "\n";
+    // An environment failure (TMPDIR missing, full or unwritable), named with its path.
+    std::string tmpl, why;
+    if (!make_scratch_dir("blsim-regress", tmpl, why)) {
+        err << "blsim: error: regress: cannot create a temporary directory " << why << "\n";
         return exit_fail;
     }
     work.path = tmpl;

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 
@@ -1241,6 +1242,18 @@ void check_modes(const scenario_config& c, const bind_context& ctx, diagnostics&
 }
 
 // The workload's own rules, and CPU hotplug.
+// A file a scenario names (relative to it) as the run read it: absolute (or built in), so
+// that effective-config.yaml, written elsewhere, names the same file when it is run again.
+std::string source_path_as_run(const std::string& scenario_path, const std::string& ref)
+{
+    const std::string resolved = resolve_relative(scenario_path, ref);
+    if (resolved.rfind(builtin_prefix, 0) == 0)
+        return resolved;
+    std::error_code ec;
+    const std::filesystem::path abs = std::filesystem::absolute(resolved, ec);
+    return ec ? resolved : abs.lexically_normal().string();
+}
+
 void check_workload(scenario_config& c, const std::string& path, const bind_context& ctx, diagnostics& d)
 {
     workload_config& w = c.workload;
@@ -1253,9 +1266,11 @@ void check_workload(scenario_config& c, const std::string& path, const bind_cont
     if (w.kind == "replay") {
         if (w.replay.csv.empty())
             d.error(ctx.where("workload.replay"), "workload.replay.csv: kind replay needs the trace's CSV file");
-        else
+        else {
             load_replay_csv(resolve_relative(path, w.replay.csv), w, ctx.where("workload.replay.csv"),
                             pinnable_cpus(c), d);
+            w.replay.csv = source_path_as_run(path, w.replay.csv);
+        }
     }
     if (w.kind == "rtapp") {
         const bool inline_doc = !w.rtapp.is_null(), file = !w.rtapp_json.empty();
@@ -1267,6 +1282,7 @@ void check_workload(scenario_config& c, const std::string& path, const bind_cont
         else {
             const mark at = ctx.where("workload.rtapp_json");
             load_rtapp_json(resolve_relative(path, w.rtapp_json), d, w.rtapp_params, &at, pinnable_cpus(c));
+            w.rtapp_json = source_path_as_run(path, w.rtapp_json);
         }
         if (d.ok() && rtapp_nevents(w.rtapp_params) > workloads::max_events) // the music player uses none
             d.error(ctx.where("workload"), "workload: the rt-app document needs more than " +
@@ -1842,7 +1858,10 @@ std::string effective_yaml(const scenario_config& c)
 std::vector<cfg::doc_row> config_reference_rows()
 {
     std::vector<cfg::doc_row> rows;
-    scenario_schema().document(rows, "", scenario_config{});
+    // The defaults documented are a scenario's own: built on the heap, where GCC 12's
+    // -Wmaybe-uninitialized does not misread the inlined temporary's string members.
+    const auto defaults = std::make_unique<scenario_config>();
+    scenario_schema().document(rows, "", *defaults);
     return rows;
 }
 

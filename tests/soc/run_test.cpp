@@ -794,7 +794,7 @@ TEST_F(run_test, the_switcher_turned_off_while_the_cpus_boot)
     // own resume vector, and a check of the kernel stopped the run. Either vector resumes it.
     const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switcher-onoff.yaml";
     for (const char* at : {"0", "0.000001", "0.01"}) {
-        result r = blsim("run -q " + scenario + " --out " + dir.string() + " --set switcher.activity.0.at_ms=" + at);
+        result r = blsim("run -q --force " + scenario + " --out " + dir.string() + " --set switcher.activity.0.at_ms=" + at);
         EXPECT_EQ(r.status, 0) << at << ": " << r.err;
     }
 }
@@ -1485,3 +1485,136 @@ TEST_F(run_test, without_faults_the_summary_has_no_faults_section)
     EXPECT_EQ(slurp(dir / "effective-config.yaml").find("\nfaults:"), std::string::npos);
 }
 
+// --- one run, one set (issue 24, class 3) ----------------------------------------------------
+
+namespace {
+
+// The hidden entries of @parent whose name begins with "." + @name (staging or old sets).
+std::vector<std::string> hidden_siblings(const fs::path& parent, const std::string& name)
+{
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(parent))
+        if (e.path().filename().string().rfind("." + name, 0) == 0)
+            out.push_back(e.path().filename().string());
+    return out;
+}
+
+std::vector<std::string> listing(const fs::path& d)
+{
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(d))
+        out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace
+
+TEST_F(run_test, a_reused_out_is_refused_and_left_as_it_was)
+{
+    ASSERT_EQ(blsim("run -q --set duration_s=0.1 --trace perfetto --out " + dir.string()).status, 0);
+    const std::string before = slurp(dir / "summary.json");
+    result r = blsim("run -q --set duration_s=0.2 --out " + dir.string());
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "blsim: --out " + dir.string() +
+                         ": not empty (an earlier run's results?); give a new directory, or --force to replace its "
+                         "contents with this run's\n");
+    EXPECT_EQ(slurp(dir / "summary.json"), before);
+    EXPECT_TRUE(fs::exists(dir / "trace.json"));
+    EXPECT_TRUE(hidden_siblings(dir.parent_path(), dir.filename().string()).empty());
+}
+
+TEST_F(run_test, force_replaces_the_whole_set_and_summary_lists_it)
+{
+    ASSERT_EQ(blsim("run -q --set duration_s=0.1 --trace perfetto,vcd --out " + dir.string()).status, 0);
+    std::ofstream(dir / "stale.png") << "an older picture";
+    result r = blsim("run -q --force --set duration_s=0.2 --trace ftrace --out " + dir.string() + "/");
+    ASSERT_EQ(r.status, 0) << r.err;
+    // Nothing of the older set survives; the set is exactly what summary.json lists.
+    EXPECT_EQ(listing(dir), (std::vector<std::string>{"effective-config.yaml", "summary.json", "switches.csv",
+                                                      "trace.txt"}));
+    const json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_EQ(s["files"], json::array({"effective-config.yaml", "switches.csv", "trace.txt"}));
+    EXPECT_EQ(s["sim_time_s"], 0.2);
+    EXPECT_TRUE(hidden_siblings(dir.parent_path(), dir.filename().string()).empty());
+}
+
+TEST_F(run_test, a_failed_run_leaves_an_existing_set_untouched_and_no_temporaries)
+{
+    ASSERT_EQ(blsim("run -q --set duration_s=0.1 --out " + dir.string()).status, 0);
+    const std::vector<std::string> before = listing(dir);
+    const std::string summary = slurp(dir / "summary.json");
+    result r = blsim("run -q --force --inject-bug meter-time-reversal --set duration_s=1 --trace perfetto,vcd --out " +
+                     dir.string());
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("blsim: the trace up to the violation is not written: " + dir.string() +
+                         " holds an earlier run's results\n"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(listing(dir), before);
+    EXPECT_EQ(slurp(dir / "summary.json"), summary);
+    EXPECT_TRUE(hidden_siblings(dir.parent_path(), dir.filename().string()).empty());
+}
+
+TEST_F(run_test, a_killed_runs_staging_directory_is_removed_by_the_next_run_in_its_parent)
+{
+    // A pid that is no longer alive: a child already waited for.
+    const pid_t dead = ::fork();
+    if (dead == 0)
+        ::_exit(0);
+    ::waitpid(dead, nullptr, 0);
+    fs::create_directories(dir);
+    const fs::path stale = dir / (".killed.blsim-tmp." + std::to_string(dead));
+    fs::create_directories(stale);
+    std::ofstream(stale / ".trace.tmp.vcd") << "half a trace";
+    // One whose owner lives (this test) is left alone.
+    const fs::path live = dir / (".running.blsim-tmp." + std::to_string(::getpid()));
+    fs::create_directories(live);
+    ASSERT_EQ(blsim("run -q --set duration_s=0.1 --trace vcd --out " + (dir / "next").string()).status, 0);
+    EXPECT_FALSE(fs::exists(stale));
+    EXPECT_TRUE(fs::exists(live));
+    EXPECT_EQ(listing(dir), (std::vector<std::string>{live.filename().string(), "next"}));
+    EXPECT_TRUE(fs::exists(dir / "next" / "trace.vcd"));
+}
+
+TEST_F(run_test, results_that_cannot_be_written_are_an_io_error_naming_the_path)
+{
+    // TMPDIR that is no directory: compare's scratch space cannot be made. An environment
+    // failure, named with the path and errno's text, exit 1, never "internal error".
+    result r = blsim("compare " + scenario("default.yaml") + " " + scenario("default.yaml"),
+                     "TMPDIR=/proc/blsim-no-such-dir ");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.rfind("blsim: error: compare: cannot create a temporary directory in /proc/blsim-no-such-dir: ", 0),
+              0u)
+        << r.err;
+    // An --out whose parent cannot hold it: refused before simulating (docs/results.md).
+    r = blsim("run --set duration_s=600 --out /proc/self/blsim-cannot-be-here");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("blsim: cannot write results to /proc/self/blsim-cannot-be-here: ", 0), 0u) << r.err;
+}
+
+// --- effective-config.yaml runs again (issue 24, class 9) -------------------------------------
+
+TEST_F(run_test, every_shipped_scenarios_effective_config_reruns_to_the_same_results)
+{
+    std::vector<fs::path> scenarios;
+    for (const auto& e : fs::directory_iterator(std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios"))
+        if (e.path().extension() == ".yaml")
+            scenarios.push_back(e.path());
+    std::sort(scenarios.begin(), scenarios.end());
+    ASSERT_GE(scenarios.size(), 20u);
+    for (const fs::path& sc : scenarios) {
+        const fs::path first = dir / (sc.stem().string() + "-1"), again = dir / (sc.stem().string() + "-2");
+        result r = blsim("run -q --set duration_s=0.3 --out " + first.string() + " " + sc.string());
+        ASSERT_EQ(r.status, 0) << sc << r.err;
+        r = blsim("run -q --out " + again.string() + " " + (first / "effective-config.yaml").string());
+        ASSERT_EQ(r.status, 0) << sc << r.err;
+        json a = json::parse(slurp(first / "summary.json")), b = json::parse(slurp(again / "summary.json"));
+        a.erase("host"); // wall-clock time and memory
+        b.erase("host");
+        EXPECT_EQ(a, b) << sc;
+        EXPECT_EQ(slurp(first / "switches.csv"), slurp(again / "switches.csv")) << sc;
+        EXPECT_EQ(slurp(first / "effective-config.yaml"), slurp(again / "effective-config.yaml")) << sc;
+    }
+}

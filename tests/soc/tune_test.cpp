@@ -287,3 +287,27 @@ TEST_F(tune_test, a_failing_trial_is_recorded_and_the_search_goes_on)
 }
 
 } // namespace
+
+namespace {
+
+// (issue 24) User and environment errors are one located line each, never a Python traceback.
+TEST_F(tune_test, user_and_environment_errors_are_messages_not_tracebacks)
+{
+    write(dir / "afile", "not a directory\n");
+    result r = blsim("tune spec.yaml --out afile/sub --trials 1");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "blsim: tune: cannot create --out afile/sub: Not a directory\n");
+    r = blsim("tune spec.yaml --out /proc/blsim-tune-cannot-be-here --trials 1");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "blsim: tune: cannot create --out /proc/blsim-tune-cannot-be-here: No such file or directory\n");
+    write(dir / "old" / "tune.json", "[1, 2]\n");
+    r = blsim("tune spec.yaml --out old --trials 1");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "blsim: tune: old/tune.json is not a tune's record (expected a JSON object); use another --out\n");
+    r = blsim("tune missing.yaml --out o --trials 1");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "blsim: tune: cannot read missing.yaml: No such file or directory\n");
+    EXPECT_FALSE(fs::exists(dir / "o"));
+}
+
+} // namespace

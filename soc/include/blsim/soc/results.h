@@ -33,6 +33,26 @@ std::string human_summary(platform& p, const host_stats& host);
 // Returns false with @error set.
 bool prepare_results_dir(const std::string& dir, std::string& error);
 
+// An output directory holds exactly one run's set, published at once (docs/results.md,
+// "One run, one set"): the set is written into a hidden sibling of @dir (same parent,
+// ".NAME.blsim-tmp.PID"), then renamed to @dir.
+//
+// check_out_dir: @dir may be used: absent, or an empty directory, or (with @force) any
+// directory. False with @error set (a usage error: nothing is touched).
+bool check_out_dir(const std::string& dir, bool force, std::string& error);
+// Creates @dir's parent if needed and the staging directory, its path into @staging, after
+// removing the staging directories other runs in that parent left when they were killed
+// (their owner pid no longer alive). False with @error ("PATH: errno text").
+bool stage_out_dir(const std::string& dir, std::string& staging, std::string& error);
+// Publishes @staging as @dir: renamed in; an older @dir (--force) is renamed aside first and
+// removed after. False with @error, @dir as it was.
+bool publish_out_dir(const std::string& staging, const std::string& dir, std::string& error);
+// A fresh scratch directory in TMPDIR ("PREFIX-XXXXXX"), its path into @path; false with
+// @error ("in DIR: errno text") when TMPDIR is missing, full or unwritable.
+bool make_scratch_dir(const std::string& prefix, std::string& path, std::string& error);
+// Every file of a set directory, sorted, but summary.json.
+std::vector<std::string> set_files(const std::string& dir);
+
 // Publish @files (name, content) into @dir, creating it, as one set: the last file is the
 // set's completion marker. An older marker is removed first; then each file is written to a
 // temporary name and renamed, the marker last. A reader never sees half a file, and a
