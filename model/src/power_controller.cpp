@@ -305,10 +305,21 @@ bool power_controller::core_power_up_fails(unsigned cpu)
     // that no longer wants the core up disarms its wake-up (a switch giving its inbound up).
     // Keeping the request rather than dropping it means a CPU whose power-up failed never
     // depends on another CPU, perhaps failed too, to be retried.
+    failing_since_.resize(cores_.size());
+    failing_since_[cpu] = sc_core::sc_time_stamp();
     wait(power_up_timeout_);
+    failing_since_[cpu].reset();
     power_ups_failed_++;
     status_ |= stat_power_up_err(cpu_cluster_[cpu], cpu_index_[cpu]);
     set_irq(true);
+    return true;
+}
+
+bool power_controller::power_up_failing(unsigned cpu, sc_core::sc_time& since) const
+{
+    if (cpu >= failing_since_.size() || !failing_since_[cpu])
+        return false;
+    since = *failing_since_[cpu];
     return true;
 }
 

@@ -9,6 +9,7 @@
 #include "blsim/workloads/rtapp.h"
 
 #include <cassert>
+#include <cstdio>
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -549,6 +550,17 @@ std::vector<std::pair<std::string, std::string>> platform::trace_files(bool comp
 }
 
 
+std::vector<std::pair<unsigned, double>> platform::power_ups_failing_at_end() const
+{
+    std::vector<std::pair<unsigned, double>> out;
+    for (unsigned cpu = 0; cpu < pc_->ncpus(); cpu++) {
+        sc_core::sc_time since;
+        if (pc_->power_up_failing(cpu, since))
+            out.emplace_back(cpu, static_cast<double>(since.value()) / 1e12); // ps: 0.992, not 0.99200..01
+    }
+    return out;
+}
+
 void platform::run(const progress_fn& progress)
 {
     try {
@@ -573,6 +585,17 @@ void platform::run(const progress_fn& progress)
     probe_->finish(now_ps());
     meter_->advance_all(now_ps());
     meter_->check_totals(now_ps());
+    // A fault's effect that outlasts the run is the user's to know, not a quiet loss of work.
+    for (const auto& [cpu, since_s] : power_ups_failing_at_end()) {
+        char since[32];
+        std::snprintf(since, sizeof since, "%.6f", since_s);
+        const std::string msg = "cpu" + std::to_string(cpu) + ": its power-up failed at " + since +
+                                " s (faults.power_up_fail) and the power controller's timeout (" +
+                                std::to_string(static_cast<long long>(cfg_.faults.power_up_fail.timeout_us)) +
+                                " us) had not run out when the run ended: its timers and queued tasks did not run "
+                                "since";
+        SC_REPORT_WARNING("blsim/faults", msg.c_str());
+    }
     // The run's intervals by mode cover it, and their energies add up to the total.
     os_probe_->finish(now_ps());
     std::vector<std::string> mode_problems = os_probe_->final_check(now_ps(), meter_->total_energy_j());

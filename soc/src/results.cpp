@@ -412,6 +412,12 @@ std::string summary_json(platform& p, const host_stats& host, const std::vector<
                 faults[model::to_string(k)] = handled.count(k)
                                                   ? json{{"injected", p.faults().injected(k)}, {"handled", handled[k]}}
                                                   : json{{"injected", p.faults().injected(k)}};
+        if (p.faults().configured(model::fault_kind::power_up_fail)) {
+            json failing = json::array();
+            for (const auto& [cpu, since_s] : p.power_ups_failing_at_end())
+                failing.push_back({{"cpu", "cpu" + std::to_string(cpu)}, {"since_s", since_s}});
+            faults["power_up_fail"]["failing_at_end"] = failing;
+        }
         faults["switches_given_up"] = kn.sw.stats.aborted;
         // Transactions that failed, and switches given up: the governor saw both fail.
         faults["governor_failed_transitions"] = kn.gov.stats.failed_transitions;

@@ -1421,7 +1421,7 @@ TEST_F(run_test, a_switch_whose_inbound_never_comes_up_is_given_up_and_the_run_g
     EXPECT_EQ(s["switches"]["count"], 10);
     EXPECT_EQ(s["switches"]["requests"], 11);
     EXPECT_EQ(s["faults"]["power_up_fail"],
-              json::parse(R"({"injected": 1, "handled": {"reported": 1, "switch_given_up": 1}})"));
+              json::parse(R"({"injected": 1, "handled": {"reported": 1, "switch_given_up": 1}, "failing_at_end": []})"));
     // The trace shows the switch given up, an instant on logical cpu1's track naming its
     // inbound (cpu3, logical cpu1's A7 partner under Linux's "odd" pairing), and no phases for it.
     const json trace = json::parse(slurp(dir / "up" / "trace.json"));
@@ -1474,6 +1474,31 @@ TEST_F(run_test, mode_changes_under_a_millisecond_apart_keep_mcpm_use_counts_in_
     ASSERT_EQ(r.status, 0) << r.err;
     const json s = json::parse(slurp(dir / "close" / "summary.json"));
     EXPECT_GT(s["switches"]["mcpm"]["last_man"].get<int>(), 0);
+}
+
+// Issue 24, class 4: switching to IKS while a CPU going offline cannot be powered up (its
+// attempt fails, and the controller's timeout outlasts the run). The CPUs that did stop leave
+// the scheduler at once (cpu_down's order), so their tasks run on; only what waited on the failed
+// CPU itself is late, and the run says so.
+TEST_F(run_test, a_cpu_that_fails_to_power_up_while_the_switcher_turns_on_strands_only_its_own)
+{
+    const std::string sc = scenario("mode-switch.yaml");
+    ASSERT_EQ(blsim("run -q --out " + (dir / "clean").string() + " " + sc).status, 0);
+    const result r = blsim("run -q --out " + (dir / "failed").string() + " " + sc +
+                           " --set 'faults.power_up_fail.at_s=[0.99]' --set faults.power_up_fail.timeout_us=900000");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "blsim: warning: cpu2: its power-up failed at 0.992000 s (faults.power_up_fail) and the power "
+                     "controller's timeout (900000 us) had not run out when the run ended: its timers and queued "
+                     "tasks did not run since\n");
+    const json clean = json::parse(slurp(dir / "clean" / "summary.json"));
+    const json failed = json::parse(slurp(dir / "failed" / "summary.json"));
+    EXPECT_EQ(failed["faults"]["power_up_fail"]["failing_at_end"],
+              json::parse(R"([{"cpu": "cpu2", "since_s": 0.992}])"));
+    // light0 slept on cpu2: its wake-ups wait for it. The others lose none (before the fix,
+    // a third of each, queued on CPUs that had stopped and sat in WFI).
+    EXPECT_LT(failed["tasks"]["light0"]["wakeups"].get<int>(), clean["tasks"]["light0"]["wakeups"].get<int>());
+    for (const char* t : {"light1", "light2"})
+        EXPECT_EQ(failed["tasks"][t]["wakeups"], clean["tasks"][t]["wakeups"]) << t;
 }
 
 TEST_F(run_test, without_faults_the_summary_has_no_faults_section)

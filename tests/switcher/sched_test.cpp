@@ -282,6 +282,38 @@ TEST(sched, a_cpu_going_offline_hands_its_tasks_over)
     EXPECT_EQ(bls_sched_next_deadline(&s, 0), 50 * ms);
 }
 
+TEST(sched, a_cpu_deactivated_receives_nothing_new_and_hands_over_what_it_holds_when_it_stops)
+{
+    // cpu2 on its way offline (sched_cpu_deactivate): it keeps its sleeper, but wake-ups and
+    // balancing place nothing on it, and an idle CPU pulls nothing from it.
+    bls_sched s = make(3);
+    add(s, 0, 1u << 2); // 0: asleep on cpu2 (pinned there to put it there, then free)
+    add(s);             // 1, 2: woken after the deactivation
+    add(s);
+    bls_sched_wake(&s, 0, 0, 0);
+    ASSERT_EQ(bls_sched_pick(&s, 2, 0), 0);
+    bls_sched_sleep(&s, 2, 1 * ms, 50 * ms);
+    s.task[0].affinity = 7u;
+    EXPECT_EQ(bls_sched_set_active(&s, 1u << 2 | 1u << 3), -BLS_EINVAL); // cpu3 is not online
+    EXPECT_EQ(bls_sched_set_active(&s, 0), -BLS_EINVAL);
+    ASSERT_EQ(bls_sched_set_active(&s, 3u), 0);
+    EXPECT_EQ(s.task[0].cpu, 2u); // still there, its timer too
+    EXPECT_EQ(bls_sched_next_deadline(&s, 2), 50 * ms);
+    EXPECT_EQ(bls_sched_wake(&s, 1, 2 * ms, 2 * ms), 0);
+    EXPECT_EQ(bls_sched_wake(&s, 2, 2 * ms, 2 * ms), 1); // cpu2 is idle, but inactive
+    EXPECT_TRUE(bls_sched_no_task_lost(&s));
+    // It stops: its sleeper moves to an active CPU with its timer; it is offline, and the
+    // others stay active.
+    EXPECT_EQ(bls_sched_set_online(&s, 3u, 3 * ms), 1u);
+    EXPECT_EQ(s.task[0].cpu, 0u);
+    EXPECT_EQ(bls_sched_next_deadline(&s, 0), 50 * ms);
+    EXPECT_EQ(s.active, 3u);
+    EXPECT_TRUE(bls_sched_no_task_lost(&s));
+    // Coming back online makes it active again.
+    bls_sched_set_online(&s, 7u, 4 * ms);
+    EXPECT_EQ(s.active, 7u);
+}
+
 TEST(sched, utilisation_of_a_cpu_sums_its_tasks_sleeping_ones_decaying)
 {
     bls_sched s = make(1);

@@ -192,6 +192,9 @@ struct bls_sched_stats {
 struct bls_sched {
 	struct bls_sched_config cfg;
 	uint32_t online;             /* logical CPUs online */
+	uint32_t active;             /* of those, the ones that take tasks (Linux's cpu_active_mask):
+				      * a CPU on its way offline keeps what it holds until it stops,
+				      * but receives nothing new */
 	uint32_t big;                /* CPUs of the fastest clusters (HMP's "fast domain") */
 	unsigned ntasks;
 	struct bls_sched_task task[BLS_MAX_TASKS];
@@ -249,11 +252,19 @@ uint32_t bls_sched_signal(struct bls_sched *s, unsigned event, int all, uint64_t
  * received a task. */
 uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
 
-/* bls_sched_set_online - the logical CPUs online change (the switcher turned on or off):
- * tasks queued or asleep on a CPU going offline move to an online CPU they may run on (none:
- * their affinity is widened to every online CPU, as Linux breaks it). Returns the CPUs that
- * received a task. */
+/* bls_sched_set_online - the logical CPUs online change (the switcher turned on or off, a
+ * CPU going offline stopped): tasks queued, running or asleep on a CPU going offline move to
+ * an active CPU they may run on (none: their affinity is widened to every active CPU, as
+ * Linux breaks it), as Linux's migrate_tasks. A CPU coming online is active; one that stays
+ * online keeps its state. Returns the CPUs that received a task. */
 uint32_t bls_sched_set_online(struct bls_sched *s, uint32_t online, uint64_t now_ns);
+
+/* bls_sched_set_active - only the online CPUs of @active take tasks from now on (Linux's
+ * sched_cpu_deactivate, the first step of cpu_down): wake-ups, forks and balancing place
+ * nothing on the others, and balancing pulls nothing from them; what they hold stays until
+ * they go offline (bls_sched_set_online). Returns 0, or -BLS_EINVAL when @active holds a CPU
+ * that is not online, or none. */
+int bls_sched_set_active(struct bls_sched *s, uint32_t active);
 
 /* bls_sched_set_placement - the placement from now on (the mode changed at run time). HMP
  * and EAS need a topology in the configuration. Returns 0 or -BLS_EINVAL. */

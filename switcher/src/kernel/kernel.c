@@ -471,16 +471,22 @@ static void finish_enable(struct bls_kernel *k, unsigned cpu)
 	logical_cpus_changed(k, cpu);
 }
 
-/* @cpu, at a scheduling point (running nothing), stops if it is going offline; the last to
- * stop (or the caller, when none has to) turns the switcher on. */
+/* @cpu, at a scheduling point, stops if it is going offline: as cpu_down's stopper
+ * (take_cpu_down, migrate_tasks) it leaves the scheduler's online set, and what it held,
+ * queued, running or asleep, moves to the CPUs that stay. It holds nothing from then on, so a
+ * CPU that the others wait for (its power-up failed, say) delays only the switcher, not the
+ * tasks. The last to stop (or the caller, when none has to) turns the switcher on. */
 static void stop_dying(struct bls_kernel *k, unsigned cpu)
 {
 	if (k->dying >> cpu & 1u) {
 		k->dying &= ~(1u << cpu);
 		k->stopped |= 1u << cpu;
+		k->kick |= bls_sched_set_online(&k->sched, online_mask(k) & ~k->stopped, now(k, cpu));
+		flush_sched_events(k, cpu);
 	}
 	if (!k->dying)
 		finish_enable(k, cpu);
+	send_kicks(k, cpu, (int)cpu);
 }
 
 static void take_mode_request(struct bls_kernel *k, unsigned cpu)
@@ -509,6 +515,10 @@ static void take_mode_request(struct bls_kernel *k, unsigned cpu)
 			if (!hotplugged_out(k, (int)c))
 				k->dying |= 1u << c;
 		k->stopped = 0;
+		/* sched_cpu_deactivate first, from here: nothing new is placed on a CPU going
+		 * offline while it makes its way to its scheduling point. */
+		rc = bls_sched_set_active(&k->sched, online_mask(k) & ~k->dying);
+		BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
 		for (unsigned c = 0; c < 32; c++)
 			if ((k->dying >> c & 1u) && c != cpu)
 				bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
@@ -936,6 +946,9 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 			continue;
 		}
 		if (k->stopped >> cpu & 1u) {
+			/* Stopped, out of the scheduler's online set: it holds no task to strand. */
+			BLS_CHECK(&k->cfg.hw, cpu, !(k->sched.online >> lc & 1u) && k->sched.rq[lc].nr_running == 0 &&
+							   k->sched.rq[lc].curr < 0);
 			k->ops->cpu_wait_for_interrupt(k->plat, cpu);
 			interrupted = 1;
 			continue;

@@ -47,6 +47,7 @@ int bls_sched_init(struct bls_sched *s, const struct bls_sched_config *cfg, uint
 	memset(s, 0, sizeof(*s));
 	s->cfg = *cfg;
 	s->online = online;
+	s->active = online;
 	for (unsigned c = 0; c < cfg->ncpus; c++) {
 		s->rq[c].curr = NO_TASK;
 		s->rq[c].last_ran = NO_TASK;
@@ -328,7 +329,7 @@ uint64_t bls_sched_slice_ns(const struct bls_sched *s, unsigned cpu)
 
 int sched_cpu_allowed(const struct bls_sched *s, const struct bls_sched_task *t, unsigned cpu)
 {
-	return (t->affinity >> cpu & 1u) && (s->online >> cpu & 1u);
+	return (t->affinity >> cpu & 1u) && (s->active >> cpu & 1u);
 }
 
 int sched_select_cpu_in(const struct bls_sched *s, const struct bls_sched_task *t, uint32_t among)
@@ -631,7 +632,7 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 		/* Idle balance: pull from the busiest CPU with a task waiting that may come. */
 		int busiest = -1, id = NO_TASK;
 		for (unsigned c = 0; c < n; c++) {
-			if (c == cpu || !(s->online >> c & 1u) || s->rq[c].nr_running < 2)
+			if (c == cpu || !(s->active >> c & 1u) || s->rq[c].nr_running < 2)
 				continue;
 			const int m = movable(s, c, cpu);
 			if (m != NO_TASK && (busiest < 0 || s->rq[c].weight > s->rq[busiest].weight)) {
@@ -656,7 +657,7 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 	 * task there narrows the gap. */
 	for (unsigned i = 1; i < n; i++) {
 		const unsigned c = (cpu + i) % n;
-		if (!(s->online >> c & 1u) || s->rq[c].nr_running != 0)
+		if (!(s->active >> c & 1u) || s->rq[c].nr_running != 0)
 			continue;
 		const int m = movable(s, cpu, c);
 		if (m == NO_TASK)
@@ -671,7 +672,7 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 	int target = -1;
 	for (unsigned i = 1; i < n; i++) {
 		const unsigned c = (cpu + i) % n;
-		if ((s->online >> c & 1u) && same_domain(s, cpu, c) &&
+		if ((s->active >> c & 1u) && same_domain(s, cpu, c) &&
 		    (target < 0 || s->rq[c].weight < s->rq[target].weight))
 			target = (int)c;
 	}
@@ -690,13 +691,14 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 uint32_t bls_sched_set_online(struct bls_sched *s, uint32_t online, uint64_t now_ns)
 {
 	uint32_t kicked = 0;
+	s->active = online & (s->active | ~s->online);
 	s->online = online;
 	for (unsigned i = 0; i < s->ntasks; i++) {
 		struct bls_sched_task *t = &s->task[i];
 		if (t->state == BLS_TASK_EXITED || (online >> t->cpu & 1u))
 			continue;
-		if (!(t->affinity & online))
-			t->affinity |= online;
+		if (!(t->affinity & s->active))
+			t->affinity |= s->active;
 		const int running = s->rq[t->cpu].curr == (int)i;
 		if (running) {
 			/* The CPU going offline was running it: it stops there first. */
@@ -717,6 +719,14 @@ uint32_t bls_sched_set_online(struct bls_sched *s, uint32_t online, uint64_t now
 		kicked |= 1u << to;
 	}
 	return kicked;
+}
+
+int bls_sched_set_active(struct bls_sched *s, uint32_t active)
+{
+	if (active == 0 || (active & ~s->online))
+		return -BLS_EINVAL;
+	s->active = active;
+	return 0;
 }
 
 void bls_sched_set_scale(struct bls_sched *s, unsigned cpu, uint64_t now_ns, double scale)

@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
@@ -137,6 +138,9 @@ public:
     std::uint64_t guest_errors() const { return regs_.guest_errors() + guest_errors_; }
     // Power-ups that failed, of every core (fault injection).
     std::uint64_t power_ups_failed() const { return power_ups_failed_; }
+    // Whether @cpu's power-up is failing now (the controller waits out its timeout, and
+    // nothing runs on that core meanwhile); if so, @since is when the attempt began.
+    bool power_up_failing(unsigned cpu, sc_core::sc_time& since) const;
 
 private:
     enum class cluster_phase { on, going_down, off, coming_up };
@@ -195,6 +199,7 @@ private:
     fault power_up_fault_, dvfs_fault_;
     sc_core::sc_time power_up_timeout_;
     std::uint64_t power_ups_failed_ = 0;
+    std::vector<std::optional<sc_core::sc_time>> failing_since_; // per CPU
 };
 
 } // namespace blsim::model

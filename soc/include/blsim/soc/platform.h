@@ -92,6 +92,10 @@ public:
     // The run's injected faults (none unless the scenario's faults: configures some): which
     // kinds are configured, and how many of each were injected (faults().injected(kind)).
     const model::fault_source& faults() const { return *faults_; }
+    // The CPUs whose injected power-up failure was still in the power controller's timeout
+    // when the run ended, each with when it began (s): whatever waited on them (their timers,
+    // tasks queued there) had not run since. run() warns of each.
+    std::vector<std::pair<unsigned, double>> power_ups_failing_at_end() const;
     const bls_kernel& kernel() const { return kernel_; }
     bls_kernel& kernel() { return kernel_; }
     const switch_probe& probe() const { return *probe_; }
