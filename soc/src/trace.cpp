@@ -95,8 +95,6 @@ public:
         events_.push_back({t_ps, offset, buf_.size() - offset});
         return events_.size() - 1;
     }
-    // Event @i (add_with's number) is not written after all.
-    void drop(std::size_t i) { events_.at(i).len = 0; }
     void meta(std::string text) { meta_.push_back(std::move(text)); }
     std::string write()
     {
@@ -110,8 +108,6 @@ public:
             first = false;
         }
         for (const ref& e : events_) {
-            if (!e.len)
-                continue;
             text += first ? "" : ",\n";
             text.append(buf_, e.offset, e.len);
             first = false;
@@ -183,6 +179,28 @@ void append_slice(std::string& b, char ph, const std::string& name, int pid, int
         b += ",\"name\":";
         append_quoted(b, name);
     }
+    if (cat) {
+        b += ",\"cat\":\"";
+        b += cat;
+        b += '"';
+    }
+    b += '}';
+}
+
+// A state's slice on its track, as one complete (X) event: begin and duration.
+void append_state(std::string& b, const std::string& name, int pid, int tid, std::uint64_t t0, std::uint64_t t1,
+                  const char* cat)
+{
+    b += "{\"ph\":\"X\",\"pid\":";
+    append_int(b, static_cast<std::uint64_t>(pid));
+    b += ",\"tid\":";
+    append_int(b, static_cast<std::uint64_t>(tid));
+    b += ",\"ts\":";
+    append_ts(b, t0);
+    b += ",\"dur\":";
+    append_ts(b, t1 - t0);
+    b += ",\"name\":";
+    append_quoted(b, name);
     if (cat) {
         b += ",\"cat\":\"";
         b += cat;
@@ -266,34 +284,30 @@ std::string trace_recorder::perfetto_json(const std::vector<switch_record>& swit
     out.meta(name_meta("process_name", logical_pid, -1, "logical CPUs"));
     bool mode_named = false;
 
-    // Open slices, to end at the next state and at the end of the run, by tid. The records
-    // are taken in time order, so that on each track a slice's end comes before the next
-    // one's begin at the same time; a slice that would end where it began is not drawn (a
-    // same-time B/E pair reads as a mismatch in Chrome's trace engine). Every E names its
-    // slice, as the B does.
+    // Open slices, to end at the next state and at the end of the run, by tid. Each is
+    // written when it ends, as one complete (X) event: B/E pairs of many tracks interleave,
+    // and Chrome's trace engine (DevTools, Lighthouse) pairs B with E on one stack for the
+    // whole trace, reading them as mismatched. A slice that would end where it began is not
+    // drawn.
     struct open_slice {
         int pid = 0; // 0: none
         std::string name;
         const char* cat = nullptr;
         std::uint64_t t0 = 0;
-        std::size_t begin = 0; // the B event
     };
     std::map<int, open_slice> open;
     auto end_slice = [&](int pid, int tid, std::uint64_t t) {
         auto it = open.find(tid);
         if (it == open.end() || !it->second.pid)
             return;
-        open_slice& o = it->second;
-        if (t <= o.t0)
-            out.drop(o.begin);
-        else
-            out.add_with(t, [&](std::string& b) { append_slice(b, 'E', o.name, pid, tid, t, o.cat); });
-        o.pid = 0;
+        const open_slice& o = it->second;
+        if (t > o.t0)
+            out.add_with(o.t0, [&](std::string& b) { append_state(b, o.name, pid, tid, o.t0, t, o.cat); });
+        it->second.pid = 0;
     };
     auto begin_slice = [&](int pid, int tid, std::uint64_t t, const std::string& name, const char* cat) {
         end_slice(pid, tid, t);
-        const std::size_t i = out.add_with(t, [&](std::string& b) { append_slice(b, 'B', name, pid, tid, t, cat); });
-        open[tid] = {pid, name, cat, t, i};
+        open[tid] = {pid, name, cat, t};
     };
     // A task slice is drawn only while its CPU is powered: a task's slice on the outbound
     // ends at the switch's blackout start and goes on, under the same name, on the inbound

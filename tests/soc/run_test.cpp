@@ -524,7 +524,7 @@ TEST_F(run_test, an_invariant_violated_with_a_trace_asked_for_writes_the_trace_u
     std::size_t slices = 0;
     for (const json& e : t["traceEvents"]) {
         last_us = std::max(last_us, e.value("ts", 0.0));
-        slices += e.value("ph", "") == "B";
+        slices += e.value("ph", "") == "X";
     }
     EXPECT_GT(slices, 0u);
     EXPECT_LE(last_us, 500001.0); // nothing past the violation
