@@ -164,8 +164,9 @@ void append_quoted(std::string& b, const std::string& s)
     b += '"';
 }
 
+// An instant (i) or a complete slice (X, when @t1 is given) on a track.
 void append_slice(std::string& b, char ph, const std::string& name, int pid, int tid, std::uint64_t t,
-                  const char* cat = nullptr)
+                  const char* cat = nullptr, const std::uint64_t* t1 = nullptr)
 {
     b += "{\"ph\":\"";
     b += ph;
@@ -175,6 +176,10 @@ void append_slice(std::string& b, char ph, const std::string& name, int pid, int
     append_int(b, static_cast<std::uint64_t>(tid));
     b += ",\"ts\":";
     append_ts(b, t);
+    if (t1) {
+        b += ",\"dur\":";
+        append_ts(b, *t1 - t);
+    }
     if (!name.empty()) {
         b += ",\"name\":";
         append_quoted(b, name);
@@ -191,22 +196,7 @@ void append_slice(std::string& b, char ph, const std::string& name, int pid, int
 void append_state(std::string& b, const std::string& name, int pid, int tid, std::uint64_t t0, std::uint64_t t1,
                   const char* cat)
 {
-    b += "{\"ph\":\"X\",\"pid\":";
-    append_int(b, static_cast<std::uint64_t>(pid));
-    b += ",\"tid\":";
-    append_int(b, static_cast<std::uint64_t>(tid));
-    b += ",\"ts\":";
-    append_ts(b, t0);
-    b += ",\"dur\":";
-    append_ts(b, t1 - t0);
-    b += ",\"name\":";
-    append_quoted(b, name);
-    if (cat) {
-        b += ",\"cat\":\"";
-        b += cat;
-        b += '"';
-    }
-    b += '}';
+    append_slice(b, 'X', name, pid, tid, t0, cat, &t1);
 }
 
 std::string slice(char ph, const std::string& name, int pid, int tid, std::uint64_t t, const char* cat = nullptr)
