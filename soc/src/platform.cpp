@@ -550,6 +550,17 @@ std::vector<std::pair<std::string, std::string>> platform::trace_files(bool comp
 }
 
 
+std::uint64_t platform::task_runtime_ns(unsigned t) const
+{
+    const bls_sched& s = kernel_.sched;
+    std::uint64_t ns = s.task[t].stats.runtime_ns;
+    const bls_rq& rq = s.rq[s.task[t].cpu];
+    const std::uint64_t now_ns = now_ps() / 1000;
+    if (rq.curr == static_cast<int>(t) && now_ns > rq.curr_accounted_ns)
+        ns += now_ns - rq.curr_accounted_ns; // running: the scheduler accounts it at its next call
+    return ns;
+}
+
 std::vector<std::pair<unsigned, double>> platform::power_ups_failing_at_end() const
 {
     std::vector<std::pair<unsigned, double>> out;
@@ -595,6 +606,18 @@ void platform::run(const progress_fn& progress)
                                 " us) had not run out when the run ended: its timers and queued tasks did not run "
                                 "since";
         SC_REPORT_WARNING("blsim/faults", msg.c_str());
+    }
+    // Work is counted in reference ns, which the fastest CPU at its top OPP does one per ns:
+    // no task is credited more than it ran (give or take the quantum a core runs ahead).
+    for (unsigned t = 0; t < workload_->ntasks(); t++) {
+        const double done = kernel_.task_stats[t].done_ref_ns;
+        const double ran = static_cast<double>(task_runtime_ns(t));
+        if (done > ran * (1 + 1e-9) + model::core::quantum_ns) {
+            char what[160];
+            std::snprintf(what, sizeof what, "credited with %.3f reference ms of work in %.3f ms of runtime", done * 1e-6,
+                          ran * 1e-6);
+            model::invariant_failed("work-within-runtime", now_ps(), "task '" + workload_->info(t).name + "'", what);
+        }
     }
     // The run's intervals by mode cover it, and their energies add up to the total.
     os_probe_->finish(now_ps());

@@ -240,7 +240,7 @@ std::string summary_json(platform& p, const host_stats& host, const std::vector<
         const bls_sched_task& st = k.sched.task[t];
         json r;
         r["done_ref_ms"] = k.task_stats[t].done_ref_ns * 1e-6;
-        r["runtime_s"] = static_cast<double>(st.stats.runtime_ns) * 1e-9;
+        r["runtime_s"] = static_cast<double>(p.task_runtime_ns(t)) * 1e-9;
         r["wait_s"] = static_cast<double>(st.stats.wait_ns) * 1e-9;
         r["wakeups"] = st.stats.wakeups;
         r["migrations"] = st.stats.migrations;

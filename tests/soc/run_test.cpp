@@ -1501,6 +1501,21 @@ TEST_F(run_test, a_cpu_that_fails_to_power_up_while_the_switcher_turns_on_strand
         EXPECT_EQ(failed["tasks"][t]["wakeups"], clean["tasks"][t]["wakeups"]) << t;
 }
 
+// Found by scripts/fuzz-props (seed 2026, run 557): a CPU stopping for IKS handed a sleeper
+// whose timer was due to a CPU that had just handled that same deadline, which then programmed
+// it again (the timer-storm check). Due timers fire on the stopping CPU before it hands over.
+TEST_F(run_test, a_cpu_stopping_for_iks_fires_its_due_timers_before_handing_its_sleepers_over)
+{
+    const result r = blsim("run -q --out " + dir.string() + " " + scenario("rtapp-mixed-cm.yaml") +
+                           " --set duration_s=0.05 --set seed=877 --set mode=smp --set governor.name=ondemand"
+                           " --set jitter.enabled=true --set jitter.shared_memory_pct=70.6067 --set jitter.wakeup_pct=0"
+                           " --set jitter.power_transition_pct=95.3111 --set faults.spurious_irq.interval_us=1.122e+06"
+                           " --set 'faults.spurious_irq.at_s=[0.0167]' --set 'mode_changes=[{at_ms: 10.355, mode: iks}]'"
+                           " --set soc.cci.clock_mhz=177");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+}
+
 TEST_F(run_test, without_faults_the_summary_has_no_faults_section)
 {
     result r = blsim("run --out " + dir.string() + " " + scenario("switch-pingpong.yaml"));

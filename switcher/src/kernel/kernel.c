@@ -479,9 +479,14 @@ static void finish_enable(struct bls_kernel *k, unsigned cpu)
 static void stop_dying(struct bls_kernel *k, unsigned cpu)
 {
 	if (k->dying >> cpu & 1u) {
+		const uint64_t t = now(k, cpu);
 		k->dying &= ~(1u << cpu);
 		k->stopped |= 1u << cpu;
-		k->kick |= bls_sched_set_online(&k->sched, online_mask(k) & ~k->stopped, now(k, cpu));
+		/* Its timers that are due fire here first (their tasks wake on the CPUs that stay):
+		 * moved still pending, one could land on a CPU that has just handled that very
+		 * deadline, which would program it again for ever. */
+		k->kick |= bls_sched_expire(&k->sched, cpu, t);
+		k->kick |= bls_sched_set_online(&k->sched, online_mask(k) & ~k->stopped, t);
 		flush_sched_events(k, cpu);
 	}
 	if (!k->dying)

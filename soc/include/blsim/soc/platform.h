@@ -96,6 +96,8 @@ public:
     // when the run ended, each with when it began (s): whatever waited on them (their timers,
     // tasks queued there) had not run since. run() warns of each.
     std::vector<std::pair<unsigned, double>> power_ups_failing_at_end() const;
+    // Task @t's runtime so far (ns), the stretch it is running now included.
+    std::uint64_t task_runtime_ns(unsigned t) const;
     const bls_kernel& kernel() const { return kernel_; }
     bls_kernel& kernel() { return kernel_; }
     const switch_probe& probe() const { return *probe_; }
