@@ -61,7 +61,28 @@ void diagnostics::error(const mark& at, const std::string& message)
 
 void diagnostics::error(const std::string& message) { entries_.push_back({mark{}, message}); }
 
+void diagnostics::note(const mark& at, const std::string& message)
+{
+    notes_.push_back({at, message});
+}
+
 std::vector<std::string> diagnostics::messages() const
+{
+    return sorted_lines(entries_, nullptr);
+}
+
+std::vector<std::string> diagnostics::note_messages() const
+{
+    return sorted_lines(notes_, "note");
+}
+
+void diagnostics::print_notes(std::ostream& os) const
+{
+    for (const std::string& m : note_messages())
+        os << m << '\n';
+}
+
+std::vector<std::string> diagnostics::sorted_lines(const std::vector<entry>& entries_, const char* kind)
 {
     std::vector<std::string> files; // in order of first mention
     auto file_rank = [&](const mark& m) -> std::size_t {
@@ -106,8 +127,9 @@ std::vector<std::string> diagnostics::messages() const
         return o;
     };
     std::vector<std::string> out;
+    const std::string label = kind ? std::string(kind) + ": " : std::string();
     for (const entry* e : sorted)
-        out.push_back(one_line(e->at.file.empty() ? e->text : e->at.str() + ": " + e->text));
+        out.push_back(one_line(e->at.file.empty() ? label + e->text : e->at.str() + ": " + label + e->text));
     return out;
 }
 
@@ -141,8 +163,9 @@ struct event_guard {
 
 class tree_builder {
 public:
-    tree_builder(const std::string& text, const std::string& file, diagnostics& diag)
-        : file_(file), diag_(diag), parser_(new yaml_parser_t)
+    tree_builder(const std::string& text, const std::string& file, diagnostics& diag,
+                 std::vector<key_repeat>* repeats)
+        : file_(file), diag_(diag), repeats_(repeats), parser_(new yaml_parser_t)
     {
         yaml_parser_initialize(parser_.get());
         yaml_parser_set_input_string(parser_.get(),
@@ -330,6 +353,7 @@ private:
         case YAML_MAPPING_START_EVENT: {
             out = node::map(at(ev.start_mark));
             const yaml_char_t* anchor = ev.data.mapping_start.anchor;
+            int counter = 1; // workgen's, for this mapping's repeated keys
             for (;;) {
                 event_guard key{};
                 if (!next(key.ev))
@@ -343,10 +367,9 @@ private:
                     diag_.error(k.at, "mapping keys must be plain strings");
                     return false;
                 }
-                if (const node* dup = out.find(k.value)) {
-                    (void)dup;
-                    std::size_t first = std::find(out.keys.begin(), out.keys.end(), k.value) -
-                                        out.keys.begin();
+                const std::size_t first =
+                    std::find(out.keys.begin(), out.keys.end(), k.value) - out.keys.begin();
+                if (first < out.keys.size() && !repeats_) {
                     diag_.error(k.at, "duplicate key '" + k.value + "' (first at line " +
                                           std::to_string(out.key_marks[first].line) + ")");
                     return false;
@@ -354,6 +377,24 @@ private:
                 node v;
                 if (!parse_node(v))
                     return false;
+                if (first < out.keys.size()) {
+                    // As rt-app's workgen, then json-c, read it (parse_yaml's contract).
+                    key_repeat r{k.at, out.key_marks[first], k.value, {}};
+                    const bool opens_block = v.is_map() && !v.key_marks.empty() && v.key_marks.front().line > k.at.line;
+                    if (opens_block) {
+                        out.items[first] = std::move(v);
+                        repeats_->push_back(std::move(r));
+                        continue;
+                    }
+                    std::string name;
+                    do
+                        name = k.value + std::to_string(counter++);
+                    while (out.find(name));
+                    counter--; // workgen moves its counter on only past a name that is taken
+                    r.read_as = name;
+                    repeats_->push_back(std::move(r));
+                    k.value = name;
+                }
                 out.keys.push_back(k.value);
                 out.key_marks.push_back(k.at);
                 out.items.push_back(std::move(v));
@@ -369,6 +410,7 @@ private:
 
     std::string file_;
     diagnostics& diag_;
+    std::vector<key_repeat>* repeats_;
     std::unique_ptr<yaml_parser_t, parser_deleter> parser_;
     std::map<std::string, std::pair<node, std::size_t>> anchors_; // each with its size in nodes
     int depth_ = 0;
@@ -378,9 +420,9 @@ private:
 } // namespace
 
 bool parse_yaml(const std::string& text, const std::string& file_name, node& out,
-                diagnostics& diag)
+                diagnostics& diag, std::vector<key_repeat>* repeats)
 {
-    tree_builder b(text, file_name, diag);
+    tree_builder b(text, file_name, diag, repeats);
     node n;
     if (!b.build(n))
         return false;

@@ -304,8 +304,11 @@ int cmd_run(int argc, char** argv)
     if (!blsim::soc::load_scenario(scenario_path.empty() ? blsim::soc::default_scenario : scenario_path,
                                    overrides, cfg, diag)) {
         diag.print(std::cerr);
+        diag.print_notes(std::cerr);
         return exit_usage;
     }
+    if (!quiet)
+        diag.print_notes(std::cerr);
 
     // The results must have somewhere to go before the simulation runs: a directory that holds
     // no other run's set (or --force), and a hidden staging directory beside it that the whole

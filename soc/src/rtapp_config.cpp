@@ -94,6 +94,47 @@ const char* unsupported_event(ev k)
 
 constexpr long long int_max = INT_MAX;
 
+// The kind of value a key of rt-app's grammar takes: 'i' an integer, 's' a string, 'b' a
+// boolean, 'm' a mapping, '?' more than one. A "did you mean" names only a key that takes the
+// kind of value written, so that 'exec': 5000 is not offered 'sync' (a mapping).
+char value_kind_of_key(const std::string& k)
+{
+    switch (classify(k)) {
+    case ev::run: case ev::runtime: case ev::sleep: case ev::mem: case ev::iorun: return 'i';
+    case ev::timer: case ev::wait: case ev::sync: return 'm';
+    case ev::none: break;
+    default: return 's';
+    }
+    static const std::map<std::string, char> keys = {
+        {"loop", 'i'}, {"instance", 'i'}, {"delay", 'i'}, {"priority", 'i'}, {"duration", 'i'},
+        {"mem_buffer_size", 'i'}, {"cpus", '?'}, {"policy", 's'}, {"default_policy", 's'},
+        {"logdir", 's'}, {"log_basename", 's'}, {"io_device", 's'}, {"calibration", '?'},
+        {"log_size", '?'}, {"ftrace", '?'}, {"phases", 'm'}, {"tasks", 'm'}, {"global", 'm'},
+        {"resources", 'm'}, {"pi_enabled", 'b'}, {"gnuplot", 'b'}, {"lock_pages", 'b'},
+        {"cumulative_slack", 'b'}};
+    const auto it = keys.find(k);
+    return it == keys.end() ? '?' : it->second;
+}
+
+char value_kind(const node& v)
+{
+    long long x = 0;
+    if (v.is_map())
+        return 'm';
+    if (v.is_scalar() && v.plain && (v.value == "true" || v.value == "false"))
+        return 'b';
+    if (v.is_scalar() && cfg::parse_integer(v, x))
+        return 'i';
+    return v.is_scalar() ? 's' : 'l';
+}
+
+// Global keys rt-app does not read (json-c keeps them, rt-app never asks): historic ones that
+// public use cases still carry. Accepted with a note.
+bool informational_global(const std::string& k)
+{
+    return k == "frag";
+}
+
 // A value as an error shows it: a quoted number is a string to rt-app (json-c types it so).
 std::string shown(const node& n)
 {
@@ -131,8 +172,18 @@ private:
     void unknown(const node& map, std::size_t i, const std::string& where,
                  const std::vector<std::string>& known)
     {
-        d_.error(map.key_marks[i], "unknown key '" + map.keys[i] + "' in " + where + " (did you mean '" +
-                                       cfg::closest_key(map.keys[i], known) + "'?)");
+        const char kind = value_kind(map.items[i]);
+        std::vector<std::string> alike;
+        for (const std::string& k : known) {
+            const char want = value_kind_of_key(k);
+            if (want == '?' || want == kind)
+                alike.push_back(k);
+        }
+        const std::string best = cfg::closest_key(map.keys[i], alike);
+        d_.error(map.key_marks[i], "unknown key '" + map.keys[i] + "' in " + where +
+                                       (best.empty() || cfg::edit_distance(best, map.keys[i]) > std::max<std::size_t>(2, map.keys[i].size() / 2)
+                                            ? std::string()
+                                            : " (did you mean '" + best + "'?)"));
     }
 
     bool integer(const node& n, const std::string& p, long long lo, long long hi,
@@ -243,6 +294,7 @@ private:
     bool too_many_ = false;
     std::map<std::string, long long> barrier_users_;
     std::vector<thread_at> threads_;
+    std::string thread_name_; // of the thread being read
 };
 
 void parser::document(const node& doc, workloads::rtapp_params& out)
@@ -345,6 +397,8 @@ void parser::global(const node& g, workloads::rtapp_params& out)
                 error(v.at, p, "expected 'CPU<n>' or an integer (ns per loop), got " + cfg::describe(v));
         } else if (k == "mem_buffer_size") {
             integer(v, p, 0, int_max, "an integer number of bytes", x);
+        } else if (informational_global(k)) {
+            d_.note(g.key_marks[i], p + ": rt-app does not read '" + k + "' (a key of its older versions): ignored");
         } else {
             unknown(g, i, gp, known);
         }
@@ -412,8 +466,11 @@ bool parser::event(const std::string& key, const mark& key_at, const node& v, co
     case ev::suspend:
     case ev::resume:
         e.kind = k == ev::suspend ? rtapp_event::suspend : rtapp_event::resume;
-        if (!text(v, p, "the name of a thread (rt-app's workgen fills it in; blsim does not)", e.ref))
+        if (k == ev::suspend && v.is_scalar() && v.value.empty()) {
+            e.ref = thread_name_; // left empty, as rt-app's tutorial allows: workgen writes the thread's own name
+        } else if (!text(v, p, "the name of a thread", e.ref)) {
             return false;
+        }
         resource(1, e.ref, out);
         return true;
     case ev::barrier:
@@ -573,9 +630,20 @@ void parser::thread(const std::string& name, const mark& key, const node& n, wor
 {
     const std::string tp = path("tasks." + name);
     t.name = name;
+    thread_name_ = name;
     threads_.push_back({tp, key, {}});
     if (!n.is_map()) {
         error(n.at, tp, "expected a mapping (a thread), got " + cfg::describe(n));
+        return;
+    }
+    if (n.find("exec")) {
+        // rt-app's first grammar (0.x): a periodic thread as exec and period, no events. Said
+        // once, with how to convert, rather than as unknown keys.
+        const std::size_t i = static_cast<std::size_t>(std::find(n.keys.begin(), n.keys.end(), "exec") - n.keys.begin());
+        d_.error(n.key_marks[i], tp + ": 'exec' and 'period' are rt-app's old grammar (before phases and events), "
+                                      "which rt-app no longer reads: write the thread as events, \"run\": <exec> "
+                                      "then \"timer\": {\"ref\": \"unique\", \"period\": <period>} "
+                                      "(docs/workloads.md, \"rt-app\")");
         return;
     }
     const node* phases = n.find("phases");
@@ -748,8 +816,21 @@ bool load_rtapp_json(const std::string& path, cfg::diagnostics& diag, workloads:
         return false;
     }
     node doc;
-    if (!cfg::parse_yaml(blank_json_comments(text), path, doc, diag))
+    std::vector<cfg::key_repeat> repeats;
+    if (!cfg::parse_yaml(blank_json_comments(text), path, doc, diag, &repeats))
         return false;
+    // Repeated event keys are how rt-app's use cases are written ("run", "sleep", "run"...):
+    // read as workgen renames them, silently. Anything else repeated is worth a note.
+    for (const cfg::key_repeat& r : repeats) {
+        if (classify(r.key) != ev::none)
+            continue;
+        const std::string first = " (first at line " + std::to_string(r.first.line) + ")";
+        diag.note(r.at, r.read_as.empty()
+                            ? "'" + r.key + "' repeated" + first +
+                                  ": as rt-app reads it, its value replaces the first one's, in its place"
+                            : "'" + r.key + "' repeated" + first + ": read as '" + r.read_as +
+                                  "', as rt-app's workgen renames it");
+    }
     return parse_rtapp(doc, diag, out, "", pinnable);
 }
 

@@ -419,4 +419,109 @@ TEST(rtapp_config, comments_are_blanked_keeping_positions)
                                         "0..2147483647, got the string 'x'"}));
 }
 
+
+// --- rt-app's files as people write them (issue 25) ------------------------------------------
+
+const std::string written = std::string(BLSIM_SOURCE_DIR) + "/tests/config/data/rtapp/";
+
+// The keys of @text's top mapping as parse_yaml reads them with rt-app's workgen rule.
+std::vector<std::string> keys_read(const std::string& text, std::vector<cfg::key_repeat>* repeats = nullptr)
+{
+    cfg::diagnostics d;
+    cfg::node doc;
+    std::vector<cfg::key_repeat> r;
+    EXPECT_TRUE(cfg::parse_yaml(text, "t.json", doc, d, repeats ? repeats : &r)) << d.messages().front();
+    return doc.keys;
+}
+
+TEST(rtapp_config, repeated_keys_are_renamed_in_order_with_workgens_counter)
+{
+    // workgen's counter starts at 1 in each mapping and moves on only past a name taken: run,
+    // run1 (written), run -> run2 (run1 is taken), sleep, sleep -> sleep2 (the counter is at 2).
+    EXPECT_EQ(keys_read("{\"run\": 1, \"run1\": 2, \"run\": 3, \"sleep\": 4, \"sleep\": 5}"),
+              (std::vector<std::string>{"run", "run1", "run2", "sleep", "sleep2"}));
+    // Each mapping has its own counter: the inner one starts at 1 again, the outer goes on.
+    EXPECT_EQ(keys_read("{\"a\": 1, \"a\": 2, \"m\": {\"a\": 1, \"a\": 2}, \"a\": 3}"),
+              (std::vector<std::string>{"a", "a1", "m", "a2"}));
+    // Outside rt-app's reading a repeated key is an error, as before.
+    cfg::diagnostics d;
+    cfg::node doc;
+    EXPECT_FALSE(cfg::parse_yaml("{\"a\": 1, \"a\": 2}", "t.yaml", doc, d));
+    EXPECT_EQ(d.messages(), (std::vector<std::string>{"t.yaml:1:10: duplicate key 'a' (first at line 1)"}));
+}
+
+TEST(rtapp_config, a_repeated_key_opening_a_mapping_over_lines_replaces_the_first_in_its_place)
+{
+    // workgen reads line by line and counts a key on the line that opens a mapping inside that
+    // mapping: it never renames it, and json-c keeps the last value where the first stood.
+    std::vector<cfg::key_repeat> r;
+    const std::string text = "{\n\"p1\": {\n\"run\": 1},\n\"p2\": {\n\"run\": 2},\n\"p1\": {\n\"run\": 3}\n}";
+    cfg::diagnostics d;
+    cfg::node doc;
+    ASSERT_TRUE(cfg::parse_yaml(text, "t.json", doc, d, &r));
+    EXPECT_EQ(doc.keys, (std::vector<std::string>{"p1", "p2"}));
+    EXPECT_EQ(doc.items[0].find("run")->value, "3");
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].key, "p1");
+    EXPECT_EQ(r[0].read_as, "");
+    EXPECT_EQ(r[0].at.line, 6);
+    EXPECT_EQ(r[0].first.line, 2);
+    // On one line ({"ref": ...} timers), workgen sees the key at its own level: renamed.
+    EXPECT_EQ(keys_read("{\"timer\": {\"ref\": \"t\", \"period\": 1},\n\"timer\": {\"ref\": \"t\", \"period\": 1}}"),
+              (std::vector<std::string>{"timer", "timer1"}));
+}
+
+TEST(rtapp_config, a_use_case_written_as_rt_apps_are_reads_with_notes_only_for_what_is_not_an_event)
+{
+    cfg::diagnostics d;
+    rtapp_params p;
+    ASSERT_TRUE(soc::load_rtapp_json(written + "workgen_repeats.json", d, p)) << d.messages().front();
+    const std::string f = written + "workgen_repeats.json";
+    EXPECT_EQ(d.note_messages(),
+              (std::vector<std::string>{
+                  f + ":28:5: note: 'p1' repeated (first at line 19): as rt-app reads it, its value replaces the "
+                      "first one's, in its place",
+                  f + ":38:3: note: global.frag: rt-app does not read 'frag' (a key of its older versions): ignored"}));
+    ASSERT_EQ(p.threads.size(), 2u);
+    const auto& a = p.threads[0].phases.at(0).events;
+    std::vector<std::pair<rtapp_event::kind_t, double>> seen;
+    for (const auto& e : a)
+        seen.push_back({e.kind, e.us});
+    EXPECT_EQ(seen, (std::vector<std::pair<rtapp_event::kind_t, double>>{
+                        {rtapp_event::run, 5000}, {rtapp_event::run, 100}, {rtapp_event::run, 3000},
+                        {rtapp_event::sleep, 7000}, {rtapp_event::sleep, 1000}, {rtapp_event::timer, 20000},
+                        {rtapp_event::timer, 20000}, {rtapp_event::suspend, 0}}));
+    EXPECT_EQ(a.back().ref, "taskA"); // an empty suspend names its own thread, as workgen writes it
+    const auto& b = p.threads[1].phases;
+    ASSERT_EQ(b.size(), 2u);
+    EXPECT_EQ(b[0].name, "p1");
+    ASSERT_EQ(b[0].events.size(), 3u); // the second p1's: run 2000, run 2000, sleep
+    EXPECT_EQ(b[0].events[1].us, 2000);
+    EXPECT_EQ(b[1].name, "p2");
+    EXPECT_EQ(b[1].events[1].ref, "taskA");
+}
+
+TEST(rtapp_config, rt_apps_old_exec_period_grammar_is_named_with_how_to_convert)
+{
+    cfg::diagnostics d;
+    rtapp_params p;
+    EXPECT_FALSE(soc::load_rtapp_json(written + "old_grammar.json", d, p));
+    EXPECT_EQ(d.messages(), (std::vector<std::string>{
+                                written + "old_grammar.json:4:4: tasks.thread0: 'exec' and 'period' are rt-app's old "
+                                          "grammar (before phases and events), which rt-app no longer reads: write the "
+                                          "thread as events, \"run\": <exec> then \"timer\": {\"ref\": \"unique\", "
+                                          "\"period\": <period>} (docs/workloads.md, \"rt-app\")"}));
+}
+
+TEST(rtapp_config, an_unknown_key_is_offered_only_a_key_that_takes_the_same_kind_of_value)
+{
+    cfg::diagnostics d;
+    rtapp_params p;
+    EXPECT_FALSE(soc::load_rtapp_json(written + "unknown_keys.json", d, p));
+    const std::string f = written + "unknown_keys.json";
+    EXPECT_EQ(d.messages(), (std::vector<std::string>{
+                                f + ":5:4: unknown key 'rnu' in tasks.t (did you mean 'run'?)",
+                                f + ":6:4: unknown key 'slep' in tasks.t"})); // a mapping: not 'sleep'
+}
+
 } // namespace

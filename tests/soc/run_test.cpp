@@ -999,6 +999,30 @@ TEST_F(run_test, a_results_set_is_complete_only_with_its_summary)
         EXPECT_NE(e.path().filename().string()[0], '.') << e.path();
 }
 
+// Issue 25: an rt-app file written as rt-app's own use cases are (repeated keys, comments,
+// trailing commas, an empty suspend) runs; what is not an event but repeated is a note on
+// stderr, not an error, and -q keeps it quiet.
+TEST_F(run_test, an_rt_app_file_with_workgens_repeated_keys_runs_with_its_notes)
+{
+    const fs::path cfg = dir.string() + "-rtapp.yaml";
+    const std::string file = std::string(BLSIM_SOURCE_DIR) + "/tests/config/data/rtapp/workgen_repeats.json";
+    std::ofstream(cfg) << "name: workgen\nsoc: " << BLSIM_SOURCE_DIR << "/configs/soc/tc2.yaml\n"
+                       << "duration_s: 0.2\nworkload:\n  kind: rtapp\n  rtapp_json: " << file << "\n";
+    result r = blsim("run " + cfg.string() + " --out " + dir.string());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.substr(0, r.err.find("blsim: 'workgen'")),
+              file + ":28:5: note: 'p1' repeated (first at line 19): as rt-app reads it, its value replaces the first "
+                     "one's, in its place\n" +
+                  file + ":38:3: note: global.frag: rt-app does not read 'frag' (a key of its older versions): ignored\n");
+    const json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_GT(s["tasks"]["taskA-0"]["done_ref_ms"].get<double>(), 0);
+    EXPECT_GT(s["tasks"]["taskB-1"]["done_ref_ms"].get<double>(), 0);
+    r = blsim("run -q --force " + cfg.string() + " --out " + dir.string());
+    fs::remove(cfg);
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.err, "");
+}
+
 TEST_F(run_test, a_bad_configuration_is_located_and_writes_nothing)
 {
     const fs::path cfg = dir.string() + "-bad.yaml";

@@ -54,6 +54,8 @@ class diagnostics {
 public:
     void error(const mark& at, const std::string& message);
     void error(const std::string& message); // no location (e.g. the command line itself)
+    // Something the user should know that is not an error ("file:line:col: note: ...").
+    void note(const mark& at, const std::string& message);
 
     bool ok() const { return entries_.empty(); }
     std::size_t count() const { return entries_.size(); }
@@ -61,20 +63,39 @@ public:
     // The first error's message without its location.
     std::string first_text() const;
     void print(std::ostream& os) const;
+    // The notes, in the errors' order, "file:line:col: note: message" each.
+    std::vector<std::string> note_messages() const;
+    void print_notes(std::ostream& os) const;
 
 private:
     struct entry {
         mark at;
         std::string text;
     };
-    std::vector<entry> entries_;
+    static std::vector<std::string> sorted_lines(const std::vector<entry>& entries, const char* kind);
+    std::vector<entry> entries_, notes_;
+};
+
+// A key written again in one mapping of a document read as rt-app's workgen reads it (see
+// parse_yaml's @repeats).
+struct key_repeat {
+    mark at;              // the repeated key
+    mark first;           // where the key was first written in that mapping
+    std::string key;      // as written
+    std::string read_as;  // the new name; empty when it replaced the earlier value instead
 };
 
 // Parse YAML @text named @file_name (for marks) into @out: one document, a mapping at the
 // top. Returns false and records the error on a syntax error. Anchors and aliases are
-// expanded.
+// expanded. A key written twice in one mapping is an error, unless @repeats is given: then the
+// document is read as rt-app reads its JSON after its workgen script (docs/workloads.md,
+// "rt-app"): a repeated key whose value opens a mapping that goes on over the next lines
+// replaces the earlier value in its place (workgen, which reads line by line, counts such a
+// key inside the new mapping and leaves it; json-c then keeps the last value); any other is
+// renamed to the key followed by the mapping's counter (from 1, moved on while the name is
+// taken), "run" to "run1". Each repeat is appended to @repeats.
 bool parse_yaml(const std::string& text, const std::string& file_name, node& out,
-                diagnostics& diag);
+                diagnostics& diag, std::vector<key_repeat>* repeats = nullptr);
 
 // Apply one override "dotted.key=value" (the @index-th --set, 1-based) to @root. List items
 // are addressed by index or by the value of their 'name' key. Missing map keys are created
