@@ -74,6 +74,8 @@ const char* unsupported_key(const std::string& k)
 {
     if (k == "util_min" || k == "util_max")
         return "utilization clamping is not modelled";
+    if (k.compare(0, 17, "external_workload") == 0)
+        return "rt-app's external workloads run a function of a shared library, which a simulation cannot";
     if (k == "nodes_membind" || k == "membind_nodes")
         return "NUMA memory binding is not modelled";
     if (k == "dl-runtime" || k == "dl-period" || k == "dl-deadline")
@@ -287,6 +289,21 @@ private:
     void resource(int kind, const std::string& name, const event_at& at);
     void check_locks(const std::vector<event_at>& events, const std::string& where);
 
+    // A thread or phase in rt-app's first grammar (0.x: exec, period, resources, no events):
+    // said once, at 'exec', with how to convert, rather than as unknown keys. Returns whether
+    // it was.
+    bool old_grammar(const node& n, const std::string& p)
+    {
+        const auto it = std::find(n.keys.begin(), n.keys.end(), "exec");
+        if (it == n.keys.end())
+            return false;
+        d_.error(n.key_marks[static_cast<std::size_t>(it - n.keys.begin())],
+                 p + ": 'exec' and 'period' are rt-app's old grammar (before phases and events), which rt-app no "
+                     "longer reads: write the thread as events, \"run\": <exec> then \"timer\": {\"ref\": "
+                     "\"unique\", \"period\": <period>} (docs/workloads.md, \"rt-app\")");
+        return true;
+    }
+
     diagnostics& d_;
     std::string prefix_;
     cpu_limit pinnable_;
@@ -466,8 +483,11 @@ bool parser::event(const std::string& key, const mark& key_at, const node& v, co
     case ev::suspend:
     case ev::resume:
         e.kind = k == ev::suspend ? rtapp_event::suspend : rtapp_event::resume;
-        if (k == ev::suspend && v.is_scalar() && v.value.empty()) {
-            e.ref = thread_name_; // left empty, as rt-app's tutorial allows: workgen writes the thread's own name
+        if (k == ev::suspend && (v.is_null() || (v.is_scalar() && v.value.empty()))) {
+            // Left empty ("suspend": "") or bare ("suspend", a key without a value, which a
+            // flow mapping reads as null), as rt-app's use cases write it: workgen writes the
+            // thread's own name.
+            e.ref = thread_name_;
         } else if (!text(v, p, "the name of a thread", e.ref)) {
             return false;
         }
@@ -542,6 +562,8 @@ bool parser::phase_keys(const node& n, const std::string& p, bool is_thread, wor
 {
     const std::size_t before = d_.count();
     loop = 1;
+    if (old_grammar(n, p))
+        return false;
     for (std::size_t i = 0; i < n.keys.size(); i++) {
         const std::string& k = n.keys[i];
         const node& v = n.items[i];
@@ -636,16 +658,8 @@ void parser::thread(const std::string& name, const mark& key, const node& n, wor
         error(n.at, tp, "expected a mapping (a thread), got " + cfg::describe(n));
         return;
     }
-    if (n.find("exec")) {
-        // rt-app's first grammar (0.x): a periodic thread as exec and period, no events. Said
-        // once, with how to convert, rather than as unknown keys.
-        const std::size_t i = static_cast<std::size_t>(std::find(n.keys.begin(), n.keys.end(), "exec") - n.keys.begin());
-        d_.error(n.key_marks[i], tp + ": 'exec' and 'period' are rt-app's old grammar (before phases and events), "
-                                      "which rt-app no longer reads: write the thread as events, \"run\": <exec> "
-                                      "then \"timer\": {\"ref\": \"unique\", \"period\": <period>} "
-                                      "(docs/workloads.md, \"rt-app\")");
+    if (old_grammar(n, tp))
         return;
-    }
     const node* phases = n.find("phases");
     // The thread's own keys first: the phases compare theirs with them.
     const node* loop = nullptr;

@@ -376,12 +376,12 @@ TEST(rtapp_config, a_thread_looping_forever_without_time_is_refused)
 TEST(rtapp_config, more_resources_than_kernel_events_are_refused_at_the_first_extra)
 {
     std::string text = "{\n  \"tasks\": {\n    \"t\": {\n      \"run\": 10,\n";
-    for (int i = 0; i < 65; i++)
-        text += "      \"signal" + std::to_string(i) + "\": \"c" + std::to_string(i) + "\"" + (i < 64 ? ",\n" : "\n");
+    for (int i = 0; i < 4097; i++)
+        text += "      \"signal" + std::to_string(i) + "\": \"c" + std::to_string(i) + "\"" + (i < 4096 ? ",\n" : "\n");
     text += "    }\n  }\n}\n";
     EXPECT_EQ(errors_of(text), (std::vector<std::string>{
-                                   "t.json:69:7: tasks.t.signal64: 'c64' would be the 65th mutex, condition or "
-                                   "barrier of the use case: blsim's kernel has 64 events"}));
+                                   "t.json:4101:7: tasks.t.signal4096: 'c4096' would be the 4097th mutex, condition "
+                                   "or barrier of the use case: blsim's kernel has 4096 events"}));
 }
 
 TEST(rtapp_config, the_document_needs_tasks)
@@ -522,6 +522,30 @@ TEST(rtapp_config, an_unknown_key_is_offered_only_a_key_that_takes_the_same_kind
     EXPECT_EQ(d.messages(), (std::vector<std::string>{
                                 f + ":5:4: unknown key 'rnu' in tasks.t (did you mean 'run'?)",
                                 f + ":6:4: unknown key 'slep' in tasks.t"})); // a mapping: not 'sleep'
+}
+
+
+TEST(rtapp_config, a_bare_suspend_names_its_own_thread_as_workgen_writes_it)
+{
+    // "suspend", with no value, as rt-app's video use cases write it: the thread's own name.
+    cfg::diagnostics d;
+    rtapp_params p;
+    ASSERT_TRUE(soc::load_rtapp_json(written + "bare_suspend.json", d, p)) << d.messages().front();
+    ASSERT_EQ(p.threads.size(), 2u);
+    const auto& e = p.threads[0].phases.at(0).events;
+    ASSERT_EQ(e.size(), 2u);
+    EXPECT_EQ(e[0].kind, rtapp_event::suspend);
+    EXPECT_EQ(e[0].ref, "display");
+    EXPECT_EQ(p.threads[1].phases.at(0).events[1].ref, "display");
+}
+
+TEST(rtapp_config, an_external_workload_is_refused_as_a_model_limit)
+{
+    EXPECT_EQ(errors_of("{\"tasks\": {\"t\": {\"phases\": {\"p\": {\"external_workload0\": "
+                        "{\"library_name\": \"x.so\", \"main_method\": \"f\"}}}}}}"),
+              (std::vector<std::string>{"t.json:1:35: tasks.t.phases.p.external_workload0: rt-app key "
+                                        "'external_workload0' is not supported: rt-app's external workloads run a "
+                                        "function of a shared library, which a simulation cannot"}));
 }
 
 } // namespace

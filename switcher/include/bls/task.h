@@ -44,7 +44,7 @@ struct bls_step {
 	unsigned event;          /* < BLS_MAX_EVENTS */
 };
 
-#define BLS_MAX_EVENTS 64
+#define BLS_MAX_EVENTS 4096
 
 struct bls_workload_ops {
 	/* next - the step @task takes now, at @now_ns, its previous step finished (the first

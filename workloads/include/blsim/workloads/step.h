@@ -27,7 +27,7 @@ struct step {
 };
 
 // Events a workload may use (the kernel's BLS_MAX_EVENTS).
-constexpr unsigned max_events = 64;
+constexpr unsigned max_events = 4096;
 
 // A task as the scheduler sees it.
 struct task_info {
