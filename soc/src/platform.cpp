@@ -264,7 +264,9 @@ platform::platform(const scenario_config& cfg, injected_bug bug, unsigned mutant
             case workloads::step::broadcast: out->kind = BLS_STEP_BROADCAST; break;
             case workloads::step::exit: out->kind = BLS_STEP_EXIT; break;
             case workloads::step::spin_until: out->kind = BLS_STEP_SPIN; break;
+            case workloads::step::affinity: out->kind = BLS_STEP_AFFINITY; break;
             }
+            out->affinity = st.cpus;
             out->ref_ns = st.ref_ns;
             out->mem_fraction = st.mem_fraction;
             out->working_set_kb = static_cast<uint32_t>(st.working_set_kb);

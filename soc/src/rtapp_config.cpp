@@ -312,6 +312,7 @@ private:
     std::map<std::string, long long> barrier_users_;
     std::vector<thread_at> threads_;
     std::string thread_name_; // of the thread being read
+    std::vector<int> phase_cpus_; // of the phase being read (empty: the thread's)
 };
 
 void parser::document(const node& doc, workloads::rtapp_params& out)
@@ -562,6 +563,7 @@ bool parser::phase_keys(const node& n, const std::string& p, bool is_thread, wor
 {
     const std::size_t before = d_.count();
     loop = 1;
+    phase_cpus_.clear();
     if (old_grammar(n, p))
         return false;
     for (std::size_t i = 0; i < n.keys.size(); i++) {
@@ -577,17 +579,10 @@ bool parser::phase_keys(const node& n, const std::string& p, bool is_thread, wor
             if (integer(v, kp, 1, LONG_MAX, "a count >= 1", x))
                 loop = static_cast<long>(x);
         } else if (k == "cpus") {
+            // The thread's affinity while in this phase (rt-app sets it at the phase's start).
             std::vector<int> c;
-            if (cpus(v, kp, c)) {
-                std::vector<int> a = c, b = t.cpus;
-                std::sort(a.begin(), a.end());
-                a.erase(std::unique(a.begin(), a.end()), a.end());
-                std::sort(b.begin(), b.end());
-                b.erase(std::unique(b.begin(), b.end()), b.end());
-                if (a != b)
-                    error(v.at, kp, "CPUs per phase are not supported (a task's affinity is fixed "
-                                    "in blsim): give them at thread level");
-            }
+            if (cpus(v, kp, c) && !is_thread)
+                phase_cpus_ = c;
         } else if (k == "priority") {
             int nv = 0;
             if (nice(v, kp, nv) && nv != t.nice)
@@ -749,6 +744,7 @@ void parser::thread(const std::string& name, const mark& key, const node& n, wor
             continue;
         check_locks(events, "phase '" + ph.name + "'");
         ph.loop = phase_loop;
+        ph.cpus = phase_cpus_;
         for (const event_at& a : events)
             ph.events.push_back(a.e);
         t.phases.push_back(std::move(ph));

@@ -273,7 +273,7 @@ TEST(rtapp_config, malformed_event_values_are_located)
                   "t.json:7:15: tasks.t.lock: expected the name of a mutex, got a list"}));
 }
 
-TEST(rtapp_config, per_phase_properties_blsim_keeps_per_thread_are_refused)
+TEST(rtapp_config, per_phase_properties_blsim_keeps_per_thread_are_refused_and_cpus_per_phase_are_not)
 {
     EXPECT_EQ(errors_of(R"({
   "tasks": {
@@ -296,8 +296,6 @@ TEST(rtapp_config, per_phase_properties_blsim_keeps_per_thread_are_refused)
 })"),
               (std::vector<std::string>{
                   "t.json:6:7: tasks.t.run: events beside 'phases' are ignored by rt-app: move 'run' into a phase",
-                  "t.json:9:19: tasks.t.phases.a.cpus: CPUs per phase are not supported (a task's affinity is "
-                  "fixed in blsim): give them at thread level",
                   "t.json:10:23: tasks.t.phases.a.priority: a priority per phase is not supported (a task's "
                   "nice value is fixed in blsim): give it at thread level",
                   "t.json:11:11: tasks.t.phases.a.util_min: rt-app key 'util_min' is not supported: "
@@ -546,6 +544,26 @@ TEST(rtapp_config, an_external_workload_is_refused_as_a_model_limit)
               (std::vector<std::string>{"t.json:1:35: tasks.t.phases.p.external_workload0: rt-app key "
                                         "'external_workload0' is not supported: rt-app's external workloads run a "
                                         "function of a shared library, which a simulation cannot"}));
+}
+
+
+TEST(rtapp_config, cpus_per_phase_are_the_threads_affinity_in_that_phase)
+{
+    cfg::diagnostics d;
+    rtapp_params p;
+    ASSERT_TRUE(soc::load_rtapp_json(written + "phase_cpus.json", d, p)) << d.messages().front();
+    const auto& t = p.threads.at(0);
+    EXPECT_EQ(t.cpus, (std::vector<int>{2}));
+    ASSERT_EQ(t.phases.size(), 3u);
+    EXPECT_EQ(t.phases[0].cpus, (std::vector<int>{0}));
+    EXPECT_EQ(t.phases[1].cpus, (std::vector<int>{1}));
+    EXPECT_TRUE(t.phases[2].cpus.empty()); // the thread's
+    // Each phase's CPUs are checked against the SoC as the thread's are: with CPUs 0 and 1
+    // only, the thread's CPU 2 is refused (phase3 runs on it), phase1's and phase2's are not.
+    cfg::diagnostics d2;
+    EXPECT_FALSE(soc::load_rtapp_json(written + "phase_cpus.json", d2, p, nullptr, {2, " CPUs)"}));
+    EXPECT_EQ(d2.messages(), (std::vector<std::string>{written + "phase_cpus.json:5:14: tasks.thread0.cpus[0]: cpu2 "
+                                                                 "does not exist (the SoC has 2 CPUs)"}));
 }
 
 } // namespace

@@ -1023,6 +1023,29 @@ TEST_F(run_test, an_rt_app_file_with_workgens_repeated_keys_runs_with_its_notes)
     EXPECT_EQ(r.err, "");
 }
 
+// Issue 25: rt-app's per-phase cpus. The thread runs phase1 on CPU 0, phase2 on CPU 1 and
+// phase3 on its own CPU 2, loop after loop. Each phase's run ends where it ran, in its sleep: the
+// kernel's trace shows those switches out (prev_state=S) on 0, 1, 2 in turn. (It wakes on the
+// CPU it last ran on and moves when its phase sets its CPUs, as rt-app's sched_setaffinity does.)
+TEST_F(run_test, an_rt_app_thread_runs_each_phase_on_that_phases_cpus)
+{
+    const fs::path cfg = dir.string() + "-cpus.yaml";
+    std::ofstream(cfg) << "name: cpus\nsoc: " << BLSIM_SOURCE_DIR << "/configs/soc/tc2.yaml\nmode: hmp\n"
+                       << "duration_s: 0.05\nworkload:\n  kind: rtapp\n  rtapp_json: " << BLSIM_SOURCE_DIR
+                       << "/tests/config/data/rtapp/phase_cpus.json\n";
+    result r = blsim("run -q " + cfg.string() + " --trace ftrace --out " + dir.string());
+    fs::remove(cfg);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::istringstream in(slurp(dir / "trace.txt"));
+    std::string line, cpus;
+    while (std::getline(in, line))
+        if (line.find("sched_switch: prev_comm=thread0-0 ") != std::string::npos &&
+            line.find("prev_state=S") != std::string::npos)
+            cpus += line.substr(line.find('[') + 3, 1);
+    ASSERT_GE(cpus.size(), 9u) << cpus;
+    EXPECT_EQ(cpus.substr(0, 9), "012012012");
+}
+
 TEST_F(run_test, a_bad_configuration_is_located_and_writes_nothing)
 {
     const fs::path cfg = dir.string() + "-bad.yaml";

@@ -314,6 +314,32 @@ TEST(sched, a_cpu_deactivated_receives_nothing_new_and_hands_over_what_it_holds_
     EXPECT_EQ(s.active, 7u);
 }
 
+TEST(sched, a_running_task_given_cpus_without_its_own_moves_at_once_and_its_switch_out_is_traced)
+{
+    bls_sched s = make(3);
+    add(s, 0, 1u << 2);
+    bls_sched_wake(&s, 0, 0, 0);
+    ASSERT_EQ(bls_sched_pick(&s, 2, 0), 0);
+    // Still allowed where it runs: it stays.
+    EXPECT_EQ(bls_sched_set_affinity(&s, 2, 1 * ms, 1u << 2 | 1u), 0u);
+    EXPECT_EQ(s.rq[2].curr, 0);
+    // cpu1 only: it leaves cpu2 for cpu1 at once, runnable there.
+    EXPECT_EQ(bls_sched_set_affinity(&s, 2, 2 * ms, 1u << 1), 1u << 1);
+    EXPECT_EQ(s.task[0].cpu, 1u);
+    EXPECT_EQ(s.task[0].affinity, 1u << 1);
+    EXPECT_EQ(s.rq[2].curr, -1);
+    EXPECT_EQ(s.rq[1].nr_running, 1u);
+    EXPECT_EQ(s.task[0].stats.runtime_ns, 2 * ms); // accounted up to the move
+    EXPECT_TRUE(bls_sched_no_task_lost(&s));
+    // cpu2's next pick traces the switch from it to idle; cpu1's, to it.
+    EXPECT_EQ(bls_sched_pick(&s, 2, 2 * ms), -1);
+    EXPECT_EQ(s.rq[2].last_ran, -1);
+    EXPECT_EQ(bls_sched_pick(&s, 1, 2 * ms), 0);
+    // No CPU of the mask online: every active CPU, as Linux's fallback.
+    EXPECT_EQ(bls_sched_set_affinity(&s, 1, 3 * ms, 1u << 5), 0u);
+    EXPECT_EQ(s.task[0].affinity, 7u);
+}
+
 TEST(sched, utilisation_of_a_cpu_sums_its_tasks_sleeping_ones_decaying)
 {
     bls_sched s = make(1);

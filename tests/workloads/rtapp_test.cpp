@@ -312,10 +312,11 @@ TEST(rtapp, events_are_allocated_from_the_base_and_counted)
     EXPECT_EQ(w.event_of(rtapp_event::signal, "x"), 11);
     EXPECT_EQ(w.event_of(rtapp_event::barrier, "x"), 12);
     EXPECT_EQ(w.event_of(rtapp_event::lock, "y"), -1);
-    EXPECT_THROW(rtapp(p, 62), std::invalid_argument);
+    EXPECT_THROW(rtapp(p, max_events - 2), std::invalid_argument); // 3 from max_events - 2: one too many
+    EXPECT_NO_THROW(rtapp(p, max_events - 3));
 
     std::vector<rtapp_event> many;
-    for (int i = 0; i < 65; i++)
+    for (unsigned i = 0; i < max_events + 1; i++)
         many.push_back(ev(rtapp_event::signal, 0, "c" + std::to_string(i)));
     many.push_back(ev(rtapp_event::run, 10));
     EXPECT_THROW(rtapp(doc({thread("m", many)})), std::invalid_argument);

@@ -14,6 +14,14 @@ std::uint64_t us_to_ns(double us) { return static_cast<std::uint64_t>(std::llrou
 
 bool is_unique_timer(const std::string& ref) { return ref.compare(0, 6, "unique") == 0; }
 
+std::uint32_t cpu_mask(const std::vector<int>& cpus)
+{
+    std::uint32_t m = 0;
+    for (int c : cpus)
+        m |= 1u << c;
+    return m;
+}
+
 step make(step::kind_t k, std::uint64_t until_ns = 0, unsigned event = 0)
 {
     step s;
@@ -106,6 +114,7 @@ rtapp::rtapp(rtapp_params p, unsigned event_base) : p_(std::move(p)), base_(even
         for (int i = 0; i < p_.threads[d].instances; i++) {
             thread_state ts;
             ts.def = d;
+            ts.cpus = cpu_mask(p_.threads[d].cpus); // its task starts with them (task_info::cpus)
             threads_.push_back(ts);
             rtapp_thread_stats st;
             st.name = p_.threads[d].name + "-" + std::to_string(index++);
@@ -393,7 +402,19 @@ step rtapp::next(unsigned task, std::uint64_t now_ns)
         if (ts.finished)
             return make(step::exit);
         const rtapp_thread& t = p_.threads[ts.def];
-        const rtapp_event& e = t.phases[ts.phase].events[ts.event];
+        const rtapp_phase& ph = t.phases[ts.phase];
+        if (ts.event == 0 && ts.phase_loop == 0) {
+            // A phase begins: its CPUs, or the thread's, as rt-app sets them
+            // (sched_setaffinity) when they differ from the ones it runs with.
+            const std::uint32_t want = cpu_mask(ph.cpus.empty() ? t.cpus : ph.cpus);
+            if (want != ts.cpus) {
+                ts.cpus = want;
+                step s = make(step::affinity);
+                s.cpus = want;
+                return s;
+            }
+        }
+        const rtapp_event& e = ph.events[ts.event];
         do_event(task, e, now_ns);
         advance(task);
         if (!ts.queued.empty())

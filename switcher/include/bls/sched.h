@@ -266,6 +266,14 @@ uint32_t bls_sched_set_online(struct bls_sched *s, uint32_t online, uint64_t now
  * that is not online, or none. */
 int bls_sched_set_active(struct bls_sched *s, uint32_t active);
 
+/* bls_sched_set_affinity - @cpu's running task may from now on run only on the logical CPUs of
+ * @affinity (0: every one; CPUs beyond the configured ones are ignored), as sched_setaffinity.
+ * If @cpu is no longer among them, the task leaves it at once for one it may use (an idle one
+ * first, as a wake-up places it), as Linux's migration stopper moves it. None of them online
+ * and active: Linux's cpuset fallback, every active CPU. Returns the CPUs (bits) that received
+ * the task and must reschedule (0: it stays on @cpu). */
+uint32_t bls_sched_set_affinity(struct bls_sched *s, unsigned cpu, uint64_t now_ns, uint32_t affinity);
+
 /* bls_sched_set_placement - the placement from now on (the mode changed at run time). HMP
  * and EAS need a topology in the configuration. Returns 0 or -BLS_EINVAL. */
 int bls_sched_set_placement(struct bls_sched *s, enum bls_placement p, uint64_t now_ns);

@@ -29,10 +29,13 @@ enum bls_step_kind {
 	BLS_STEP_EXIT,      /* the task is over */
 	BLS_STEP_SPIN,      /* busy on the CPU until @until_ns, whatever work that does (rt-app's
 			     * runtime); preempted meanwhile, it still ends then */
+	BLS_STEP_AFFINITY,  /* from now on run only on the logical CPUs of @affinity (0: every
+			     * one), as sched_setaffinity (rt-app's per-phase cpus): a task on a
+			     * CPU it may no longer use moves at once */
 };
 
 /* A step. RUN uses ref_ns and the memory behaviour; SPIN until_ns and the memory behaviour;
- * SLEEP until_ns and io; the others event. */
+ * SLEEP until_ns and io; AFFINITY affinity; the others event. */
 struct bls_step {
 	enum bls_step_kind kind;
 	double ref_ns;
@@ -42,6 +45,7 @@ struct bls_step {
 	uint64_t until_ns;
 	int io;                  /* SLEEP: nonzero for a wait for block I/O */
 	unsigned event;          /* < BLS_MAX_EVENTS */
+	uint32_t affinity;       /* AFFINITY: logical CPUs (bits), 0: every one */
 };
 
 #define BLS_MAX_EVENTS 4096

@@ -777,6 +777,15 @@ static void next_step(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t
 		case BLS_STEP_EXIT:
 			bls_sched_exit(&k->sched, l, tnow);
 			return;
+		case BLS_STEP_AFFINITY: {
+			const uint32_t moved = bls_sched_set_affinity(&k->sched, l, tnow, st->affinity);
+			if (!moved)
+				continue;
+			/* It goes on where it was sent; its next step is asked for there. */
+			k->kick |= moved;
+			k->has_step[t] = 0;
+			return;
+		}
 		default:
 			workload_failed(k, cpu, l, t);
 			return;

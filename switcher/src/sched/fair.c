@@ -721,6 +721,30 @@ uint32_t bls_sched_set_online(struct bls_sched *s, uint32_t online, uint64_t now
 	return kicked;
 }
 
+uint32_t bls_sched_set_affinity(struct bls_sched *s, unsigned cpu, uint64_t now_ns, uint32_t affinity)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	if (rq->curr == NO_TASK)
+		return 0;
+	const unsigned id = (unsigned)rq->curr;
+	struct bls_sched_task *t = &s->task[id];
+	const uint32_t all = s->cfg.ncpus >= 32 ? ~0u : (1u << s->cfg.ncpus) - 1u;
+	t->affinity = affinity & all ? affinity & all : all;
+	if (!(t->affinity & s->active))
+		t->affinity |= s->active;
+	if (sched_cpu_allowed(s, t, cpu))
+		return 0;
+	/* It stops here first, as the CPU going offline's running task does. */
+	update_curr(s, cpu, now_ns);
+	rq->curr = NO_TASK;
+	rq->last_ran = (int)id; /* its switch is traced at this CPU's next pick */
+	t->since_ns = now_ns;
+	const int to = sched_select_cpu_in(s, t, ~0u);
+	sched_migrate(s, id, (unsigned)to, now_ns);
+	sched_check_preempt(s, (unsigned)to, id, now_ns);
+	return 1u << to;
+}
+
 int bls_sched_set_active(struct bls_sched *s, uint32_t active)
 {
 	if (active == 0 || (active & ~s->online))

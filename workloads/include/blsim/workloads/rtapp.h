@@ -78,6 +78,7 @@ struct rtapp_event {
 struct rtapp_phase {
     std::string name;   // "" for a thread written without "phases"
     long loop = 1;      // >= 1
+    std::vector<int> cpus; // the thread's affinity while in this phase; empty: the thread's
     std::vector<rtapp_event> events; // in document order; at least one
 };
 
@@ -162,6 +163,7 @@ private:
         unsigned wait_mutex = none;   // pending::lock: the mutex; pending::cond: to take again
         std::vector<step> queued;     // instant steps then a block, handed out in order
         std::vector<unsigned> held;   // mutexes held
+        std::uint32_t cpus = 0;       // the affinity it has now (bits; 0: every CPU)
     };
 
     unsigned slot(res_kind k, const std::string& name) const;

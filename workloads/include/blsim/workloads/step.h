@@ -15,8 +15,9 @@ struct step {
     // run: an amount of work (takes longer on a slower CPU or OPP); spin_until: busy on the
     // CPU until an absolute time, whatever it gets done (rt-app's runtime: a loop on the
     // clock); sleep_until: off the CPU until an absolute time; block: until @event is
-    // signalled; signal: wake the longest waiter on @event (none: lost); broadcast: wake all.
-    enum kind_t { run, sleep_until, block, signal, broadcast, exit, spin_until } kind = exit;
+    // signalled; signal: wake the longest waiter on @event (none: lost); broadcast: wake all;
+    // affinity: run only on the logical CPUs of @cpus from now on (rt-app's per-phase cpus).
+    enum kind_t { run, sleep_until, block, signal, broadcast, exit, spin_until, affinity } kind = exit;
     double ref_ns = 0;          // run: work on the reference CPU
     double mem_fraction = 0;    // run, spin_until: share of it that is memory stall
     int working_set_kb = 0;     // run, spin_until: data touched (0: caches not modelled)
@@ -24,6 +25,7 @@ struct step {
     std::uint64_t until_ns = 0; // sleep_until, spin_until: absolute time
     unsigned event = 0;         // block, signal, broadcast (< max_events)
     bool io = false;            // sleep_until: a wait for block I/O (the CPU's iowait)
+    std::uint32_t cpus = 0;     // affinity: logical CPUs (bits), 0: every one
 };
 
 // Events a workload may use (the kernel's BLS_MAX_EVENTS).
