@@ -1563,6 +1563,23 @@ TEST_F(run_test, a_cpu_stopping_for_iks_fires_its_due_timers_before_handing_its_
     EXPECT_EQ(r.err, "");
 }
 
+// Found by scripts/fuzz-props (seed 77, run 1040): a request to turn the switcher on, taken
+// while the switcher turning off was still bringing the other CPUs online (device accesses that
+// take time), had a CPU stop and leave the scheduler, which the turning off then put back online
+// with a task. A mode request now waits for the end, as bL_switcher_disable holds
+// bL_switcher_mutex throughout.
+TEST_F(run_test, a_mode_request_waits_until_the_switcher_turned_off_has_brought_every_cpu_online)
+{
+    const result r = blsim("run -q --out " + dir.string() + " " + scenario("rtapp-mixed-eas.yaml") +
+                           " --set duration_s=0.1 --set seed=486 --set faults.cci_stuck.probability_pct=100"
+                           " --set 'mode_changes=[{at_ms: 21.258, mode: iks}, {at_ms: 85.557, mode: eas},"
+                           " {at_ms: 86.014, mode: iks}]'");
+    EXPECT_EQ(r.status, 0) << r.err;
+    const json s = json::parse(slurp(dir / "summary.json"));
+    ASSERT_EQ(s["mode_intervals"].size(), 4u);
+    EXPECT_EQ(s["mode_intervals"][3]["mode"], "iks");
+}
+
 TEST_F(run_test, without_faults_the_summary_has_no_faults_section)
 {
     result r = blsim("run --out " + dir.string() + " " + scenario("switch-pingpong.yaml"));

@@ -137,6 +137,9 @@ struct bls_kernel {
 	unsigned cm_group;     /* cluster migration: the last group of switches started */
 	int cm_cluster;        /* ... and the cluster it moves to (-1: none yet) */
 	int disabling;         /* turning off: waiting for every pair to be home */
+	int onlining;          /* turned off: the other CPUs being brought online, which takes
+				* device accesses (time); a mode request waits for the end, as
+				* bL_switcher_disable holds bL_switcher_mutex throughout */
 	uint32_t dying;        /* turning on: CPUs going offline that have yet to stop running */
 	uint32_t stopped;      /* ... and those that have, waiting for the others */
 	uint32_t unkilled;     /* turned on: CPUs gone offline that have yet to reach their

@@ -430,6 +430,7 @@ static void finish_disable(struct bls_kernel *k, unsigned cpu)
 	int rc = bls_switcher_set_active(sw, 0);
 	BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
 	k->disabling = 0;
+	k->onlining = 1;
 	sw->stats.disables++;
 	bls_cpufreq_set_switching(&k->cpufreq, 0);
 	rc = bls_sched_set_placement(&k->sched, placement_of(k->mode), now(k, cpu));
@@ -441,6 +442,10 @@ static void finish_disable(struct bls_kernel *k, unsigned cpu)
 		bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
 	}
 	logical_cpus_changed(k, cpu);
+	k->onlining = 0;
+	/* A request that waited for us is taken at a scheduling point: kick the lead's. */
+	if (k->mode_mailbox && bls_switcher_host_of(&k->sw, k->lead) != cpu)
+		bls_gic_send_sgi(&k->cfg.hw, cpu, bls_switcher_host_of(&k->sw, k->lead), BLS_SGI_KICK);
 }
 
 /* The mode is now @m (traced where it is taken). */
@@ -502,7 +507,7 @@ static void take_mode_request(struct bls_kernel *k, unsigned cpu)
 	 * CPU's death (__cpu_die, cpu_kill). Otherwise the switcher turned off at once would
 	 * power up (MCPM) a CPU whose power-down, already overtaken by a switch's power-up
 	 * (use_count 2), is yet to come: use_count 3. */
-	if (!k->mode_mailbox || k->disabling || k->dying || k->unkilled)
+	if (!k->mode_mailbox || k->disabling || k->onlining || k->dying || k->unkilled)
 		return;
 	const enum bls_mode want = (enum bls_mode)k->mode_mailbox;
 	k->mode_mailbox = 0;
