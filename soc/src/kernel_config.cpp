@@ -127,6 +127,11 @@ bls_kernel_config platform::kernel_config(unsigned ncpus) const
     kc.sched.min_granularity_ns = 1000ull * static_cast<unsigned>(sch.min_granularity_us) * factor;
     kc.sched.wakeup_granularity_ns = 1000ull * static_cast<unsigned>(sch.wakeup_granularity_us) * factor;
     kc.sched.balance_interval_ns = 1000ull * static_cast<unsigned>(sch.balance_interval_us);
+    kc.sched.rt_period_ns = 1000ull * static_cast<unsigned>(sch.rt_period_us);
+    // sched_rt_runtime_us -1 (no limit): a runtime as long as the period.
+    kc.sched.rt_runtime_ns = sch.rt_runtime_us < 0 ? kc.sched.rt_period_ns
+                                                   : 1000ull * static_cast<unsigned>(sch.rt_runtime_us);
+    kc.sched.rr_timeslice_ns = 1000000ull * static_cast<unsigned>(sch.rr_timeslice_ms);
     kc.freq_invariant = sch.freq_invariant;
     kc.cpu_invariant = sch.cpu_invariant;
 
@@ -193,6 +198,11 @@ bls_kernel_config platform::kernel_config(unsigned ncpus) const
             mask |= 1u << c;
         kc.tasks[t].affinity = mask;
         kc.tasks[t].nice = ti.nice;
+        kc.tasks[t].policy = ti.policy == workloads::task_info::fifo ? BLS_SCHED_FIFO
+                             : ti.policy == workloads::task_info::rr ? BLS_SCHED_RR
+                                                                     : BLS_SCHED_NORMAL;
+        kc.tasks[t].rt_priority = ti.policy == workloads::task_info::normal ? 0u
+                                                                            : static_cast<unsigned>(ti.rt_priority);
     }
     return kc;
 }

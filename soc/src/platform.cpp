@@ -453,7 +453,7 @@ void platform::enable_traces(bool perfetto, bool ftrace, const std::string& vcd_
         for (unsigned t = 0; t < workload_->ntasks(); t++) {
             const workloads::task_info ti = workload_->info(t);
             ctx.task_names.push_back(ti.name);
-            ctx.task_nice.push_back(ti.nice);
+            ctx.task_prio.push_back(ti.policy == workloads::task_info::normal ? 120 + ti.nice : 99 - ti.rt_priority);
         }
         for (const model::cluster_params& cl : cfg_.soc.clusters) {
             ctx.cluster_names.push_back(cl.name);

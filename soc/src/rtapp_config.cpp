@@ -6,9 +6,12 @@
 //   logdir, log_basename, log_size, ftrace, gnuplot, lock_pages, calibration (run's unit is
 //   the reference CPU's work here, whatever CPU rt-app would calibrate on), io_device and
 //   mem_buffer_size (for the mem and iorun events, which are refused), cumulative_slack (only
-//   changes what rt-app logs as slack; blsim keeps every timer's sample), default_policy
-//   SCHED_OTHER and pi_enabled false (their defaults). Other values of the last two would
-//   change behaviour blsim does not model: refused. The top-level "resources" object, kept by
+//   changes what rt-app logs as slack; blsim keeps every timer's sample), and pi_enabled
+//   false (its default; true would change behaviour blsim does not model: refused).
+//   default_policy is every thread's class unless it gives its own: SCHED_OTHER, SCHED_FIFO
+//   or SCHED_RR (SCHED_IDLE and SCHED_DEADLINE are refused as model limits). A thread's
+//   "priority" is its nice value under SCHED_OTHER, its real-time priority (1..99, default 10
+//   as rt-app's) under the other two. The top-level "resources" object, kept by
 //   rt-app for backward compatibility (resources are created from their uses), is accepted
 //   and has no effect either.
 #include "blsim/soc/rtapp_config.h"
@@ -169,6 +172,8 @@ private:
 
     std::string path(const std::string& p) const { return prefix_.empty() ? p : prefix_ + "." + p; }
 
+    workloads::task_info::policy_t default_policy_ = workloads::task_info::normal;
+
     void error(const mark& at, const std::string& p, const std::string& text) { d_.error(at, p + ": " + text); }
 
     void unknown(const node& map, std::size_t i, const std::string& where,
@@ -220,26 +225,47 @@ private:
         return true;
     }
 
-    void policy(const node& n, const std::string& p)
+    // A policy name: SCHED_OTHER, SCHED_FIFO and SCHED_RR are modelled; rt-app's other two are
+    // refused as model limits (docs/workloads.md).
+    bool policy(const node& n, const std::string& p, workloads::task_info::policy_t& out)
     {
-        static const char* const rtapp_policies[] = {"SCHED_IDLE", "SCHED_RR", "SCHED_FIFO",
-                                                     "SCHED_DEADLINE"};
         if (!n.is_scalar()) {
             error(n.at, p, "expected a policy name, got " + cfg::describe(n));
-            return;
+            return false;
         }
-        if (n.value == "SCHED_OTHER")
-            return;
-        for (const char* q : rtapp_policies)
-            if (n.value == q) {
-                error(n.at, p, "policy '" + n.value +
-                                   "' is not supported: blsim's scheduler is CFS-like and runs "
-                                   "SCHED_OTHER only");
-                return;
+        static const std::pair<const char*, workloads::task_info::policy_t> modelled[] = {
+            {"SCHED_OTHER", workloads::task_info::normal},
+            {"SCHED_FIFO", workloads::task_info::fifo},
+            {"SCHED_RR", workloads::task_info::rr}};
+        for (const auto& [name, pol] : modelled)
+            if (n.value == name) {
+                out = pol;
+                return true;
             }
-        error(n.at, p, "'" + n.value +
-                           "' is not an rt-app policy (SCHED_OTHER, SCHED_IDLE, SCHED_RR, SCHED_FIFO, "
-                           "SCHED_DEADLINE)");
+        if (n.value == "SCHED_IDLE")
+            error(n.at, p, "policy 'SCHED_IDLE' is not supported: blsim models SCHED_OTHER, SCHED_FIFO "
+                           "and SCHED_RR");
+        else if (n.value == "SCHED_DEADLINE")
+            error(n.at, p, "policy 'SCHED_DEADLINE' is not supported: blsim models SCHED_OTHER, "
+                           "SCHED_FIFO and SCHED_RR (no deadline class)");
+        else
+            error(n.at, p, "'" + n.value +
+                               "' is not an rt-app policy (SCHED_OTHER, SCHED_IDLE, SCHED_RR, SCHED_FIFO, "
+                               "SCHED_DEADLINE)");
+        return false;
+    }
+
+    // rt-app's "priority" under @pol: the nice value for SCHED_OTHER, the real-time priority
+    // (1..99) for SCHED_FIFO and SCHED_RR.
+    bool priority(const node& n, const std::string& p, workloads::task_info::policy_t pol, int& out)
+    {
+        if (pol == workloads::task_info::normal)
+            return nice(n, p, out);
+        long long v = 0;
+        if (!integer(n, p, 1, 99, "a real-time priority 1..99 (under SCHED_FIFO and SCHED_RR)", v))
+            return false;
+        out = static_cast<int>(v);
+        return true;
     }
 
     bool cpus(const node& n, const std::string& p, std::vector<int>& out)
@@ -395,7 +421,7 @@ void parser::global(const node& g, workloads::rtapp_params& out)
             if (integer(v, p, INT_MIN, int_max, "an integer number of seconds (-1: none)", x))
                 out.duration_s = x > 0 ? static_cast<double>(x) : -1;
         } else if (k == "default_policy") {
-            policy(v, p);
+            policy(v, p, default_policy_);
         } else if (k == "pi_enabled") {
             if (boolean(v, p, b) && b)
                 error(v.at, p, "priority inheritance is not supported (blsim's mutexes are handed "
@@ -584,12 +610,17 @@ bool parser::phase_keys(const node& n, const std::string& p, bool is_thread, wor
             if (cpus(v, kp, c) && !is_thread)
                 phase_cpus_ = c;
         } else if (k == "priority") {
+            const bool rt = t.policy != workloads::task_info::normal;
             int nv = 0;
-            if (nice(v, kp, nv) && nv != t.nice)
-                error(v.at, kp, "a priority per phase is not supported (a task's nice value is "
-                                "fixed in blsim): give it at thread level");
+            if (priority(v, kp, t.policy, nv) && nv != (rt ? t.rt_priority : t.nice))
+                error(v.at, kp, "a priority per phase is not supported (a task's " +
+                                    std::string(rt ? "real-time priority" : "nice value") +
+                                    " is fixed in blsim): give it at thread level");
         } else if (k == "policy") {
-            policy(v, kp);
+            workloads::task_info::policy_t pol = t.policy;
+            if (policy(v, kp, pol) && pol != t.policy)
+                error(v.at, kp, "a policy per phase is not supported (a task's class is fixed in blsim): "
+                                "give it at thread level");
         } else if (k == "taskgroup") {
             if (!(v.is_scalar() && v.value.empty()))
                 d_.error(n.key_marks[i], kp + ": rt-app key 'taskgroup' is not supported: taskgroups "
@@ -656,6 +687,13 @@ void parser::thread(const std::string& name, const mark& key, const node& n, wor
     if (old_grammar(n, tp))
         return;
     const node* phases = n.find("phases");
+    // Its class first, which says what its "priority" is (rt-app: the global default_policy
+    // when it gives none; a real-time thread without a priority gets 10).
+    t.policy = default_policy_;
+    if (const node* pol = n.find("policy"))
+        policy(*pol, tp + ".policy", t.policy);
+    if (t.policy != workloads::task_info::normal)
+        t.rt_priority = 10;
     // The thread's own keys first: the phases compare theirs with them.
     const node* loop = nullptr;
     for (std::size_t i = 0; i < n.keys.size(); i++) {
@@ -674,9 +712,12 @@ void parser::thread(const std::string& name, const mark& key, const node& n, wor
         } else if (k == "cpus") {
             cpus(v, kp, t.cpus);
         } else if (k == "priority") {
-            nice(v, kp, t.nice);
+            if (t.policy == workloads::task_info::normal)
+                nice(v, kp, t.nice);
+            else
+                priority(v, kp, t.policy, t.rt_priority);
         } else if (k == "policy") {
-            policy(v, kp);
+            // read above
         } else if (k == "phases") {
             // below
         } else if (k == "taskgroup") {

@@ -316,6 +316,13 @@ schema<workloads::util_step> util_step_schema()
     return s;
 }
 
+std::vector<std::pair<std::string, workloads::task_info::policy_t>> policy_choices()
+{
+    return {{"SCHED_OTHER", workloads::task_info::normal},
+            {"SCHED_FIFO", workloads::task_info::fifo},
+            {"SCHED_RR", workloads::task_info::rr}};
+}
+
 schema<workloads::task_params> task_schema()
 {
     using p = workloads::task_params;
@@ -325,6 +332,10 @@ schema<workloads::task_params> task_schema()
                   "Logical CPUs the task may run on (its affinity); empty: every one. Each must "
                   "exist in every mode of the run (below the paired count if the switcher is ever on).")
         .integer("nice", &p::nice, -20, 19, "", "Nice value: its share when CPUs are contended.")
+        .choice("policy", &p::policy, policy_choices(),
+                "Scheduling class: SCHED_OTHER (CFS), or real time, SCHED_FIFO or SCHED_RR.")
+        .integer("rt_priority", &p::rt_priority, 0, 99, "",
+                 "Real-time priority, 1..99 (higher first), with SCHED_FIFO and SCHED_RR; 0 with SCHED_OTHER.")
         .real("util_pct", &p::util_pct, 0, 100, "%",
               "Work per period, as a share of the period on the reference CPU.", true)
         .real("period_ms", &p::period_ms, 0.001, 1e6, "ms", "Release period.", true)
@@ -429,7 +440,11 @@ schema<workloads::audio_thread_params> audio_thread_schema()
     s.real("period_ms", &p::period_ms, 0.1, 1000, "ms", "It wakes every period, and must be done within it.")
         .real("work_us", &p::work_us, 0, 1e6, "us", "Work each time, on the reference CPU.")
         .real("mem_fraction", &p::mem_fraction, 0, 1, "", "Share of the work that is memory stall.")
-        .integer("nice", &p::nice, -20, 19, "", "Nice value.");
+        .integer("nice", &p::nice, -20, 19, "", "Nice value (SCHED_OTHER).")
+        .choice("policy", &p::policy, policy_choices(),
+                "Scheduling class: SCHED_OTHER (CFS), or real time, SCHED_FIFO or SCHED_RR.")
+        .integer("rt_priority", &p::rt_priority, 0, 99, "",
+                 "Real-time priority, 1..99 (higher first), with SCHED_FIFO and SCHED_RR; 0 with SCHED_OTHER.");
     return s;
 }
 
@@ -630,6 +645,13 @@ schema<sched_config> sched_schema()
                  "Scale the three times above by 1 + log2(online CPUs, at most 8), as Linux does.")
         .integer("balance_interval_us", &p::balance_interval_us, 100, 10000000, "us",
                  "Period of balancing on a CPU with tasks waiting.")
+        .integer("rt_period_us", &p::rt_period_us, 1, 2000000000, "us",
+                 "sched_rt_period_us: the period of the real-time tasks' bandwidth on each CPU.")
+        .integer("rt_runtime_us", &p::rt_runtime_us, -1, 2000000000, "us",
+                 "sched_rt_runtime_us: what real-time tasks may run of each period on a CPU before "
+                 "they are throttled until it ends (-1: no limit).")
+        .integer("rr_timeslice_ms", &p::rr_timeslice_ms, 1, 100000, "ms",
+                 "sched_rr_timeslice_ms: SCHED_RR's quantum among tasks of one priority.")
         .boolean("freq_invariant", &p::freq_invariant,
                  "Load tracking scales running time by the frequency's share of the cluster's maximum.")
         .boolean("cpu_invariant", &p::cpu_invariant,
@@ -1254,9 +1276,29 @@ std::string source_path_as_run(const std::string& scenario_path, const std::stri
     return ec ? resolved : abs.lexically_normal().string();
 }
 
+// A task's class and real-time priority agree: 1..99 with SCHED_FIFO and SCHED_RR, 0 (none)
+// with SCHED_OTHER (sched_setscheduler's EINVAL).
+void check_class(workloads::task_info::policy_t policy, int rt_priority, const std::string& p,
+                 const bind_context& ctx, diagnostics& d)
+{
+    const bool rt = policy != workloads::task_info::normal;
+    if (rt && rt_priority < 1)
+        d.error(ctx.where(p + ".rt_priority"), p + ".rt_priority: a real-time task (" +
+                                                   (policy == workloads::task_info::fifo ? "SCHED_FIFO" : "SCHED_RR") +
+                                                   ") needs a priority 1..99");
+    else if (!rt && rt_priority != 0)
+        d.error(ctx.where(p + ".rt_priority"), p + ".rt_priority: " + std::to_string(rt_priority) +
+                                                   " is a real-time priority, but the policy is SCHED_OTHER: give "
+                                                   "policy SCHED_FIFO or SCHED_RR, or use nice");
+}
+
 void check_workload(scenario_config& c, const std::string& path, const bind_context& ctx, diagnostics& d)
 {
     workload_config& w = c.workload;
+    for (std::size_t i = 0; i < w.tasks.size(); i++)
+        check_class(w.tasks[i].policy, w.tasks[i].rt_priority, "workload.tasks[" + std::to_string(i) + "]", ctx, d);
+    check_class(w.audio.decoder.policy, w.audio.decoder.rt_priority, "workload.audio.decoder", ctx, d);
+    check_class(w.audio.mixer.policy, w.audio.mixer.rt_priority, "workload.audio.mixer", ctx, d);
     if (w.kind != "constant" && !w.tasks.empty())
         d.error(ctx.where("workload.tasks"), "workload.tasks: only with kind: constant (this workload is " + w.kind + ")");
     if (w.kind != "rtapp" && (!w.rtapp.is_null() || !w.rtapp_json.empty()))
@@ -1612,6 +1654,10 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                                                    " us is shorter than sched.min_granularity_us (" +
                                                    std::to_string(c.sched.min_granularity_us) +
                                                    " us): the period holds at least one slice");
+    if (c.sched.rt_runtime_us > c.sched.rt_period_us)
+        d.error(ctx.where("sched.rt_runtime_us"),
+                "sched.rt_runtime_us: " + std::to_string(c.sched.rt_runtime_us) + " us is longer than sched.rt_period_us (" +
+                    std::to_string(c.sched.rt_period_us) + " us): Linux refuses it (-1 lifts the limit)");
     const int big = big_cluster(c.soc);
     // The cpufreq driver's merged table, as the kernel builds it: refused here when it would be,
     // and what the switcher's timeline is checked against.

@@ -609,7 +609,7 @@ std::string trace_recorder::ftrace_text(const std::vector<policy_limits>& polici
         body << line;
         entries++;
     };
-    auto prio = [&](unsigned task) { return 120 + (task < ctx_.task_nice.size() ? ctx_.task_nice[task] : 0); };
+    auto prio = [&](unsigned task) { return task < ctx_.task_prio.size() ? ctx_.task_prio[task] : 120; };
 
     for (const policy_limits& p : policies) {
         std::snprintf(line, sizeof line, "min=%u max=%u cpu_id=%u", p.min_mhz * 1000, p.max_mhz * 1000, p.cpu);

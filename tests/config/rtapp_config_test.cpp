@@ -211,18 +211,58 @@ TEST(rtapp_config, an_unsupported_event_is_named)
                                         "does not model rt-app's memory and I/O writes"}));
 }
 
-TEST(rtapp_config, a_real_time_policy_is_refused)
+TEST(rtapp_config, real_time_policies_give_the_class_and_priority_means_the_real_time_one)
+{
+    // default_policy applies to every thread without its own; under FIFO and RR "priority" is
+    // the real-time priority (10 when not given, as rt-app), under SCHED_OTHER the nice value.
+    rtapp_params p;
+    EXPECT_EQ(errors_of(R"({
+  "global": { "default_policy": "SCHED_FIFO" },
+  "tasks": {
+    "a": { "run": 1000 },
+    "b": { "policy": "SCHED_RR", "priority": 42, "run": 1000 },
+    "c": { "policy": "SCHED_OTHER", "priority": -5, "run": 1000 }
+  }
+})",
+                        &p),
+              std::vector<std::string>{});
+    ASSERT_EQ(p.threads.size(), 3u);
+    EXPECT_EQ(p.threads[0].policy, workloads::task_info::fifo);
+    EXPECT_EQ(p.threads[0].rt_priority, 10);
+    EXPECT_EQ(p.threads[1].policy, workloads::task_info::rr);
+    EXPECT_EQ(p.threads[1].rt_priority, 42);
+    EXPECT_EQ(p.threads[2].policy, workloads::task_info::normal);
+    EXPECT_EQ(p.threads[2].rt_priority, 0);
+    EXPECT_EQ(p.threads[2].nice, -5);
+}
+
+TEST(rtapp_config, what_a_class_cannot_be_is_refused_and_located)
 {
     EXPECT_EQ(errors_of(R"({
   "tasks": {
     "t": {
       "policy": "SCHED_FIFO",
-      "run": 1000
-    }
+      "priority": 0,
+      "phases": {
+        "p1": { "policy": "SCHED_OTHER", "run": 1000 },
+        "p2": { "priority": 11, "run": 1000 }
+      }
+    },
+    "u": { "policy": "SCHED_IDLE", "run": 1000 },
+    "v": { "policy": "SCHED_DEADLINE", "run": 1000 }
   }
 })"),
-              (std::vector<std::string>{"t.json:4:17: tasks.t.policy: policy 'SCHED_FIFO' is not supported: "
-                                        "blsim's scheduler is CFS-like and runs SCHED_OTHER only"}));
+              (std::vector<std::string>{
+                  "t.json:5:19: tasks.t.priority: expected a real-time priority 1..99 (under SCHED_FIFO and "
+                  "SCHED_RR), got '0'",
+                  "t.json:7:27: tasks.t.phases.p1.policy: a policy per phase is not supported (a task's class "
+                  "is fixed in blsim): give it at thread level",
+                  "t.json:8:29: tasks.t.phases.p2.priority: a priority per phase is not supported (a task's "
+                  "real-time priority is fixed in blsim): give it at thread level",
+                  "t.json:11:22: tasks.u.policy: policy 'SCHED_IDLE' is not supported: blsim models "
+                  "SCHED_OTHER, SCHED_FIFO and SCHED_RR",
+                  "t.json:12:22: tasks.v.policy: policy 'SCHED_DEADLINE' is not supported: blsim models "
+                  "SCHED_OTHER, SCHED_FIFO and SCHED_RR (no deadline class)"}));
 }
 
 TEST(rtapp_config, global_keys_that_change_behaviour_are_refused)
@@ -247,8 +287,8 @@ TEST(rtapp_config, global_keys_that_change_behaviour_are_refused)
                   "t.json:3:17: global.duration: expected an integer number of seconds (-1: none), got '2.5'",
                   "t.json:4:19: global.pi_enabled: priority inheritance is not supported (blsim's mutexes are "
                   "handed over in FIFO order): only false",
-                  "t.json:5:23: global.default_policy: policy 'SCHED_DEADLINE' is not supported: blsim's "
-                  "scheduler is CFS-like and runs SCHED_OTHER only",
+                  "t.json:5:23: global.default_policy: policy 'SCHED_DEADLINE' is not supported: blsim "
+                  "models SCHED_OTHER, SCHED_FIFO and SCHED_RR (no deadline class)",
                   "t.json:6:5: unknown key 'log_basenam' in global (did you mean 'log_basename'?)"}));
 }
 

@@ -17,6 +17,7 @@ struct fake_env {
     uint64_t iowait[BLS_MAX_CPUS] = {};
     uint64_t last[BLS_MAX_CPUS] = {};
     double util[BLS_MAX_CPUS] = {};
+    bool rt[BLS_MAX_CPUS] = {};
     std::vector<unsigned> requests;
     bls_governor* g = nullptr;
     bool complete = true;
@@ -38,7 +39,8 @@ void env_request(void* ctx, unsigned, unsigned mhz)
 {
     static_cast<fake_env*>(ctx)->requests.push_back(mhz);
 }
-const bls_gov_env env_ops = {env_idle, env_util, env_request, nullptr, env_iowait, nullptr};
+int env_rt(void* ctx, unsigned cpu) { return static_cast<fake_env*>(ctx)->rt[cpu]; }
+const bls_gov_env env_ops = {env_idle, env_util, env_request, nullptr, env_iowait, nullptr, env_rt};
 
 // One policy over CPU 0: 200..1200 MHz in steps of 200, at @cur.
 bls_policy policy(unsigned cur)
@@ -362,6 +364,18 @@ TEST(schedutil, follows_utilisation_with_a_quarter_of_headroom)
     gv.env.util[0] = 900; // 1318 -> the max
     EXPECT_EQ(gv.sample(15 * ms, 100), 800u); // within the 10 ms rate limit: nothing
     EXPECT_EQ(gv.sample(20 * ms, 100), 1200u);
+}
+
+TEST(schedutil, a_runnable_real_time_task_asks_for_the_top_frequency)
+{
+    // Little utilisation, but a real-time task runnable: the maximum (SCHED_CPUFREQ_RT); gone,
+    // the utilisation rules again: 1.25 x 1200 x 100 / 1024 = 146 -> 200.
+    governed gv(&bls_gov_schedutil, defaults(), 200);
+    gv.env.util[0] = 100;
+    gv.env.rt[0] = true;
+    EXPECT_EQ(gv.sample(10 * ms, 100), 1200u);
+    gv.env.rt[0] = false;
+    EXPECT_EQ(gv.sample(20 * ms, 100), 200u);
 }
 
 // rate_limit_us 0 (legal in Linux): one evaluation per update from the scheduler (here a

@@ -18,7 +18,8 @@ task_info audio::info(unsigned task) const
 {
     if (task > 1)
         throw std::out_of_range("audio: two tasks");
-    return {task == 0 ? "audio-decoder" : "audio-mixer", p_.cpus, params(task).nice};
+    const audio_thread_params& a = params(task);
+    return {task == 0 ? "audio-decoder" : "audio-mixer", p_.cpus, a.nice, a.policy, a.rt_priority};
 }
 
 step audio::next(unsigned task, std::uint64_t now_ns)

@@ -18,7 +18,7 @@ constant_taskset::constant_taskset(std::vector<task_params> tasks) : tasks_(std:
 task_info constant_taskset::info(unsigned task) const
 {
     const task_params& t = tasks_.at(task);
-    return {t.name, t.cpus, t.nice};
+    return {t.name, t.cpus, t.nice, t.policy, t.rt_priority};
 }
 
 step constant_taskset::next(unsigned task, std::uint64_t)

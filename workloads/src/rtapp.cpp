@@ -172,7 +172,7 @@ int rtapp::event_of(rtapp_event::kind_t kind, const std::string& name) const
 task_info rtapp::info(unsigned task) const
 {
     const rtapp_thread& t = p_.threads.at(threads_.at(task).def);
-    return {stats_[task].name, t.cpus, t.nice};
+    return {stats_[task].name, t.cpus, t.nice, t.policy, t.rt_priority};
 }
 
 std::uint64_t rtapp::clamp_end(std::uint64_t t) const

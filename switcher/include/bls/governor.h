@@ -155,6 +155,9 @@ struct bls_gov_env {
 	/* in_flight - optional (none: never): a frequency request of @cpu's policy is posted or
 	 * its transition not over (schedutil's work_in_progress). */
 	int (*in_flight)(void *ctx, unsigned cpu);
+	/* rt_runnable - optional (none: never): @cpu has a real-time task runnable, which
+	 * schedutil serves at the top frequency (SCHED_CPUFREQ_RT). */
+	int (*rt_runnable)(void *ctx, unsigned cpu);
 };
 
 struct bls_governor;

@@ -45,6 +45,16 @@ enum bls_task_state {
 #define BLS_NICE_0_WEIGHT 1024u
 #define BLS_NO_DEADLINE UINT64_MAX
 
+/* Scheduling policies, with Linux's values (include/uapi/linux/sched.h), so that a zeroed task
+ * configuration is a CFS task. FIFO and RR tasks are the real-time class (src/sched/rt.c): on
+ * their CPU they run before every CFS task, the highest rt_priority first. */
+enum bls_sched_policy {
+	BLS_SCHED_NORMAL = 0, /* CFS, weighted by nice */
+	BLS_SCHED_FIFO = 1,   /* runs until it sleeps, blocks or one of higher priority comes */
+	BLS_SCHED_RR = 2,     /* as FIFO, taking turns with its equals every rr_timeslice */
+};
+#define BLS_MAX_RT_PRIO 99u
+
 enum bls_placement {
 	BLS_PLACE_FAIR = 0x81, /* CFS: spread by load; every CPU alike */
 	BLS_PLACE_HMP = 0x82,  /* big.LITTLE MP: tasks sorted between clusters by tracked load */
@@ -100,6 +110,13 @@ struct bls_sched_config {
 	double cluster_capacity[BLS_MAX_CLUSTERS];
 	struct bls_hmp_config hmp;
 	struct bls_energy_model em;
+	/* Real-time bandwidth (sched_rt_period_us, sched_rt_runtime_us): on each CPU the real-time
+	 * tasks run at most rt_runtime_ns of every rt_period_ns (periods counted from time 0);
+	 * beyond, the CPU's real-time queue is throttled until the period ends and CFS tasks (or
+	 * idle) have the CPU. rt_period_ns 0, or a runtime as long as the period: no throttling
+	 * (sched_rt_runtime_us -1). */
+	uint64_t rt_period_ns, rt_runtime_ns;
+	uint64_t rr_timeslice_ns; /* SCHED_RR's quantum (sched_rr_timeslice_ms); 0: 100 ms */
 };
 
 /* bls_hmp_default_config - Linaro's LSK defaults (iks-facts.md 6.3; docs/modes.md). */
@@ -107,7 +124,9 @@ void bls_hmp_default_config(struct bls_hmp_config *h);
 
 struct bls_sched_task_config {
 	uint32_t affinity; /* logical CPUs it may run on; 0: every one */
-	int nice;          /* -20..19 */
+	int nice;          /* -20..19 (SCHED_NORMAL) */
+	enum bls_sched_policy policy;
+	unsigned rt_priority; /* 1..99 for FIFO and RR (higher first), 0 for NORMAL */
 };
 
 /* Per-task accounting, read-only for callers. */
@@ -125,6 +144,8 @@ struct bls_sched_task {
 	uint32_t affinity;
 	int nice;
 	unsigned weight;
+	enum bls_sched_policy policy;
+	unsigned rt_priority;
 	uint64_t vruntime;     /* ns weighted by NICE_0_WEIGHT / weight, in its run queue's frame */
 	uint64_t wake_at_ns;   /* SLEEPING: when its timer fires */
 	int in_iowait;         /* SLEEPING in a wait for block I/O: counted in its CPU's nr_iowait */
@@ -141,13 +162,16 @@ struct bls_sched_task {
 	uint64_t last_xmig_ns; /* its last move between clusters (HMP's spacing; 0: none) */
 	double hmp_frozen;     /* its HMP load when it last stopped running to wait */
 	uint64_t xmig_at_ns;   /* moved to another cluster then, not run there yet (0: none) */
+	uint64_t rt_seq;       /* real time: its place among its equals (queued at the tail) */
+	uint64_t rr_left_ns;   /* SCHED_RR: what is left of its quantum */
 };
 
 struct bls_rq {
 	int curr;                /* the task running, -1 */
 	int last_ran;            /* the task that stopped running, until the next pick; -1 */
 	unsigned nr_running;     /* RUNNABLE tasks on it, curr included */
-	unsigned long weight;    /* their weights' sum */
+	unsigned rt_nr_running;  /* of which real-time */
+	unsigned long weight;    /* the CFS ones' weights' sum */
 	uint64_t min_vruntime;
 	uint64_t exec_start_ns;  /* when curr got the CPU (its slice's start) */
 	uint64_t curr_accounted_ns; /* curr's runtime accounted up to here */
@@ -164,6 +188,11 @@ struct bls_rq {
 	/* An active migration asked of this CPU (HMP's idle pull): its task @pull_task moves to
 	 * @pull_to at this CPU's next scheduling point, where it is not running; -1: none. */
 	int pull_to, pull_task;
+	/* Real-time bandwidth: time its real-time tasks ran in the period ending at
+	 * rt_period_end_ns, and whether they are throttled until then. */
+	uint64_t rt_time_ns;
+	uint64_t rt_period_end_ns;
+	int rt_throttled;
 };
 
 /* Events the scheduler records for the kernel to trace once its data is consistent. */
@@ -187,6 +216,8 @@ struct bls_sched_stats {
 	uint64_t hmp_fork, hmp_wake, hmp_forced, hmp_idle_pull, hmp_offload;
 	uint64_t eas_wakeups;        /* wake-ups placed by the energy model */
 	uint64_t eas_misfits;        /* running tasks moved to a CPU of more capacity */
+	uint64_t rt_throttles;       /* times a CPU's real-time tasks used up their runtime */
+	uint64_t rt_pushes, rt_pulls; /* real-time tasks moved to a CPU where they run at once */
 };
 
 struct bls_sched {
@@ -201,6 +232,7 @@ struct bls_sched {
 	struct bls_rq rq[BLS_MAX_CPUS];
 	struct bls_sched_stats stats;
 	uint64_t block_seq;
+	uint64_t rt_seq;
 	/* recorded events, drained by the caller: bls_sched_take_events() */
 	unsigned nev;
 	struct { unsigned kind, a, b; } ev[BLS_SCHED_MAX_EVENTS];
@@ -215,18 +247,23 @@ int bls_sched_init(struct bls_sched *s, const struct bls_sched_config *cfg, uint
 /* bls_sched_weight - the load weight of @nice: 1024 at nice 0, 1.25 times less per level. */
 unsigned bls_sched_weight(int nice);
 
-/* bls_sched_add_task - a NEW task; its id, or -BLS_EINVAL (too many, bad nice, an affinity
- * outside the configured CPUs). */
+/* bls_sched_add_task - a NEW task; its id, or -BLS_EINVAL (too many, bad nice, an unknown
+ * policy, a real-time priority outside 1..99 (or not 0 for NORMAL), an affinity outside the
+ * configured CPUs). */
 int bls_sched_add_task(struct bls_sched *s, const struct bls_sched_task_config *tc, uint64_t now_ns);
 
 /* bls_sched_wake - @task (NEW, SLEEPING or BLOCKED) becomes runnable, placed on its previous
  * CPU if idle, else an idle CPU, else the least loaded; @woken_at_ns is when it was meant to
- * wake (for its wake-up latency). Returns the CPU, or -BLS_EINVAL when it was not waiting. */
+ * wake (for its wake-up latency). A real-time task stays on its previous CPU unless a
+ * real-time task at least as urgent runs there; then it goes where it would run at once, the
+ * CPU running the least urgent work (idle, then CFS, then lower real-time: find_lowest_rq).
+ * Returns the CPU, or -BLS_EINVAL when it was not waiting. */
 int bls_sched_wake(struct bls_sched *s, unsigned task, uint64_t now_ns, uint64_t woken_at_ns);
 
 /* bls_sched_pick - the scheduling point of @cpu: the running task goes on unless it stopped
  * being runnable, a wake-up asked it to give way, or its slice is over with others waiting;
- * then the most entitled task runs. Returns the task to run, or -1 (idle). */
+ * then the most urgent real-time task runs (unless the CPU's real-time runtime is spent), else
+ * the most entitled CFS task. Returns the task to run, or -1 (idle). */
 int bls_sched_pick(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
 
 /* bls_sched_sleep / _block / _exit - @cpu's running task stops being runnable: asleep until
@@ -246,10 +283,12 @@ uint32_t bls_sched_expire(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
  * CPUs that received a task. */
 uint32_t bls_sched_signal(struct bls_sched *s, unsigned event, int all, uint64_t now_ns);
 
-/* bls_sched_balance - balancing from @cpu: when it is idle, pull a waiting task from the
- * busiest CPU; when it has tasks waiting and its balance interval has passed, push one to an
- * idle CPU, or to one less loaded by more than the task's weight. Returns the CPUs that
- * received a task. */
+/* bls_sched_balance - balancing from @cpu. Real-time tasks first (push_rt_task, pull_rt_task):
+ * one waiting here behind a more urgent one moves to a CPU where it runs at once, and one
+ * waiting elsewhere behind a more urgent one comes here if it is more urgent than all @cpu
+ * runs. Then CFS tasks: when @cpu is idle, pull a waiting task from the busiest CPU; when it
+ * has tasks waiting and its balance interval has passed, push one to an idle CPU, or to one
+ * less loaded by more than the task's weight. Returns the CPUs that received a task. */
 uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
 
 /* bls_sched_set_online - the logical CPUs online change (the switcher turned on or off, a
@@ -321,7 +360,13 @@ unsigned bls_sched_nr_iowait(const struct bls_sched *s, unsigned cpu);
 double bls_sched_cpu_util(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
 double bls_sched_cpu_runnable(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
 
-/* bls_sched_slice_ns - the slice @cpu's running task gets with the tasks now queued. */
+/* bls_sched_rt_runnable - nonzero when @cpu has a real-time task runnable that may run (its
+ * real-time queue not throttled): schedutil then asks for the top frequency
+ * (SCHED_CPUFREQ_RT). */
+int bls_sched_rt_runnable(const struct bls_sched *s, unsigned cpu);
+
+/* bls_sched_slice_ns - the slice @cpu's running CFS task gets with the CFS tasks now queued
+ * (0 for a real-time task). */
 uint64_t bls_sched_slice_ns(const struct bls_sched *s, unsigned cpu);
 
 /* bls_sched_take_events - hand the recorded events to @fn, oldest first, and forget them. */

@@ -6,7 +6,8 @@
  * the tick while busy (there is no periodic tick to carry it): every rate_limit, never more
  * often than the tick (HZ=100) would, so that rate_limit_us 0 (legal) evaluates once per
  * update as Linux does rather than in a loop. A transition in flight (work_in_progress)
- * suppresses the evaluation, as sugov_should_update_freq does. */
+ * suppresses the evaluation, as sugov_should_update_freq does. A real-time task runnable on
+ * one of the policy's CPUs asks for the top frequency, as the 4.7-4.19 schedutil does. */
 #include "bls/governor.h"
 
 #define US 1000ull
@@ -26,17 +27,21 @@ static void schedutil_update(struct bls_governor *g, struct bls_policy *p, unsig
 	if (g->env->in_flight && g->env->in_flight(g->ctx, cpu))
 		return; /* work_in_progress: the change under way is not second-guessed */
 	double util = 0;
+	int rt = 0;
 	for (unsigned c = 0; c < BLS_MAX_CPUS; c++)
 		if (p->cpus >> c & 1u) {
 			const double u = g->env->util(g->ctx, c, now);
 			if (u > util)
 				util = u;
+			rt |= g->env->rt_runnable && g->env->rt_runnable(g->ctx, c);
 		}
 	double cap = p->capacity > 0 ? p->capacity : 1024.0;
 	if (util > cap)
 		util = cap;
 	bls_gov_sampled(g, cpu, 100.0 * util / cap);
-	const double next = 1.25 * p->max_mhz * util / cap;
+	/* A real-time task runnable on any of the policy's CPUs: the top frequency
+	 * (sugov_update_*'s SCHED_CPUFREQ_RT, 4.7 to 4.19). */
+	const double next = rt ? p->max_mhz : 1.25 * p->max_mhz * util / cap;
 	bls_gov_request(g, p, cpu, bls_policy_freq_l(p, next));
 }
 

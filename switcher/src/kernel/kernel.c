@@ -89,6 +89,11 @@ static int env_in_flight(void *ctx, unsigned cpu)
 	return 0;
 }
 
+static int env_rt_runnable(void *ctx, unsigned cpu)
+{
+	return bls_sched_rt_runnable(&((struct bls_kernel *)ctx)->sched, cpu);
+}
+
 static const struct bls_gov_env gov_env = {
 	.idle_ns = env_idle_ns,
 	.util = env_util,
@@ -96,6 +101,7 @@ static const struct bls_gov_env gov_env = {
 	.sampled = env_sampled,
 	.iowait_ns = env_iowait_ns,
 	.in_flight = env_in_flight,
+	.rt_runnable = env_rt_runnable,
 };
 
 /* @c's frequency as the policies start from: at boot, the boot setting being applied (the

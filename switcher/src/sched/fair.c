@@ -57,6 +57,7 @@ int bls_sched_init(struct bls_sched *s, const struct bls_sched_config *cfg, uint
 		s->rq[c].next_balance_ns = now_ns + cfg->balance_interval_ns;
 		s->rq[c].pull_to = NO_TASK;
 		s->rq[c].pull_task = NO_TASK;
+		rt_init_rq(s, c, now_ns);
 	}
 	if (!s->cfg.placement)
 		s->cfg.placement = BLS_PLACE_FAIR;
@@ -109,6 +110,10 @@ int bls_sched_add_task(struct bls_sched *s, const struct bls_sched_task_config *
 	const uint32_t all = (1u << s->cfg.ncpus) - 1u;
 	if (s->ntasks == BLS_MAX_TASKS || tc->nice < -20 || tc->nice > 19 || (tc->affinity & ~all))
 		return -BLS_EINVAL;
+	const int rt = tc->policy == BLS_SCHED_FIFO || tc->policy == BLS_SCHED_RR;
+	if ((tc->policy != BLS_SCHED_NORMAL && !rt) ||
+	    (rt ? tc->rt_priority < 1 || tc->rt_priority > BLS_MAX_RT_PRIO : tc->rt_priority != 0))
+		return -BLS_EINVAL;
 	const unsigned id = s->ntasks++;
 	struct bls_sched_task *t = &s->task[id];
 	memset(t, 0, sizeof(*t));
@@ -116,6 +121,9 @@ int bls_sched_add_task(struct bls_sched *s, const struct bls_sched_task_config *
 	t->affinity = tc->affinity ? tc->affinity : all;
 	t->nice = tc->nice;
 	t->weight = bls_sched_weight(tc->nice);
+	t->policy = tc->policy;
+	t->rt_priority = tc->rt_priority;
+	rt_init_task(s, t);
 	/* Its first CPU: the lowest it may run on (placement at its first wake-up decides). */
 	for (unsigned c = 0; c < s->cfg.ncpus; c++)
 		if (t->affinity >> c & 1u) {
@@ -158,9 +166,15 @@ static void update_curr(struct bls_sched *s, unsigned cpu, uint64_t now)
 	if (rq->curr == NO_TASK || now <= rq->curr_accounted_ns)
 		return;
 	struct bls_sched_task *t = &s->task[rq->curr];
-	const uint64_t delta = now - rq->curr_accounted_ns;
+	const uint64_t from = rq->curr_accounted_ns, delta = now - from;
 	rq->curr_accounted_ns = now;
 	t->stats.runtime_ns += delta;
+	if (sched_is_rt(t)) {
+		/* No virtual runtime: its class's bandwidth and quantum instead (update_curr_rt). */
+		sched_pelt_sync(s, (unsigned)rq->curr, now);
+		rt_account(s, cpu, (unsigned)rq->curr, from, now);
+		return;
+	}
 	t->vruntime += delta * BLS_NICE_0_WEIGHT / t->weight;
 	sched_pelt_sync(s, (unsigned)rq->curr, now);
 	if (rq->nr_running == 1) {
@@ -178,7 +192,7 @@ static void update_min_vruntime(struct bls_sched *s, unsigned cpu)
 	uint64_t least = UINT64_MAX;
 	for (unsigned i = 0; i < s->ntasks; i++) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state == BLS_TASK_RUNNABLE && t->cpu == cpu && t->vruntime < least)
+		if (t->state == BLS_TASK_RUNNABLE && t->cpu == cpu && !sched_is_rt(t) && t->vruntime < least)
 			least = t->vruntime;
 	}
 	if (least != UINT64_MAX && least > rq->min_vruntime)
@@ -223,7 +237,12 @@ static void enqueue(struct bls_sched *s, unsigned id, unsigned cpu, uint64_t now
 	t->state = BLS_TASK_RUNNABLE;
 	t->since_ns = now;
 	rq->nr_running++;
-	rq->weight += t->weight;
+	if (sched_is_rt(t)) {
+		rq->rt_nr_running++;
+		t->rt_seq = ++s->rt_seq; /* at the tail of its priority */
+	} else {
+		rq->weight += t->weight;
+	}
 }
 
 static void dequeue(struct bls_sched *s, unsigned id, uint64_t now)
@@ -234,7 +253,10 @@ static void dequeue(struct bls_sched *s, unsigned id, uint64_t now)
 		t->stats.wait_ns += now - t->since_ns;
 	iowait_account(s, t->cpu, now);
 	rq->nr_running--;
-	rq->weight -= t->weight;
+	if (sched_is_rt(t))
+		rq->rt_nr_running--;
+	else
+		rq->weight -= t->weight;
 	if (rq->nr_running == 0)
 		rq->idle_since_ns = now;
 }
@@ -320,9 +342,9 @@ static uint64_t period_ns(const struct bls_sched *s, unsigned nr)
 uint64_t bls_sched_slice_ns(const struct bls_sched *s, unsigned cpu)
 {
 	const struct bls_rq *rq = &s->rq[cpu];
-	if (rq->curr == NO_TASK || rq->weight == 0)
+	if (rq->curr == NO_TASK || sched_is_rt(&s->task[rq->curr]) || rq->weight == 0)
 		return 0;
-	return period_ns(s, rq->nr_running) * s->task[rq->curr].weight / rq->weight;
+	return period_ns(s, rq->nr_running - rq->rt_nr_running) * s->task[rq->curr].weight / rq->weight;
 }
 
 /* --- waking ----------------------------------------------------------------------------- */
@@ -370,6 +392,12 @@ void sched_check_preempt(struct bls_sched *s, unsigned cpu, unsigned id, uint64_
 	}
 	update_curr(s, cpu, now);
 	const struct bls_sched_task *curr = &s->task[rq->curr], *t = &s->task[id];
+	if (sched_is_rt(t) || sched_is_rt(curr)) {
+		/* Between classes, or within the real-time one (check_preempt_curr_rt). */
+		if (rt_preempts(s, cpu, id))
+			rq->need_resched = 1;
+		return;
+	}
 	const uint64_t gran = s->cfg.wakeup_granularity_ns * BLS_NICE_0_WEIGHT / t->weight;
 	if (curr->vruntime > t->vruntime && curr->vruntime - t->vruntime > gran)
 		rq->need_resched = 1;
@@ -390,7 +418,9 @@ static int wake(struct bls_sched *s, unsigned id, uint64_t now, uint64_t woken_a
 	const int fresh = t->state == BLS_TASK_NEW;
 	const unsigned prev = t->cpu;
 	int placed = -1;
-	if (s->cfg.placement == BLS_PLACE_HMP)
+	if (sched_is_rt(t))
+		placed = rt_select_cpu(s, id); /* HMP and EAS place CFS tasks only */
+	else if (s->cfg.placement == BLS_PLACE_HMP)
 		placed = hmp_select_cpu(s, id, now, fresh, frozen_load);
 	else if (s->cfg.placement == BLS_PLACE_EAS && !fresh)
 		placed = eas_select_cpu(s, id, now); /* a new task has no utilisation yet: CFS
@@ -465,7 +495,7 @@ static int leftmost(const struct bls_sched *s, unsigned cpu)
 	int best = NO_TASK;
 	for (unsigned i = 0; i < s->ntasks; i++) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state == BLS_TASK_RUNNABLE && t->cpu == cpu &&
+		if (t->state == BLS_TASK_RUNNABLE && t->cpu == cpu && !sched_is_rt(t) &&
 		    (best == NO_TASK || t->vruntime < s->task[best].vruntime))
 			best = (int)i;
 	}
@@ -476,17 +506,27 @@ int bls_sched_pick(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 {
 	struct bls_rq *rq = &s->rq[cpu];
 	const int prev = rq->curr;
+	if (prev != NO_TASK)
+		update_curr(s, cpu, now_ns); /* a real-time one may be throttled, or its quantum over */
+	rt_clock(s, cpu, now_ns);
 	if (prev != NO_TASK) {
-		update_curr(s, cpu, now_ns);
-		const int slice_over = rq->nr_running > 1 && now_ns - rq->exec_start_ns >= bls_sched_slice_ns(s, cpu);
-		if (!rq->need_resched && !slice_over)
+		int keep = !rq->need_resched;
+		if (!sched_is_rt(&s->task[prev])) {
+			/* A CFS task gives way at its slice's end, and to any real-time task. */
+			const unsigned cfs = rq->nr_running - rq->rt_nr_running;
+			keep = keep && !(cfs > 1 && now_ns - rq->exec_start_ns >= bls_sched_slice_ns(s, cpu)) &&
+			       rt_pick(s, cpu) == NO_TASK;
+		}
+		if (keep)
 			return prev;
 		/* It goes back among the waiting. */
 		s->task[prev].since_ns = now_ns;
 	}
 	rq->need_resched = 0;
 	update_min_vruntime(s, cpu);
-	const int next = leftmost(s, cpu);
+	int next = rt_pick(s, cpu);
+	if (next == NO_TASK)
+		next = leftmost(s, cpu);
 	/* Load tracking up to now under the old roles, before they change. */
 	if (next != NO_TASK && next != prev)
 		sched_pelt_sync(s, (unsigned)next, now_ns);
@@ -591,7 +631,7 @@ static int movable(const struct bls_sched *s, unsigned from, unsigned to)
 		return NO_TASK;
 	for (unsigned i = 0; i < s->ntasks; i++) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state == BLS_TASK_RUNNABLE && t->cpu == from && s->rq[from].curr != (int)i &&
+		if (t->state == BLS_TASK_RUNNABLE && t->cpu == from && s->rq[from].curr != (int)i && !sched_is_rt(t) &&
 		    sched_cpu_allowed(s, t, to) && (best == NO_TASK || t->vruntime > s->task[best].vruntime))
 			best = (int)i;
 	}
@@ -606,6 +646,7 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 	/* An active migration asked of us goes first: we are at a scheduling point. */
 	if (rq->pull_to != NO_TASK)
 		kicked |= hmp_active_pull(s, cpu, now_ns);
+	kicked |= rt_balance(s, cpu, now_ns);
 	const int due = now_ns >= rq->next_balance_ns;
 	if (s->cfg.placement == BLS_PLACE_HMP)
 		kicked |= hmp_balance(s, cpu, now_ns, due);
@@ -767,7 +808,7 @@ void bls_sched_set_scale(struct bls_sched *s, unsigned cpu, uint64_t now_ns, dou
 
 int bls_sched_no_task_lost(const struct bls_sched *s)
 {
-	unsigned nr[BLS_MAX_CPUS] = {0}, iowait[BLS_MAX_CPUS] = {0};
+	unsigned nr[BLS_MAX_CPUS] = {0}, rt[BLS_MAX_CPUS] = {0}, iowait[BLS_MAX_CPUS] = {0};
 	unsigned long weight[BLS_MAX_CPUS] = {0};
 	for (unsigned i = 0; i < s->ntasks; i++) {
 		const struct bls_sched_task *t = &s->task[i];
@@ -781,13 +822,16 @@ int bls_sched_no_task_lost(const struct bls_sched *s)
 			return 0; /* on a CPU nobody runs: never picked, never woken */
 		if (t->state == BLS_TASK_RUNNABLE) {
 			nr[t->cpu]++;
-			weight[t->cpu] += t->weight;
+			if (sched_is_rt(t))
+				rt[t->cpu]++;
+			else
+				weight[t->cpu] += t->weight;
 		} else if (s->rq[t->cpu].curr == (int)i) {
 			return 0; /* running, but not runnable */
 		}
 	}
 	for (unsigned c = 0; c < s->cfg.ncpus; c++)
-		if (s->rq[c].nr_running != nr[c] || s->rq[c].weight != weight[c] ||
+		if (s->rq[c].nr_running != nr[c] || s->rq[c].rt_nr_running != rt[c] || s->rq[c].weight != weight[c] ||
 		    s->rq[c].nr_iowait != iowait[c])
 			return 0; /* counts a task it does not hold, or holds one it does not count */
 	return 1;
@@ -806,10 +850,16 @@ uint64_t bls_sched_next_deadline(const struct bls_sched *s, unsigned cpu)
 	if (s->cfg.placement != BLS_PLACE_FAIR && rq->curr != NO_TASK && !(s->big >> cpu & 1u) &&
 	    rq->next_balance_ns < d)
 		d = rq->next_balance_ns;
+	const uint64_t rt = rt_deadline(s, cpu);
+	if (rt < d)
+		d = rt;
 	if (rq->nr_running > 1 && rq->curr != NO_TASK) {
-		const uint64_t slice_end = rq->exec_start_ns + bls_sched_slice_ns(s, cpu);
-		if (slice_end < d)
-			d = slice_end;
+		/* A CFS task's slice among CFS tasks (a real-time one has none). */
+		if (!sched_is_rt(&s->task[rq->curr]) && rq->nr_running - rq->rt_nr_running > 1) {
+			const uint64_t slice_end = rq->exec_start_ns + bls_sched_slice_ns(s, cpu);
+			if (slice_end < d)
+				d = slice_end;
+		}
 		if (rq->next_balance_ns < d)
 			d = rq->next_balance_ns;
 	}

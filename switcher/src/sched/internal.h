@@ -8,6 +8,11 @@
 
 #define NO_TASK (-1)
 
+static inline int sched_is_rt(const struct bls_sched_task *t)
+{
+	return t->policy == BLS_SCHED_FIFO || t->policy == BLS_SCHED_RR;
+}
+
 /* fair.c */
 void sched_record(struct bls_sched *s, unsigned kind, unsigned a, unsigned b);
 int sched_is_curr(const struct bls_sched *s, unsigned id);
@@ -54,5 +59,25 @@ int eas_select_cpu(struct bls_sched *s, unsigned id, uint64_t now);
 uint32_t eas_misfit(struct bls_sched *s, unsigned cpu, uint64_t now);
 /* Some CPU is short of headroom: load balancing works as CFS's again. */
 int eas_overutilized(struct bls_sched *s, uint64_t now);
+
+/* rt.c */
+void rt_init_rq(struct bls_sched *s, unsigned cpu, uint64_t now);
+void rt_init_task(struct bls_sched *s, struct bls_sched_task *t);
+/* @cpu's bandwidth period brought up to @now (the throttle may lift). */
+void rt_clock(struct bls_sched *s, unsigned cpu, uint64_t now);
+/* Real-time task @id ran on @cpu from @from to @to: its CPU's bandwidth and its RR quantum
+ * (either may ask @cpu to reschedule). */
+void rt_account(struct bls_sched *s, unsigned cpu, unsigned id, uint64_t from, uint64_t to);
+/* The real-time task @cpu runs next; NO_TASK when none may (none queued, or throttled). */
+int rt_pick(const struct bls_sched *s, unsigned cpu);
+/* Where real-time @id wakes. */
+int rt_select_cpu(const struct bls_sched *s, unsigned id);
+/* Whether @id, queued on @cpu, takes the CPU from the running task at once. */
+int rt_preempts(const struct bls_sched *s, unsigned cpu, unsigned id);
+/* When @cpu must reschedule for the real-time class: its throttle lifts, its running task's
+ * runtime or RR quantum runs out. */
+uint64_t rt_deadline(const struct bls_sched *s, unsigned cpu);
+/* Push and pull from @cpu at its scheduling point. Returns the CPUs to kick. */
+uint32_t rt_balance(struct bls_sched *s, unsigned cpu, uint64_t now);
 
 #endif /* BLS_SCHED_INTERNAL_H */

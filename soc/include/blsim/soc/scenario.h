@@ -88,6 +88,9 @@ struct sched_config {
     int wakeup_granularity_us = 1000;
     bool scale_with_cpus = true; // x (1 + log2 of the online CPUs, at most 8): Linux's default
     int balance_interval_us = 4000;
+    int rt_period_us = 1000000; // sched_rt_period_us
+    int rt_runtime_us = 950000; // sched_rt_runtime_us (-1: no limit)
+    int rr_timeslice_ms = 100;  // sched_rr_timeslice_ms
     bool freq_invariant = true;
     bool cpu_invariant = true;
 };

@@ -32,7 +32,7 @@ struct policy_limits {
 
 struct trace_context {
     std::vector<std::string> task_names;
-    std::vector<int> task_nice;
+    std::vector<int> task_prio; // the kernel's prio, as ftrace prints it: 120 + nice, or 99 - rt_priority
     std::vector<std::string> cluster_names;
     std::vector<unsigned> cpu_cluster;                     // physical CPU -> cluster
     std::vector<std::vector<std::string>> idle_state_names; // per cluster

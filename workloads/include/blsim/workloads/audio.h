@@ -26,11 +26,17 @@ struct audio_thread_params {
     double work_us = 100;    // reference-CPU work each time
     double mem_fraction = 0.1;
     int nice = 0;
+    task_info::policy_t policy = task_info::normal;
+    int rt_priority = 0;     // fifo, rr: 1..99
 };
 
 struct audio_params {
-    audio_thread_params decoder{26.122, 280, 0.1, -2};   // one MP3 frame; nice: a foreground thread
-    audio_thread_params mixer{21.333, 60, 0.3, -19};     // one HAL buffer; ANDROID_PRIORITY_URGENT_AUDIO
+    // The classes are Android's for these two threads (docs/workloads.md, "audio"): both CFS.
+    // The mixer is AudioFlinger's MixerThread, at ANDROID_PRIORITY_URGENT_AUDIO; the FastMixer
+    // that serves low-latency tracks runs SCHED_FIFO 3 (kPriorityFastMixer), but MP3 playback
+    // goes through the normal mixer.
+    audio_thread_params decoder{26.122, 280, 0.1, -2, task_info::normal, 0};  // one MP3 frame; a foreground thread
+    audio_thread_params mixer{21.333, 60, 0.3, -19, task_info::normal, 0};    // one HAL buffer
     int working_set_kb = 64; // data each thread touches per wake-up
     double start_ms = 0;     // the first wake-up of both
     std::vector<int> cpus;   // affinity (empty: every CPU)

@@ -26,6 +26,8 @@ struct task_params {
     std::string name;
     std::vector<int> cpus;   // logical CPUs it may run on (empty: every one)
     int nice = 0;
+    task_info::policy_t policy = task_info::normal;
+    int rt_priority = 0;     // fifo, rr: 1..99
     double util_pct = 0;     // of the reference CPU, per period
     double period_ms = 0;
     double offset_ms = 0;    // first release

@@ -88,6 +88,8 @@ struct rtapp_thread {
     long loop = -1;          // -1: forever; else >= 1
     std::vector<int> cpus;   // empty: every CPU
     int nice = 0;            // rt-app's "priority" under SCHED_OTHER
+    task_info::policy_t policy = task_info::normal; // its "policy" (else global.default_policy)
+    int rt_priority = 0;     // rt-app's "priority" under SCHED_FIFO and SCHED_RR (1..99, default 10)
     double delay_us = 0;     // before its first event
     std::vector<rtapp_phase> phases;
 };

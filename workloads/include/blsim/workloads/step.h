@@ -33,9 +33,14 @@ constexpr unsigned max_events = 4096;
 
 // A task as the scheduler sees it.
 struct task_info {
+    // Its scheduling class: CFS (weighted by nice), or real time (SCHED_FIFO, SCHED_RR: before
+    // every CFS task, the highest rt_priority first).
+    enum policy_t { normal, fifo, rr };
     std::string name;
     std::vector<int> cpus; // logical CPUs it may run on (empty: every one)
-    int nice = 0;
+    int nice = 0;          // normal: -20..19
+    policy_t policy = normal;
+    int rt_priority = 0;   // fifo, rr: 1..99
 };
 
 // A workload: a set of tasks and their behaviour.
