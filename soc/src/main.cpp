@@ -44,7 +44,7 @@ const char* const main_help =
     "event by event and accounts its energy.\n"
     "\n"
     "commands:\n"
-    "  run [SCENARIO] [--out DIR] [--set KEY=VALUE]... [--trace KIND]... [--quiet]\n"
+    "  run [SCENARIO] [--out DIR] [--set KEY=VALUE]... [--trace KIND]... [--rtapp-log DIR] [--quiet]\n"
     "                      simulate a scenario (default: the built-in BBench study)\n"
     "  compare [-j N] [--json] [--keep DIR] [--set KEY=VALUE]... SCENARIO_OR_RUN_DIR...\n"
     "                      run or read several scenarios and tabulate them against the first\n"
@@ -72,7 +72,8 @@ const char* const main_help =
     "exit status: 0 success, 2 bad input, 1 internal error or environment failure\n";
 
 const char* const run_help =
-    "usage: blsim run [SCENARIO] [--out DIR] [--force] [--set KEY=VALUE]... [--trace KIND]... [--gzip] [--quiet]\n"
+    "usage: blsim run [SCENARIO] [--out DIR] [--force] [--set KEY=VALUE]... [--trace KIND]... [--gzip]\n"
+    "                 [--rtapp-log DIR] [--quiet]\n"
     "\n"
     "Simulate SCENARIO (a YAML file; see docs/config.md) and write its results.\n"
     "Without SCENARIO, runs the built-in default, configs/scenarios/bbench-iks-tuned.yaml.\n"
@@ -93,6 +94,11 @@ const char* const run_help =
     "                      ftrace: DIR/trace.txt, the kernel's trace text (sched_switch, ...);\n"
     "                      vcd: DIR/trace.vcd, SystemC's VCD of power states, lines, clocks\n"
     "  --gzip              compress trace.json and trace.txt (.gz)\n"
+    "  --rtapp-log DIR     also write rt-app's log, one file per thread with rt-app's header\n"
+    "                      and columns: DIR/<log_basename>-<name>-<index>.log (docs/results.md);\n"
+    "                      only for a workload of kind rtapp. DIR inside --out: part of the\n"
+    "                      results set; elsewhere: a set of its own, absent or empty (or\n"
+    "                      --force), published at the end\n"
     "  --report            also draw the plots and DIR/report.html (implies --trace\n"
     "                      perfetto; runs scripts/plot with python3-matplotlib; docs/report.md)\n"
     "  -q, --quiet         print nothing on success (no progress line either; the progress\n"
@@ -223,6 +229,8 @@ int cmd_run(int argc, char** argv)
     std::vector<std::string> overrides;
     bool quiet = false, force = false;
     bool trace_perfetto = false, trace_ftrace = false, trace_vcd = false, gzip = false, report = false;
+    std::string rtapp_log;
+    bool rtapp_log_given = false;
     blsim::soc::injected_bug bug = blsim::soc::injected_bug::none;
     unsigned mutant = 0;
 
@@ -279,6 +287,10 @@ int cmd_run(int argc, char** argv)
                 else
                     return usage_error("--trace: unknown kind '" + k + "' (perfetto, ftrace, vcd)");
             }
+        } else if (a == "--rtapp-log" || a.rfind("--rtapp-log=", 0) == 0) {
+            const char* v = a == "--rtapp-log" ? value("--rtapp-log") : nullptr;
+            rtapp_log = a == "--rtapp-log" ? (v ? v : "") : a.substr(12);
+            rtapp_log_given = true;
         } else if (a == "--gzip") {
             gzip = true;
         } else if (a == "--report") {
@@ -298,6 +310,8 @@ int cmd_run(int argc, char** argv)
     }
     if (out_dir.empty())
         return usage_error("--out needs a directory");
+    if (rtapp_log_given && rtapp_log.empty())
+        return usage_error("--rtapp-log needs a directory");
 
     blsim::cfg::diagnostics diag;
     blsim::soc::scenario_config cfg;
@@ -309,18 +323,31 @@ int cmd_run(int argc, char** argv)
     }
     if (!quiet)
         diag.print_notes(std::cerr);
+    // rt-app's log: only an rt-app workload has one. Recording it changes nothing simulated.
+    if (rtapp_log_given && cfg.workload.kind != "rtapp") {
+        std::cerr << "blsim: --rtapp-log: scenario '" << cfg.name << "' runs a workload of kind "
+                  << cfg.workload.kind << ", not rtapp: it has no rt-app log\n";
+        return exit_usage;
+    }
+    cfg.workload.rtapp_params.log = rtapp_log_given;
 
     // The results must have somewhere to go before the simulation runs: a directory that holds
     // no other run's set (or --force), and a hidden staging directory beside it that the whole
     // set is written into, then renamed to --out in one step (docs/results.md).
-    std::string staging;
+    // rt-app's log goes into the set (--rtapp-log inside --out), or is a set of its own, staged
+    // and published the same way.
+    std::string staging, log_staging, log_sub;
+    bool log_in_set = true;
     {
         std::string error;
-        if (!blsim::soc::check_out_dir(out_dir, force, error)) {
+        if (!blsim::soc::check_out_dir(out_dir, force, error) ||
+            (rtapp_log_given &&
+             !blsim::soc::place_rtapp_log(out_dir, rtapp_log, force, log_in_set, log_sub, error))) {
             std::cerr << "blsim: " << error << "\n";
             return exit_usage;
         }
-        if (!blsim::soc::stage_out_dir(out_dir, staging, error)) {
+        if (!blsim::soc::stage_out_dir(out_dir, staging, error) ||
+            (!log_in_set && !blsim::soc::stage_out_dir(rtapp_log, log_staging, error))) {
             std::cerr << "blsim: cannot write results to " << error << "\n";
             return exit_usage;
         }
@@ -334,7 +361,7 @@ int cmd_run(int argc, char** argv)
             if (!path.empty())
                 std::filesystem::remove_all(path, ec);
         }
-    } guard{staging};
+    } guard{staging}, log_guard{log_staging};
 
     const auto t0 = std::chrono::steady_clock::now();
     blsim::soc::platform plat(cfg, bug, mutant);
@@ -443,9 +470,27 @@ int cmd_run(int argc, char** argv)
         }
         names.push_back("trace.vcd");
     }
+    std::vector<std::pair<std::string, std::string>> logs;
+    if (rtapp_log_given)
+        logs = blsim::soc::rtapp_log_files(plat);
+    std::vector<std::string> log_names; // in the set: listed by summary.json, not printed
+    if (log_in_set)
+        for (auto& [name, text] : logs) {
+            name = log_sub.empty() ? name : (std::filesystem::path(log_sub) / name).string();
+            log_names.push_back(name);
+            files.push_back({name, std::move(text)});
+        }
+    std::vector<std::string> set_names = names;
+    set_names.insert(set_names.end(), log_names.begin(), log_names.end());
     files.push_back({"effective-config.yaml", blsim::soc::effective_yaml(cfg)});
     files.push_back({"switches.csv", blsim::soc::switches_csv(plat)});
-    files.push_back({"summary.json", blsim::soc::summary_json(plat, host, names)});
+    files.push_back({"summary.json", blsim::soc::summary_json(plat, host, set_names)});
+    if (!log_in_set && !blsim::soc::write_files(log_staging, logs, error)) {
+        const std::string shown =
+            error.rfind(log_staging, 0) == 0 ? rtapp_log + error.substr(log_staging.size()) : error;
+        std::cerr << "blsim: error: cannot write results: " << shown << "\n";
+        return exit_internal;
+    }
     if (!blsim::soc::write_files(staging, files, error) || !blsim::soc::publish_out_dir(staging, out_dir, error)) {
         // An environment failure (a full disk, a directory made unwritable meanwhile): the
         // older set, if any, is as it was, and the staging directory goes.
@@ -454,6 +499,13 @@ int cmd_run(int argc, char** argv)
         return exit_internal;
     }
     staging.clear();
+    if (!log_in_set) {
+        if (!blsim::soc::publish_out_dir(log_staging, rtapp_log, error)) {
+            std::cerr << "blsim: error: cannot write results: " << error << "\n";
+            return exit_internal;
+        }
+        log_staging.clear();
+    }
     if (report) {
         // The pictures and the page come from the results just written (scripts/plot), run
         // without a shell: the directory is an argument as it is.
@@ -471,8 +523,9 @@ int cmd_run(int argc, char** argv)
             return exit_internal;
         }
         names.erase(std::remove_if(names.begin(), names.end(),
-                                   [](const std::string& n) {
-                                       return n == "effective-config.yaml" || n == "switches.csv";
+                                   [&](const std::string& n) {
+                                       return n == "effective-config.yaml" || n == "switches.csv" ||
+                                              std::find(log_names.begin(), log_names.end(), n) != log_names.end();
                                    }),
                     names.end());
     }
@@ -482,6 +535,11 @@ int cmd_run(int argc, char** argv)
         for (const std::string& n : names)
             std::cout << ", " << out_dir << "/" << n;
         std::cout << "\n";
+        if (rtapp_log_given)
+            std::cout << "rt-app log: " << logs.size() << " file" << (logs.size() == 1 ? "" : "s") << " in "
+                      << (log_in_set ? (std::filesystem::path(out_dir) / log_sub).lexically_normal().string()
+                                     : rtapp_log)
+                      << "\n";
     }
     return exit_ok;
 }

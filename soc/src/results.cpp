@@ -723,7 +723,7 @@ pid_t owner_of(const std::string& name)
 
 } // namespace
 
-bool check_out_dir(const std::string& dir, bool force, std::string& error)
+bool check_out_dir(const std::string& dir, bool force, std::string& error, const std::string& option)
 {
     const fs::path p = out_path(dir);
     std::error_code ec;
@@ -731,7 +731,7 @@ bool check_out_dir(const std::string& dir, bool force, std::string& error)
     if (!fs::exists(st))
         return true;
     if (!fs::is_directory(st)) {
-        error = "--out " + dir + ": exists and is not a directory";
+        error = option + " " + dir + ": exists and is not a directory";
         return false;
     }
     if (force)
@@ -742,11 +742,41 @@ bool check_out_dir(const std::string& dir, bool force, std::string& error)
         return false;
     }
     if (it != fs::directory_iterator()) {
-        error = "--out " + dir + ": not empty (an earlier run's results?); give a new directory, or --force to "
+        error = option + " " + dir + ": not empty (an earlier run's results?); give a new directory, or --force to "
                 "replace its contents with this run's";
         return false;
     }
     return true;
+}
+
+bool place_rtapp_log(const std::string& out_dir, const std::string& log_dir, bool force, bool& in_set,
+                     std::string& sub, std::string& error)
+{
+    std::error_code ec;
+    const fs::path out = fs::absolute(out_path(out_dir), ec).lexically_normal();
+    const fs::path log = fs::absolute(out_path(log_dir), ec).lexically_normal();
+    const fs::path below = log.lexically_relative(out);
+    in_set = !below.empty() && *below.begin() != "..";
+    if (in_set) {
+        sub = below == "." ? std::string() : below.string();
+        return true;
+    }
+    const fs::path above = out.lexically_relative(log);
+    if (!above.empty() && *above.begin() != "..") {
+        error = "--rtapp-log " + log_dir + ": holds the results directory --out " + out_dir +
+                "; give a directory beside it, or inside it";
+        return false;
+    }
+    return check_out_dir(log_dir, force, error, "--rtapp-log");
+}
+
+std::vector<std::pair<std::string, std::string>> rtapp_log_files(const platform& p)
+{
+    std::vector<std::pair<std::string, std::string>> files;
+    if (const auto* r = workloads::find_part<workloads::rtapp>(p.workload()))
+        for (const workloads::rtapp_thread_stats& t : r->stats())
+            files.push_back({t.log_file, workloads::rtapp_log_text(t.log)});
+    return files;
 }
 
 bool stage_out_dir(const std::string& dir, std::string& staging, std::string& error)
@@ -830,9 +860,9 @@ std::vector<std::string> set_files(const std::string& dir)
 {
     std::vector<std::string> names;
     std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        const std::string n = it->path().filename().string();
-        if (n != "summary.json")
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string n = it->path().lexically_relative(dir).string();
+        if (n != "summary.json" && !it->is_directory(ec))
             names.push_back(n);
     }
     std::sort(names.begin(), names.end());
@@ -857,9 +887,16 @@ bool write_files(const std::string& dir, const std::vector<std::pair<std::string
             return false;
         }
     }
-    for (const auto& [name, content] : files)
-        if (!write_file_atomically((std::filesystem::path(dir) / name).string(), content, error))
+    for (const auto& [name, content] : files) {
+        const std::filesystem::path path = std::filesystem::path(dir) / name;
+        std::filesystem::create_directories(path.parent_path(), ec);
+        if (ec) {
+            error = path.parent_path().string() + ": " + ec.message();
             return false;
+        }
+        if (!write_file_atomically(path.string(), content, error))
+            return false;
+    }
     return true;
 }
 

@@ -2,9 +2,11 @@
 // read into workloads::rtapp_params, every unsupported construct refused by name.
 //
 // Global keys accepted and without effect in simulation, as they only set up rt-app's own
-// logging, tracing, calibration or memory (checked for rt-app's types, then ignored):
-//   logdir, log_basename, log_size, ftrace, gnuplot, lock_pages, calibration (run's unit is
-//   the reference CPU's work here, whatever CPU rt-app would calibrate on), io_device and
+// logging, tracing, calibration or memory (checked for rt-app's types, then ignored but for
+// the log that blsim run --rtapp-log writes):
+//   logdir, log_basename (the log files' prefix), log_size, ftrace, gnuplot, lock_pages,
+//   calibration (run's unit is the reference CPU's work here, whatever CPU rt-app would
+//   calibrate on; a number of ns per loop sets the log's perf unit), io_device and
 //   mem_buffer_size (for the mem and iorun events, which are refused), cumulative_slack (only
 //   changes what rt-app logs as slack; blsim keeps every timer's sample), and pi_enabled
 //   false (its default; true would change behaviour blsim does not model: refused).
@@ -427,10 +429,15 @@ void parser::global(const node& g, workloads::rtapp_params& out)
                 error(v.at, p, "priority inheritance is not supported (blsim's mutexes are handed "
                                "over in FIFO order): only false");
         } else if (k == "gnuplot" || k == "lock_pages" || k == "cumulative_slack") {
-            boolean(v, p, b);
+            if (boolean(v, p, b) && k == "cumulative_slack")
+                out.cumulative_slack = b;
         } else if (k == "logdir" || k == "log_basename" || k == "io_device") {
             if (!v.is_scalar())
                 error(v.at, p, "expected a string, got " + cfg::describe(v));
+            else if (k == "log_basename" && (v.value.empty() || v.value.find('/') != std::string::npos))
+                error(v.at, p, "expected a file name prefix (not empty, no '/'), got '" + v.value + "'");
+            else if (k == "log_basename")
+                out.log_basename = v.value;
         } else if (k == "log_size" || k == "ftrace") {
             if (!v.is_scalar())
                 error(v.at, p, "expected a string or a number, got " + cfg::describe(v));
@@ -439,6 +446,8 @@ void parser::global(const node& g, workloads::rtapp_params& out)
                              std::all_of(v.value.begin() + 3, v.value.end(), [](char c) { return c >= '0' && c <= '9'; });
             if (!cpu && !(cfg::parse_integer(v, x) && x >= 0))
                 error(v.at, p, "expected 'CPU<n>' or an integer (ns per loop), got " + cfg::describe(v));
+            else if (!cpu && x > 0) // 0: rt-app calibrates, as for a CPU
+                out.calib_ns_per_loop = static_cast<long>(std::min<long long>(x, LONG_MAX));
         } else if (k == "mem_buffer_size") {
             integer(v, p, 0, int_max, "an integer number of bytes", x);
         } else if (informational_global(k)) {

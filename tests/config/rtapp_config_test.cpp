@@ -607,3 +607,27 @@ TEST(rtapp_config, cpus_per_phase_are_the_threads_affinity_in_that_phase)
 }
 
 } // namespace
+
+namespace {
+
+// The global keys that shape only the log blsim run --rtapp-log writes: read, with their
+// defaults when absent (rt-app's "rt-app", off, and 1 ns per loop for a calibration CPU).
+TEST(rtapp_config, the_logs_global_keys_are_read_for_the_log)
+{
+    rtapp_params p;
+    EXPECT_TRUE(errors_of(R"({"global": {"log_basename": "uc", "calibration": 7, "cumulative_slack": true},
+  "tasks": {"t": {"run": 1000}}})", &p).empty());
+    EXPECT_EQ(p.log_basename, "uc");
+    EXPECT_EQ(p.calib_ns_per_loop, 7);
+    EXPECT_TRUE(p.cumulative_slack);
+    EXPECT_FALSE(p.log); // only the command line asks for it
+    EXPECT_TRUE(errors_of(R"({"global": {"calibration": "CPU3"}, "tasks": {"t": {"run": 1000}}})", &p).empty());
+    EXPECT_EQ(p.log_basename, "rt-app");
+    EXPECT_EQ(p.calib_ns_per_loop, 1);
+    EXPECT_FALSE(p.cumulative_slack);
+    EXPECT_EQ(errors_of(R"({"global": {"log_basename": "logs/uc"}, "tasks": {"t": {"run": 1000}}})"),
+              (std::vector<std::string>{"t.json:1:29: global.log_basename: expected a file name prefix (not "
+                                        "empty, no '/'), got 'logs/uc'"}));
+}
+
+} // namespace

@@ -1,13 +1,15 @@
 // tests/soc/shell.h -- what the end-to-end tests share: running a command line (blsim, a
-// script, chromium) and reading the files it wrote.
+// script, chromium), a scratch directory per test, and reading the files it wrote.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
@@ -56,5 +58,35 @@ inline result shell(const std::string& cmd)
     std::filesystem::remove(err);
     return r;
 }
+
+// What a run simulated, from its summary.json: all of it but the list of files written and
+// the host's own measurements (wall time and memory, which vary from run to run anyway).
+inline std::string simulated(const std::filesystem::path& summary)
+{
+    nlohmann::json s = nlohmann::json::parse(slurp(summary));
+    s.erase("files");
+    for (const char* k : {"wall_s", "realtime_factor", "peak_rss_mb"})
+        s.at("host").erase(k);
+    return s.dump(1);
+}
+
+// A test with a directory of its own, "<TMPDIR>/blsim-<what>-<pid>-<test name>", removed
+// before and after.
+class scratch_test : public ::testing::Test {
+protected:
+    explicit scratch_test(const std::string& what) : what_(what) {}
+    void SetUp() override
+    {
+        dir = std::filesystem::temp_directory_path() /
+              ("blsim-" + what_ + "-" + std::to_string(::getpid()) + "-" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        std::filesystem::remove_all(dir);
+    }
+    void TearDown() override { std::filesystem::remove_all(dir); }
+    std::filesystem::path dir;
+
+private:
+    std::string what_;
+};
 
 } // namespace blsim_test

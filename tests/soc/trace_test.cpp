@@ -22,6 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
+using blsim_test::simulated;
 using blsim_test::slurp;
 
 int run(const std::string& args)
@@ -29,16 +30,9 @@ int run(const std::string& args)
     return std::system((std::string(BLSIM_BINARY) + " run -q " + args + " 2>/dev/null").c_str());
 }
 
-class trace_test : public ::testing::Test {
+class trace_test : public blsim_test::scratch_test {
 protected:
-    void SetUp() override
-    {
-        dir = fs::temp_directory_path() / ("blsim-trace-test-" + std::to_string(::getpid()) + "-" +
-                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir);
-    }
-    void TearDown() override { fs::remove_all(dir); }
-    fs::path dir;
+    trace_test() : scratch_test("trace-test") {}
 };
 
 const std::string pingpong = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switch-pingpong.yaml";
@@ -240,17 +234,6 @@ TEST_F(trace_test, the_vcd_holds_the_lines_power_states_and_clocks_without_the_d
     EXPECT_NE(vcd.find("$timescale\n     1 ps\n$end"), std::string::npos);
     EXPECT_NE(vcd.find("(omitted: blsim's outputs depend only on the scenario and seed)"), std::string::npos);
     EXPECT_FALSE(fs::exists(dir / ".trace.tmp.vcd"));
-}
-
-// What a run simulated, from its summary.json: all of it but the list of files written and
-// the host's own measurements (wall time and memory, which vary from run to run anyway).
-std::string simulated(const fs::path& summary)
-{
-    json s = json::parse(slurp(summary));
-    s.erase("files");
-    for (const char* k : {"wall_s", "realtime_factor", "peak_rss_mb"})
-        s.at("host").erase(k);
-    return s.dump(1);
 }
 
 // Issue 24: --trace vcd changed the results (SystemC's sc_trace and the signals it needed

@@ -333,3 +333,105 @@ TEST(rtapp, percentile_is_the_nearest_rank)
 }
 
 } // namespace
+
+// rt-app's log (--rtapp-log), the test playing the kernel: run 2000 us, then a relative
+// 10000 us timer. Every column worked out by hand from the times next() is called at.
+TEST(rtapp_log, a_periodic_thread_logs_one_row_per_period_as_rt_app_computes_it)
+{
+    rtapp_params p = doc({thread("p", {ev(rtapp_event::run, 2000), ev(rtapp_event::timer, 10000, "t")})});
+    p.log = true;
+    rtapp w(p);
+    // Period 1: the run takes its 2 ms (t_zero 1 ms, the thread's first call); the timer
+    // (1 + 10 ms) is 8 ms away: slack 8000; the thread runs again 30.4 us after it.
+    expect_run(w.next(0, 1 * ms), 2000 * us);
+    expect_until(w.next(0, 3 * ms), step::sleep_until, 11 * ms);
+    // Period 2, on a slower CPU: 4 ms of run, the timer at 21 ms is 5.9696 ms away (5970
+    // rounded); woken on time.
+    expect_run(w.next(0, 11 * ms + 30400), 2000 * us);
+    expect_until(w.next(0, 15 * ms + 30400), step::sleep_until, 21 * ms);
+    // Period 3: 12 ms of run, 2 ms past the timer at 31 ms: slack -2000, no sleep, wu_lat 0
+    // (rt-app resets it), and the next period starts at once (relative: from 33 ms).
+    expect_run(w.next(0, 21 * ms), 2000 * us);
+    expect_run(w.next(0, 33 * ms), 2000 * us);
+    const std::vector<rtapp_log_row>& log = w.stats()[0].log;
+    ASSERT_EQ(log.size(), 3u);
+    auto expect_row = [](const rtapp_log_row& r, std::uint64_t run, std::uint64_t period, std::uint64_t start,
+                         std::int64_t slack, std::uint64_t wu_lat) {
+        EXPECT_EQ(r.idx, 0u);
+        EXPECT_EQ(r.perf, 2000u); // 2000 us at the default 1 ns per loop
+        EXPECT_EQ(r.run_us, run);
+        EXPECT_EQ(r.period_us, period);
+        EXPECT_EQ(r.start_us, start);
+        EXPECT_EQ(r.end_us, start + period);
+        EXPECT_EQ(r.rel_st_us, start - 1000);
+        EXPECT_EQ(r.slack_us, slack);
+        EXPECT_EQ(r.c_duration_us, 2000u);
+        EXPECT_EQ(r.c_period_us, 10000u);
+        EXPECT_EQ(r.wu_lat_us, wu_lat);
+    };
+    expect_row(log[0], 2000, 10030, 1000, 8000, 30);  // 1000 -> 11030.4: 10030
+    expect_row(log[1], 4000, 9970, 11030, 5970, 0);   // 11030.4 -> 21000: 9969.6
+    expect_row(log[2], 12000, 12000, 21000, -2000, 0);
+    EXPECT_EQ(w.stats()[0].log_file, "rt-app-p-0.log");
+
+    // rt-app's text: its header, its widths.
+    EXPECT_EQ(rtapp_log_text({log[2]}),
+              "#idx     perf      run   period           start             end          rel_st      slack "
+              "c_duration   c_period     wu_lat\n"
+              "   0     2000    12000    12000           21000           33000           20000      -2000 "
+              "      2000      10000          0\n");
+}
+
+// perf counts the document's calibration (ns per loop); two timers in a period: slack is the
+// last one's, or their sum with cumulative_slack, and the wake-up latencies add up; runtime
+// counts in c_duration and run; the name prefix is log_basename.
+TEST(rtapp_log, calibration_cumulative_slack_runtime_and_basename)
+{
+    for (bool cumulative : {false, true}) {
+        rtapp_params p = doc({thread("q", {ev(rtapp_event::run, 1000), ev(rtapp_event::timer, 4000, "a"),
+                                           ev(rtapp_event::runtime, 100), ev(rtapp_event::timer, 6000, "b")})});
+        p.log = true;
+        p.calib_ns_per_loop = 7;
+        p.cumulative_slack = cumulative;
+        p.log_basename = "uc";
+        rtapp w(p);
+        expect_run(w.next(0, 0), 1000 * us);
+        expect_until(w.next(0, 1 * ms), step::sleep_until, 4 * ms); // slack 3000
+        expect_until(w.next(0, 4 * ms + 10 * us), step::spin_until, 4 * ms + 110 * us);
+        expect_until(w.next(0, 4 * ms + 110 * us), step::sleep_until, 6 * ms); // slack 1890
+        expect_run(w.next(0, 6 * ms + 5 * us), 1000 * us);
+        const std::vector<rtapp_log_row>& log = w.stats()[0].log;
+        ASSERT_EQ(log.size(), 1u) << cumulative;
+        // perf: 1000 / 7 = 142, and the runtime's 4 bursts of 32 us of floor(32 / 7) = 4: 158.
+        EXPECT_EQ(log[0].perf, 158u);
+        EXPECT_EQ(log[0].run_us, 1100u);
+        EXPECT_EQ(log[0].period_us, 6005u);
+        EXPECT_EQ(log[0].slack_us, cumulative ? 4890 : 1890);
+        EXPECT_EQ(log[0].c_duration_us, 1100u);
+        EXPECT_EQ(log[0].c_period_us, 10000u);
+        EXPECT_EQ(log[0].wu_lat_us, 15u);
+        EXPECT_EQ(w.stats()[0].log_file, "uc-q-0.log");
+    }
+}
+
+// The iteration the use case's end falls in is not logged (rt-app logs nothing once its
+// shutdown began), and keeping the log changes no step.
+TEST(rtapp_log, the_end_cuts_the_last_period_and_the_log_changes_no_step)
+{
+    rtapp_params p = doc({thread("p", {ev(rtapp_event::run, 2000), ev(rtapp_event::timer, 10000, "t")})}, 0.025);
+    rtapp_params quiet = p;
+    p.log = true;
+    rtapp logged(p), plain(quiet);
+    const std::uint64_t times[] = {0, 2 * ms, 10 * ms, 12 * ms, 20 * ms, 22 * ms, 25 * ms, 25 * ms, 25 * ms};
+    for (std::uint64_t t : times) {
+        const step a = logged.next(0, t), b = plain.next(0, t);
+        EXPECT_EQ(a.kind, b.kind) << t;
+        EXPECT_EQ(a.until_ns, b.until_ns) << t;
+        EXPECT_DOUBLE_EQ(a.ref_ns, b.ref_ns) << t;
+    }
+    // Periods 1 and 2 are whole; the third's sleep is cut at 25 ms, the end.
+    ASSERT_EQ(logged.stats()[0].log.size(), 2u);
+    EXPECT_EQ(logged.stats()[0].log[1].start_us, 10000u);
+    EXPECT_TRUE(plain.stats()[0].log.empty());
+    EXPECT_TRUE(plain.stats()[0].log_file.empty());
+}

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace blsim::workloads {
@@ -55,6 +56,10 @@ void for_each_resource(const rtapp_event& e, F&& f)
 
 void invalid(const std::string& what) { throw std::invalid_argument("rtapp: " + what); }
 
+// A time or a difference of times in ns, rounded to the nearest us (rt-app's
+// timespec_to_usec and its kin round).
+std::int64_t round_us(double ns) { return std::llround(ns / 1000.0); }
+
 } // namespace
 
 unsigned rtapp_nevents(const rtapp_params& p)
@@ -105,6 +110,8 @@ rtapp::rtapp(rtapp_params p, unsigned event_base) : p_(std::move(p)), base_(even
             }
         }
     }
+    if (p_.calib_ns_per_loop < 1)
+        invalid("calibration must be at least 1 ns per loop");
     if (nevents_ > max_events || base_ > max_events - nevents_)
         invalid("needs " + std::to_string(nevents_) + " events from event " + std::to_string(base_) +
                 ": more than the kernel's " + std::to_string(max_events));
@@ -118,6 +125,8 @@ rtapp::rtapp(rtapp_params p, unsigned event_base) : p_(std::move(p)), base_(even
             threads_.push_back(ts);
             rtapp_thread_stats st;
             st.name = p_.threads[d].name + "-" + std::to_string(index++);
+            if (p_.log)
+                st.log_file = p_.log_basename + "-" + st.name + ".log";
             stats_.push_back(st);
         }
 }
@@ -231,9 +240,84 @@ void rtapp::release(unsigned task, unsigned m)
     ts.queued.push_back(make(step::signal, 0, mx.event));
 }
 
+// The log's share of event @e, reached at @now_ns (before do_event: a timer's wake-up time
+// is the one it sleeps to).
+void rtapp::log_event(unsigned task, const rtapp_event& e, std::uint64_t now_ns)
+{
+    thread_state& ts = threads_[task];
+    rtapp_log_row& r = ts.row;
+    const std::uint64_t us = static_cast<std::uint64_t>(std::llround(e.us));
+    const std::uint64_t calib = static_cast<std::uint64_t>(p_.calib_ns_per_loop);
+    switch (e.kind) {
+    case rtapp_event::run:
+    case rtapp_event::runtime:
+        // run: rt-app's fixed amount of loops; runtime: its 32 us bursts until the time is
+        // up, as many as the reference CPU would need.
+        r.perf += e.kind == rtapp_event::run ? us / calib : (us + 31) / 32 * (32 / calib);
+        r.c_duration_us += us;
+        ts.measure = thread_state::measuring::run;
+        ts.measure_from_ns = now_ns;
+        break;
+    case rtapp_event::timer: {
+        const timer_state& t = timer(task, e);
+        const std::uint64_t wake = (t.init ? t.next_ns : ts.first_ns) + us_to_ns(e.us);
+        const std::int64_t slack = round_us(static_cast<double>(wake) - static_cast<double>(now_ns));
+        r.c_period_us += us;
+        r.slack_us = p_.cumulative_slack ? r.slack_us + slack : slack;
+        if (now_ns < wake) {
+            ts.measure = thread_state::measuring::timer;
+            ts.measure_from_ns = wake;
+        } else {
+            r.wu_lat_us = 0; // rt-app: a late timer resets it
+        }
+        break;
+    }
+    default: break;
+    }
+}
+
+// What the step handed out last measured, now that it finished (@now_ns).
+void rtapp::log_settle(unsigned task, std::uint64_t now_ns)
+{
+    thread_state& ts = threads_[task];
+    const double since = static_cast<double>(now_ns) - static_cast<double>(ts.measure_from_ns);
+    if (ts.measure == thread_state::measuring::run)
+        ts.row.run_us += static_cast<std::uint64_t>(round_us(since));
+    else if (ts.measure == thread_state::measuring::timer)
+        ts.row.wu_lat_us += static_cast<std::uint64_t>(std::max<std::int64_t>(0, round_us(since)));
+    ts.measure = thread_state::measuring::none;
+}
+
+// The iteration whose last event was passed ends at @now_ns: its row is kept unless the use
+// case is over.
+void rtapp::log_close(unsigned task, std::uint64_t now_ns)
+{
+    thread_state& ts = threads_[task];
+    if (!ts.row_closing)
+        return;
+    ts.row_open = ts.row_closing = false;
+    if (end_ns_ != 0 && now_ns >= end_ns_)
+        return;
+    rtapp_log_row r = ts.row;
+    r.idx = task;
+    r.start_us = static_cast<std::uint64_t>(round_us(static_cast<double>(ts.row_start_ns)));
+    r.end_us = static_cast<std::uint64_t>(round_us(static_cast<double>(now_ns)));
+    r.period_us = static_cast<std::uint64_t>(round_us(static_cast<double>(now_ns - ts.row_start_ns)));
+    r.rel_st_us = static_cast<std::uint64_t>(round_us(static_cast<double>(ts.row_start_ns - t_zero_ns_)));
+    stats_[task].log.push_back(r);
+}
+
 void rtapp::do_event(unsigned task, const rtapp_event& e, std::uint64_t now_ns)
 {
     thread_state& ts = threads_[task];
+    if (p_.log) {
+        if (!ts.row_open) {
+            ts.row_open = true;
+            ts.row_start_ns = now_ns;
+            ts.row = rtapp_log_row{};
+        }
+        log_event(task, e, now_ns);
+    }
     switch (e.kind) {
     case rtapp_event::run: {
         step s = make(step::run);
@@ -314,6 +398,7 @@ void rtapp::advance(unsigned task)
     if (++ts.event < t.phases[ts.phase].events.size())
         return;
     ts.event = 0;
+    ts.row_closing = ts.row_open; // the log's row ends where the thread goes on
     stats_[task].phase_loops++;
     if (++ts.phase_loop < t.phases[ts.phase].loop)
         return;
@@ -358,8 +443,13 @@ step rtapp::stop(unsigned task)
 step rtapp::next(unsigned task, std::uint64_t now_ns)
 {
     thread_state& ts = threads_.at(task);
-    if (ts.finished && ts.queued.empty())
+    if (p_.log && ts.measure != thread_state::measuring::none)
+        log_settle(task, now_ns);
+    if (ts.finished && ts.queued.empty()) {
+        if (p_.log)
+            log_close(task, now_ns);
         return make(step::exit);
+    }
     if (!t_zero_set_) {
         t_zero_set_ = true;
         t_zero_ns_ = now_ns;
@@ -399,6 +489,8 @@ step rtapp::next(unsigned task, std::uint64_t now_ns)
     // Events that take no time are passed in this call. A thread that only ever passes such
     // events (the parser refuses it) would never give the kernel a step: it is ended.
     for (unsigned passed = 0; passed < 1000000; passed++) {
+        if (p_.log && ts.queued.empty())
+            log_close(task, now_ns);
         if (ts.finished)
             return make(step::exit);
         const rtapp_thread& t = p_.threads[ts.def];
@@ -422,6 +514,26 @@ step rtapp::next(unsigned task, std::uint64_t now_ns)
     }
     ts.finished = true;
     return make(step::exit);
+}
+
+std::string rtapp_log_text(const std::vector<rtapp_log_row>& rows)
+{
+    // rt-app's header and row formats (log_timing): the same widths, one space apart.
+    std::string out;
+    char line[256];
+    std::snprintf(line, sizeof line, "%s %8s %8s %8s %15s %15s %15s %10s %10s %10s %10s\n", "#idx", "perf", "run",
+                  "period", "start", "end", "rel_st", "slack", "c_duration", "c_period", "wu_lat");
+    out += line;
+    for (const rtapp_log_row& r : rows) {
+        std::snprintf(line, sizeof line, "%4u %8llu %8llu %8llu %15llu %15llu %15llu %10lld %10llu %10llu %10llu\n",
+                      r.idx, static_cast<unsigned long long>(r.perf), static_cast<unsigned long long>(r.run_us),
+                      static_cast<unsigned long long>(r.period_us), static_cast<unsigned long long>(r.start_us),
+                      static_cast<unsigned long long>(r.end_us), static_cast<unsigned long long>(r.rel_st_us),
+                      static_cast<long long>(r.slack_us), static_cast<unsigned long long>(r.c_duration_us),
+                      static_cast<unsigned long long>(r.c_period_us), static_cast<unsigned long long>(r.wu_lat_us));
+        out += line;
+    }
+    return out;
 }
 
 } // namespace blsim::workloads

@@ -39,7 +39,8 @@ bool prepare_results_dir(const std::string& dir, std::string& error);
 //
 // check_out_dir: @dir may be used: absent, or an empty directory, or (with @force) any
 // directory. False with @error set (a usage error: nothing is touched).
-bool check_out_dir(const std::string& dir, bool force, std::string& error);
+// @option: how the messages name the directory ("--out", "--rtapp-log").
+bool check_out_dir(const std::string& dir, bool force, std::string& error, const std::string& option = "--out");
 // Creates @dir's parent if needed and the staging directory, its path into @staging, after
 // removing the staging directories other runs in that parent left when they were killed
 // (their owner pid no longer alive). False with @error ("PATH: errno text").
@@ -50,10 +51,21 @@ bool publish_out_dir(const std::string& staging, const std::string& dir, std::st
 // A fresh scratch directory in TMPDIR ("PREFIX-XXXXXX"), its path into @path; false with
 // @error ("in DIR: errno text") when TMPDIR is missing, full or unwritable.
 bool make_scratch_dir(const std::string& prefix, std::string& path, std::string& error);
-// Every file of a set directory, sorted, but summary.json.
+// Where `blsim run --rtapp-log @log_dir` puts rt-app's logs (docs/results.md, "rt-app's
+// log"): inside the results directory @out_dir (the same, or below it), @in_set true and
+// @sub the path below it ("" for @out_dir itself); elsewhere, @in_set false: a directory of
+// its own, checked as --out is (absent or empty, or any with @force). False with @error (a
+// usage error): the log directory would hold the results directory, or is not usable.
+bool place_rtapp_log(const std::string& out_dir, const std::string& log_dir, bool force, bool& in_set,
+                     std::string& sub, std::string& error);
+// rt-app's log files of the run's rt-app workload (name, content), one per thread, in thread
+// order; none without one.
+std::vector<std::pair<std::string, std::string>> rtapp_log_files(const platform& p);
+
+// Every file of a set directory (below it: "DIR/NAME"), sorted, but summary.json.
 std::vector<std::string> set_files(const std::string& dir);
 
-// Publish @files (name, content) into @dir, creating it, as one set: the last file is the
+// Publish @files (name, content; a name may hold directories, created) into @dir, creating it, as one set: the last file is the
 // set's completion marker. An older marker is removed first; then each file is written to a
 // temporary name and renamed, the marker last. A reader never sees half a file, and a
 // directory without the marker holds no complete set. Returns false with @error set.

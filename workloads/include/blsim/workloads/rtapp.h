@@ -50,6 +50,22 @@
 // programmatic caller is not protected from the first; from the second, a thread that passes
 // a million events in one call without a step is ended.
 //
+// rt-app's log (rt-app.c's thread_body and log_timing): with @log set, each thread keeps one
+// row per iteration of a phase (each pass over its events), as rt-app writes to
+// <logdir>/<log_basename>-<name>-<index>.log. An iteration starts when its first event is
+// reached and ends when the thread goes on past its last one (the step it gave finished: a run
+// done, a timer's sleep woken from); a row is kept only when the iteration ends before the
+// use case's end (rt-app logs none once its shutdown began). Columns, in us (each time or
+// difference rounded to the nearest us, as rt-app rounds): perf (rt-app's loop count in thousands: each run event adds
+// floor(N / calib_ns_per_loop), each runtime event floor(32 / calib_ns_per_loop) per started
+// 32 us), run (wall time of its run and runtime events, each rounded), period (end - start),
+// start and end (simulated time since boot), rel_st (start - the use case's start), slack
+// (the last timer's wake-up time - the time it was reached, negative when late; the sum over
+// the iteration's timers with cumulative_slack), c_duration and c_period (the configured sums
+// of run and runtime durations and of timer periods), wu_lat (how late the thread ran after
+// its timers' wake-ups, summed; 0 after a late timer, as rt-app resets it). Recording the log
+// changes no step.
+//
 // Threads: each thread object gives @instances tasks, named as rt-app names them,
 // "<name>-<index>", the index counting every created thread of the document in order (tasks
 // in document order, instances one after the other): "a" with 2 instances then "b" gives
@@ -97,7 +113,24 @@ struct rtapp_thread {
 struct rtapp_params {
     double duration_s = -1;  // <= 0: none
     std::vector<rtapp_thread> threads;
+    // The log (global keys of the same names): kept only with @log.
+    bool log = false;
+    std::string log_basename = "rt-app";
+    bool cumulative_slack = false;
+    long calib_ns_per_loop = 1; // "calibration" as ns per loop; 1 when it names a CPU or is absent
 };
+
+// One row of rt-app's log (see above), in rt-app's column order.
+struct rtapp_log_row {
+    unsigned idx = 0;
+    std::uint64_t perf = 0, run_us = 0, period_us = 0, start_us = 0, end_us = 0, rel_st_us = 0;
+    std::int64_t slack_us = 0;
+    std::uint64_t c_duration_us = 0, c_period_us = 0, wu_lat_us = 0;
+};
+
+// rt-app's log file of a thread: its header line, then one line per row, formatted as rt-app
+// formats them (space-padded columns).
+std::string rtapp_log_text(const std::vector<rtapp_log_row>& rows);
 
 // Kernel events needed by @p: one per distinct mutex, condition (wait, signal, broad, sync,
 // suspend, resume share them by name) and barrier, in that namespace each (a mutex and a
@@ -111,6 +144,9 @@ struct rtapp_thread_stats {
     // the last event of the pass or iteration is reached (its step handed out).
     std::uint64_t loops = 0;
     std::uint64_t phase_loops = 0;
+    // rt-app's log rows (rtapp_params::log), and its file name ("<log_basename>-<name>.log").
+    std::vector<rtapp_log_row> log;
+    std::string log_file;
     // One sample each per timer event reached: how long before the timer's wake-up time the
     // thread got there (slack, >= 0), and how long after it (lateness, > 0 only when late).
     // One of the two is 0 in each pair (workloads::percentile() summarises them).
@@ -166,6 +202,13 @@ private:
         std::vector<step> queued;     // instant steps then a block, handed out in order
         std::vector<unsigned> held;   // mutexes held
         std::uint32_t cpus = 0;       // the affinity it has now (bits; 0: every CPU)
+        // The log's iteration in progress: begun, its last event passed (ends at the next
+        // event or exit), and what the step handed out measures when it finishes.
+        bool row_open = false, row_closing = false;
+        enum class measuring { none, run, timer } measure = measuring::none;
+        std::uint64_t measure_from_ns = 0; // run: its start; timer: its wake-up time
+        std::uint64_t row_start_ns = 0;
+        rtapp_log_row row;
     };
 
     unsigned slot(res_kind k, const std::string& name) const;
@@ -176,6 +219,9 @@ private:
     void take(unsigned task, unsigned m);
     void advance(unsigned task);
     step stop(unsigned task);
+    void log_settle(unsigned task, std::uint64_t now_ns);
+    void log_close(unsigned task, std::uint64_t now_ns);
+    void log_event(unsigned task, const rtapp_event& e, std::uint64_t now_ns);
     timer_state& timer(unsigned task, const rtapp_event& e);
 
     rtapp_params p_;
