@@ -1046,6 +1046,23 @@ TEST_F(run_test, an_rt_app_thread_runs_each_phase_on_that_phases_cpus)
     EXPECT_EQ(cpus.substr(0, 9), "012012012");
 }
 
+// Issue 25: real-time threads under IKS. Both CPUs use up their real-time runtime (950 ms of
+// the first second) with real-time work still queued: each must idle until its period ends (it
+// used to find its queue non-empty and reschedule at the same instant for ever), then run on.
+// The lowest-priority FIFO hog, throttled each second, gets 950 ms of each of the first ones.
+TEST_F(run_test, cpus_whose_real_time_tasks_are_throttled_idle_until_the_period_ends)
+{
+    const fs::path cfg = dir.string() + "-rt.yaml";
+    std::ofstream(cfg) << "name: rt\nsoc: " << BLSIM_SOURCE_DIR << "/configs/soc/tc2.yaml\nmode: iks\n"
+                       << "duration_s: 1.5\nworkload:\n  kind: rtapp\n  rtapp_json: " << BLSIM_SOURCE_DIR
+                       << "/tests/soc/data/rtapp-rt-mix.json\n";
+    result r = blsim("run -q " + cfg.string() + " --out " + dir.string());
+    fs::remove(cfg);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_GT(s["tasks"]["fifo-3"]["runtime_s"].get<double>(), 0.5);
+}
+
 TEST_F(run_test, a_bad_configuration_is_located_and_writes_nothing)
 {
     const fs::path cfg = dir.string() + "-bad.yaml";
