@@ -999,15 +999,25 @@ TEST_F(run_test, a_results_set_is_complete_only_with_its_summary)
         EXPECT_NE(e.path().filename().string()[0], '.') << e.path();
 }
 
+// A scenario beside @dir running rt-app file @json (under tests/) on TC2 in @mode (none: the
+// default) for @duration; the test removes it.
+fs::path rtapp_scenario(const fs::path& dir, const std::string& name, const std::string& mode,
+                        const std::string& duration, const std::string& json)
+{
+    const fs::path cfg = dir.string() + "-" + name + ".yaml";
+    std::ofstream(cfg) << "name: " << name << "\nsoc: " << BLSIM_SOURCE_DIR << "/configs/soc/tc2.yaml\n"
+                       << (mode.empty() ? "" : "mode: " + mode + "\n") << "duration_s: " << duration
+                       << "\nworkload:\n  kind: rtapp\n  rtapp_json: " << BLSIM_SOURCE_DIR << "/tests/" << json << "\n";
+    return cfg;
+}
+
 // Issue 25: an rt-app file written as rt-app's own use cases are (repeated keys, comments,
 // trailing commas, an empty suspend) runs; what is not an event but repeated is a note on
 // stderr, not an error, and -q keeps it quiet.
 TEST_F(run_test, an_rt_app_file_with_workgens_repeated_keys_runs_with_its_notes)
 {
-    const fs::path cfg = dir.string() + "-rtapp.yaml";
     const std::string file = std::string(BLSIM_SOURCE_DIR) + "/tests/config/data/rtapp/workgen_repeats.json";
-    std::ofstream(cfg) << "name: workgen\nsoc: " << BLSIM_SOURCE_DIR << "/configs/soc/tc2.yaml\n"
-                       << "duration_s: 0.2\nworkload:\n  kind: rtapp\n  rtapp_json: " << file << "\n";
+    const fs::path cfg = rtapp_scenario(dir, "workgen", "", "0.2", "config/data/rtapp/workgen_repeats.json");
     result r = blsim("run " + cfg.string() + " --out " + dir.string());
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err.substr(0, r.err.find("blsim: 'workgen'")),
@@ -1029,10 +1039,7 @@ TEST_F(run_test, an_rt_app_file_with_workgens_repeated_keys_runs_with_its_notes)
 // CPU it last ran on and moves when its phase sets its CPUs, as rt-app's sched_setaffinity does.)
 TEST_F(run_test, an_rt_app_thread_runs_each_phase_on_that_phases_cpus)
 {
-    const fs::path cfg = dir.string() + "-cpus.yaml";
-    std::ofstream(cfg) << "name: cpus\nsoc: " << BLSIM_SOURCE_DIR << "/configs/soc/tc2.yaml\nmode: hmp\n"
-                       << "duration_s: 0.05\nworkload:\n  kind: rtapp\n  rtapp_json: " << BLSIM_SOURCE_DIR
-                       << "/tests/config/data/rtapp/phase_cpus.json\n";
+    const fs::path cfg = rtapp_scenario(dir, "cpus", "hmp", "0.05", "config/data/rtapp/phase_cpus.json");
     result r = blsim("run -q " + cfg.string() + " --trace ftrace --out " + dir.string());
     fs::remove(cfg);
     ASSERT_EQ(r.status, 0) << r.err;
@@ -1052,10 +1059,7 @@ TEST_F(run_test, an_rt_app_thread_runs_each_phase_on_that_phases_cpus)
 // The lowest-priority FIFO hog, throttled each second, gets 950 ms of each of the first ones.
 TEST_F(run_test, cpus_whose_real_time_tasks_are_throttled_idle_until_the_period_ends)
 {
-    const fs::path cfg = dir.string() + "-rt.yaml";
-    std::ofstream(cfg) << "name: rt\nsoc: " << BLSIM_SOURCE_DIR << "/configs/soc/tc2.yaml\nmode: iks\n"
-                       << "duration_s: 1.5\nworkload:\n  kind: rtapp\n  rtapp_json: " << BLSIM_SOURCE_DIR
-                       << "/tests/soc/data/rtapp-rt-mix.json\n";
+    const fs::path cfg = rtapp_scenario(dir, "rt", "iks", "1.5", "soc/data/rtapp-rt-mix.json");
     result r = blsim("run -q " + cfg.string() + " --out " + dir.string());
     fs::remove(cfg);
     ASSERT_EQ(r.status, 0) << r.err;

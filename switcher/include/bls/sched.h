@@ -360,6 +360,11 @@ unsigned bls_sched_nr_iowait(const struct bls_sched *s, unsigned cpu);
 double bls_sched_cpu_util(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
 double bls_sched_cpu_runnable(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
 
+/* bls_sched_runnable - nonzero when @cpu has a task it may run now: a CFS task, or a real-time
+ * one its throttle allows (a throttled CPU's real-time tasks are queued but wait: Linux takes
+ * them out of rq->nr_running while throttled). */
+int bls_sched_runnable(const struct bls_sched *s, unsigned cpu);
+
 /* bls_sched_rt_runnable - nonzero when @cpu has a real-time task runnable that may run (its
  * real-time queue not throttled): schedutil then asks for the top frequency
  * (SCHED_CPUFREQ_RT). */

@@ -1032,11 +1032,8 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 			 * interrupt. */
 			k->kick |= bls_sched_balance(&k->sched, lc, now(k, cpu));
 			flush_sched_events(k, cpu);
-			/* Pulled something it may run? (Real-time tasks of a throttled CPU are
-			 * queued but may not run: it idles until the throttle lifts.) */
-			const struct bls_rq *rq = &k->sched.rq[lc];
-			if (rq->nr_running > rq->rt_nr_running || bls_sched_rt_runnable(&k->sched, lc))
-				continue;
+			if (bls_sched_runnable(&k->sched, lc))
+				continue; /* it pulled something it may run */
 			send_kicks(k, cpu, l); /* an idle pull asked of another CPU */
 			do_idle(k, cpu, lc);
 			bls_governor_idle(&k->gov, lc, 0, now(k, cpu));

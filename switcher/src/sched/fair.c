@@ -657,15 +657,16 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 		 * still moves on (a deadline left behind would fire at once, for ever). The
 		 * headroom is looked at only when this CPU would balance: idle, or due with
 		 * tasks waiting (it costs every CPU's utilisation). */
-		const int would_balance = rq->nr_running == 0 || (due && rq->nr_running >= 2);
+		const int idle = !bls_sched_runnable(s, cpu);
+		const int would_balance = idle || (due && rq->nr_running >= 2);
 		if (!would_balance || !eas_overutilized(s, now_ns)) {
 			if (due)
 				rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns;
 			return kicked;
 		}
 	}
-	if (rq->nr_running == 0) {
-		/* A tick that came due while we went idle is spent too: left behind, it would be
+	if (!bls_sched_runnable(s, cpu)) {
+		/* Idle, or nothing but throttled real-time tasks. A tick that came due while we went idle is spent too: left behind, it would be
 		 * programmed again, already past, as soon as a task runs here (HMP's and EAS's
 		 * tick of a busy little CPU). */
 		if (due && s->cfg.placement != BLS_PLACE_FAIR)

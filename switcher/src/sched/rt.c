@@ -163,6 +163,11 @@ int bls_sched_rt_runnable(const struct bls_sched *s, unsigned cpu)
 	return s->rq[cpu].rt_nr_running > 0 && !s->rq[cpu].rt_throttled;
 }
 
+int bls_sched_runnable(const struct bls_sched *s, unsigned cpu)
+{
+	return s->rq[cpu].nr_running > s->rq[cpu].rt_nr_running || bls_sched_rt_runnable(s, cpu);
+}
+
 /* How urgent @cpu's work is: -1 idle, 0 CFS only (or real-time throttled), else the highest
  * real-time priority queued. */
 static int rank(const struct bls_sched *s, unsigned cpu)
@@ -236,8 +241,9 @@ uint32_t rt_balance(struct bls_sched *s, unsigned cpu, uint64_t now)
 	if (!(s->active >> cpu & 1u) || s->rq[cpu].rt_throttled)
 		return 0;
 	/* Push (push_rt_tasks): what waits here behind a more urgent task goes where it runs at
-	 * once. Each move leaves one fewer waiting: at most ntasks rounds. */
-	for (;;) {
+	 * once. Each move leaves one fewer waiting: at most ntasks rounds. (A task waits behind a
+	 * real-time one only: two or more are queued.) */
+	while (s->rq[cpu].rt_nr_running >= 2) {
 		const int curr = s->rq[cpu].curr;
 		const int id = rt_highest(s, cpu, 1);
 		if (id == NO_TASK || curr == NO_TASK || !sched_is_rt(&s->task[curr]) ||
