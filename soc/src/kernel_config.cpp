@@ -198,11 +198,15 @@ bls_kernel_config platform::kernel_config(unsigned ncpus) const
             mask |= 1u << c;
         kc.tasks[t].affinity = mask;
         kc.tasks[t].nice = ti.nice;
-        kc.tasks[t].policy = ti.policy == workloads::task_info::fifo ? BLS_SCHED_FIFO
-                             : ti.policy == workloads::task_info::rr ? BLS_SCHED_RR
-                                                                     : BLS_SCHED_NORMAL;
-        kc.tasks[t].rt_priority = ti.policy == workloads::task_info::normal ? 0u
-                                                                            : static_cast<unsigned>(ti.rt_priority);
+        kc.tasks[t].policy = ti.policy == workloads::task_info::fifo       ? BLS_SCHED_FIFO
+                             : ti.policy == workloads::task_info::rr       ? BLS_SCHED_RR
+                             : ti.policy == workloads::task_info::deadline ? BLS_SCHED_DEADLINE
+                                                                           : BLS_SCHED_NORMAL;
+        const bool rt = ti.policy == workloads::task_info::fifo || ti.policy == workloads::task_info::rr;
+        kc.tasks[t].rt_priority = rt ? static_cast<unsigned>(ti.rt_priority) : 0u;
+        kc.tasks[t].dl_runtime_ns = ti.dl_runtime_ns;
+        kc.tasks[t].dl_deadline_ns = ti.dl_deadline_ns;
+        kc.tasks[t].dl_period_ns = ti.dl_period_ns;
     }
     return kc;
 }

@@ -265,6 +265,7 @@ platform::platform(const scenario_config& cfg, injected_bug bug, unsigned mutant
             case workloads::step::exit: out->kind = BLS_STEP_EXIT; break;
             case workloads::step::spin_until: out->kind = BLS_STEP_SPIN; break;
             case workloads::step::affinity: out->kind = BLS_STEP_AFFINITY; break;
+            case workloads::step::yield: out->kind = BLS_STEP_YIELD; break;
             }
             out->affinity = st.cpus;
             out->ref_ns = st.ref_ns;
@@ -453,7 +454,10 @@ void platform::enable_traces(bool perfetto, bool ftrace, const std::string& vcd_
         for (unsigned t = 0; t < workload_->ntasks(); t++) {
             const workloads::task_info ti = workload_->info(t);
             ctx.task_names.push_back(ti.name);
-            ctx.task_prio.push_back(ti.policy == workloads::task_info::normal ? 120 + ti.nice : 99 - ti.rt_priority);
+            // ftrace's prio: 120 + nice, 99 - the real-time priority, -1 for a deadline task.
+            ctx.task_prio.push_back(ti.policy == workloads::task_info::normal     ? 120 + ti.nice
+                                    : ti.policy == workloads::task_info::deadline ? -1
+                                                                                  : 99 - ti.rt_priority);
         }
         for (const model::cluster_params& cl : cfg_.soc.clusters) {
             ctx.cluster_names.push_back(cl.name);

@@ -10,18 +10,23 @@
 //   mem_buffer_size (for the mem and iorun events, which are refused), cumulative_slack (only
 //   changes what rt-app logs as slack; blsim keeps every timer's sample), and pi_enabled
 //   false (its default; true would change behaviour blsim does not model: refused).
-//   default_policy is every thread's class unless it gives its own: SCHED_OTHER, SCHED_FIFO
-//   or SCHED_RR (SCHED_IDLE and SCHED_DEADLINE are refused as model limits). A thread's
+//   default_policy is every thread's class unless it gives its own: SCHED_OTHER, SCHED_FIFO,
+//   SCHED_RR or SCHED_DEADLINE (SCHED_IDLE is refused as a model limit). A thread's
 //   "priority" is its nice value under SCHED_OTHER, its real-time priority (1..99, default 10
-//   as rt-app's) under the other two. The top-level "resources" object, kept by
+//   as rt-app's) under SCHED_FIFO and SCHED_RR, 0 under SCHED_DEADLINE, whose parameters are
+//   dl-runtime, dl-period (default: the runtime) and dl-deadline (default: the period), or
+//   the legacy thread keys period and deadline, checked as sched_setattr checks them and
+//   admitted as Linux admits them (bls_sched_add_task). The top-level "resources" object, kept by
 //   rt-app for backward compatibility (resources are created from their uses), is accepted
 //   and has no effect either.
 #include "blsim/soc/rtapp_config.h"
 
+#include <bls/sched.h>
 #include <bls/types.h>
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <set>
@@ -61,7 +66,7 @@ ev classify(const std::string& key)
 
 const std::vector<std::string> event_names = {"run",   "runtime", "sleep", "timer",   "lock",
                                               "unlock", "wait",   "signal", "broad",  "sync",
-                                              "barrier", "suspend", "resume"};
+                                              "barrier", "suspend", "resume", "yield"};
 
 std::vector<std::string> with_events(std::vector<std::string> keys)
 {
@@ -70,9 +75,17 @@ std::vector<std::string> with_events(std::vector<std::string> keys)
 }
 
 // The keys blsim reads in a thread and in a phase (for "did you mean").
-const std::vector<std::string> thread_known =
-    with_events({"instance", "loop", "delay", "cpus", "priority", "policy", "phases"});
-const std::vector<std::string> phase_known = with_events({"loop", "cpus", "priority", "policy"});
+const std::vector<std::string> dl_keys = {"dl-runtime", "dl-period", "dl-deadline", "dl-reclaim"};
+const std::vector<std::string> thread_known = with_events({"instance", "loop", "delay", "cpus", "priority", "policy",
+                                                           "phases", "dl-runtime", "dl-period", "dl-deadline",
+                                                           "dl-reclaim"});
+const std::vector<std::string> phase_known = with_events(
+    {"loop", "cpus", "priority", "policy", "dl-runtime", "dl-period", "dl-deadline", "dl-reclaim"});
+
+bool is_dl_key(const std::string& k)
+{
+    return std::find(dl_keys.begin(), dl_keys.end(), k) != dl_keys.end();
+}
 
 // Keys of rt-app's thread and phase objects blsim does not model, and why.
 const char* unsupported_key(const std::string& k)
@@ -83,8 +96,6 @@ const char* unsupported_key(const std::string& k)
         return "rt-app's external workloads run a function of a shared library, which a simulation cannot";
     if (k == "nodes_membind" || k == "membind_nodes")
         return "NUMA memory binding is not modelled";
-    if (k == "dl-runtime" || k == "dl-period" || k == "dl-deadline")
-        return "a SCHED_DEADLINE parameter; blsim's scheduler is CFS-like and runs SCHED_OTHER only";
     return nullptr;
 }
 
@@ -93,7 +104,6 @@ const char* unsupported_event(ev k)
     switch (k) {
     case ev::mem:
     case ev::iorun: return "blsim does not model rt-app's memory and I/O writes";
-    case ev::yield: return "blsim's tasks have no yield step";
     case ev::fork: return "blsim's threads all exist from the start";
     default: return nullptr;
     }
@@ -113,7 +123,7 @@ char value_kind_of_key(const std::string& k)
     default: return 's';
     }
     static const std::map<std::string, char> keys = {
-        {"loop", 'i'}, {"instance", 'i'}, {"delay", 'i'}, {"priority", 'i'}, {"duration", 'i'},
+        {"loop", 'i'}, {"instance", 'i'}, {"dl-runtime", 'i'}, {"dl-period", 'i'}, {"dl-deadline", 'i'}, {"dl-reclaim", 'b'}, {"delay", 'i'}, {"priority", 'i'}, {"duration", 'i'},
         {"mem_buffer_size", 'i'}, {"cpus", '?'}, {"policy", 's'}, {"default_policy", 's'},
         {"logdir", 's'}, {"log_basename", 's'}, {"io_device", 's'}, {"calibration", '?'},
         {"log_size", '?'}, {"ftrace", '?'}, {"phases", 'm'}, {"tasks", 'm'}, {"global", 'm'},
@@ -238,18 +248,16 @@ private:
         static const std::pair<const char*, workloads::task_info::policy_t> modelled[] = {
             {"SCHED_OTHER", workloads::task_info::normal},
             {"SCHED_FIFO", workloads::task_info::fifo},
-            {"SCHED_RR", workloads::task_info::rr}};
+            {"SCHED_RR", workloads::task_info::rr},
+            {"SCHED_DEADLINE", workloads::task_info::deadline}};
         for (const auto& [name, pol] : modelled)
             if (n.value == name) {
                 out = pol;
                 return true;
             }
         if (n.value == "SCHED_IDLE")
-            error(n.at, p, "policy 'SCHED_IDLE' is not supported: blsim models SCHED_OTHER, SCHED_FIFO "
-                           "and SCHED_RR");
-        else if (n.value == "SCHED_DEADLINE")
-            error(n.at, p, "policy 'SCHED_DEADLINE' is not supported: blsim models SCHED_OTHER, "
-                           "SCHED_FIFO and SCHED_RR (no deadline class)");
+            error(n.at, p, "policy 'SCHED_IDLE' is not supported: blsim models SCHED_OTHER, SCHED_FIFO, "
+                           "SCHED_RR and SCHED_DEADLINE");
         else
             error(n.at, p, "'" + n.value +
                                "' is not an rt-app policy (SCHED_OTHER, SCHED_IDLE, SCHED_RR, SCHED_FIFO, "
@@ -263,6 +271,13 @@ private:
     {
         if (pol == workloads::task_info::normal)
             return nice(n, p, out);
+        if (pol == workloads::task_info::deadline) {
+            long long v = 0;
+            if (!integer(n, p, 0, 0, "0 (sched_setattr refuses a priority under SCHED_DEADLINE)", v))
+                return false;
+            out = 0;
+            return true;
+        }
         long long v = 0;
         if (!integer(n, p, 1, 99, "a real-time priority 1..99 (under SCHED_FIFO and SCHED_RR)", v))
             return false;
@@ -297,14 +312,57 @@ private:
         return ok;
     }
 
+    // SCHED_OTHER's priority, the nice value: rt-app hands it to setpriority, which clamps it
+    // to -20..19 (said in a note).
     bool nice(const node& n, const std::string& p, int& out)
     {
         long long v = 0;
-        if (!integer(n, p, -20, 19, "a nice value -20..19 (SCHED_OTHER's priority)", v))
+        if (!integer(n, p, INT_MIN, int_max, "a nice value -20..19 (SCHED_OTHER's priority)", v))
             return false;
-        out = static_cast<int>(v);
+        const long long c = std::clamp(v, -20LL, 19LL);
+        if (c != v)
+            d_.note(n.at, p + ": nice " + std::to_string(v) + " is outside -20..19: " + std::to_string(c) +
+                              ", as setpriority clamps it");
+        out = static_cast<int>(c);
         return true;
     }
+
+    // A deadline thread's parameter named by @k (dl-runtime, dl-period, dl-deadline), in ns.
+    static std::uint64_t dl_param(const workloads::rtapp_thread& t, const std::string& k)
+    {
+        return k == "dl-runtime" ? t.dl_runtime_ns : k == "dl-period" ? t.dl_period_ns : t.dl_deadline_ns;
+    }
+
+    // The CPUs @c of a SCHED_DEADLINE thread (at @n, @p) must be every CPU of the run, as Linux
+    // refuses to narrow a deadline task's affinity; they are then no restriction (cleared).
+    // Other threads' are kept. Returns whether they may stand.
+    bool dl_cpus(const workloads::rtapp_thread& t, std::vector<int>& c, const node& n, const std::string& p)
+    {
+        if (t.policy != workloads::task_info::deadline)
+            return true;
+        const std::set<int> named(c.begin(), c.end());
+        if (pinnable_.cpus < BLS_MAX_CPUS && static_cast<int>(named.size()) == pinnable_.cpus) {
+            c.clear();
+            return true;
+        }
+        error(n.at, p, "a SCHED_DEADLINE thread cannot be pinned: Linux refuses (sched_setattr: EPERM, "
+                       "sched_setaffinity: EBUSY) a deadline task whose CPUs are not all the CPUs of its "
+                       "root domain; give every CPU or none");
+        return false;
+    }
+
+    // dl-reclaim (SCHED_FLAG_RECLAIM): false only, GRUB's reclaiming is not modelled.
+    void dl_reclaim(const node& v, const std::string& p, const workloads::rtapp_thread& t)
+    {
+        bool b = false;
+        if (boolean(v, p, b) && b && t.policy == workloads::task_info::deadline)
+            error(v.at, p, "bandwidth reclaiming (GRUB, SCHED_FLAG_RECLAIM) is not supported: blsim's deadline "
+                           "tasks run at most their runtime per period; only false");
+    }
+
+    void deadline_params(const std::string& tp, const mark& key,
+                         const std::map<std::string, std::pair<std::uint64_t, mark>>& given,
+                         workloads::rtapp_thread& t);
 
     void global(const node& g, workloads::rtapp_params& out);
     void thread(const std::string& name, const mark& key, const node& n, workloads::rtapp_thread& t);
@@ -340,6 +398,7 @@ private:
     std::map<std::string, long long> barrier_users_;
     std::vector<thread_at> threads_;
     std::string thread_name_; // of the thread being read
+    std::uint64_t dl_total_bw_ = 0; // the SCHED_DEADLINE threads' bandwidth so far (admission)
     std::vector<int> phase_cpus_; // of the phase being read (empty: the thread's)
 };
 
@@ -391,14 +450,15 @@ void parser::document(const node& doc, workloads::rtapp_params& out)
                 case rtapp_event::sync:
                 case rtapp_event::suspend: takes_time = true; break;
                 case rtapp_event::barrier: takes_time |= barrier_users_[e.ref] >= 2; break;
+                case rtapp_event::yield: takes_time |= t.policy == workloads::task_info::deadline; break;
                 default: break;
                 }
             }
         if (!takes_time && !threads_[i].phases.empty())
             error(threads_[i].key, threads_[i].path,
                   "loops forever but none of its events takes time (run, runtime or sleep above 0, "
-                  "timer, wait, sync, suspend, or a barrier shared with another thread): the "
-                  "simulated time would stand still");
+                  "timer, wait, sync, suspend, a barrier shared with another thread, or a "
+                  "SCHED_DEADLINE thread's yield): the simulated time would stand still");
     }
 }
 
@@ -529,6 +589,9 @@ bool parser::event(const std::string& key, const mark& key_at, const node& v, co
         }
         resource(1, e.ref, out);
         return true;
+    case ev::yield:
+        e.kind = rtapp_event::yield; // rt-app reads no value
+        return true;
     case ev::barrier:
         e.kind = rtapp_event::barrier;
         if (!text(v, p, "the name of a barrier", e.ref))
@@ -607,7 +670,7 @@ bool parser::phase_keys(const node& n, const std::string& p, bool is_thread, wor
         const std::string kp = p + "." + k;
         if (is_thread && (k == "instance" || k == "delay" || k == "cpus" || k == "priority" ||
                           k == "policy" || k == "loop" || k == "taskgroup" || k == "period" ||
-                          k == "deadline" || k == "phases"))
+                          k == "deadline" || k == "phases" || is_dl_key(k)))
             continue; // thread keys: thread() has them
         long long x = 0;
         if (k == "loop") {
@@ -616,8 +679,15 @@ bool parser::phase_keys(const node& n, const std::string& p, bool is_thread, wor
         } else if (k == "cpus") {
             // The thread's affinity while in this phase (rt-app sets it at the phase's start).
             std::vector<int> c;
-            if (cpus(v, kp, c) && !is_thread)
+            if (cpus(v, kp, c) && !is_thread && dl_cpus(t, c, v, kp))
                 phase_cpus_ = c;
+        } else if (k == "dl-reclaim") {
+            dl_reclaim(v, kp, t);
+        } else if (is_dl_key(k)) {
+            if (integer(v, kp, 0, int_max, "an integer number of microseconds", x) &&
+                t.policy == workloads::task_info::deadline && static_cast<std::uint64_t>(x) * 1000 != dl_param(t, k))
+                error(v.at, kp, "deadline parameters per phase are not supported (a task's reservation is fixed "
+                                "in blsim): give them at thread level");
         } else if (k == "priority") {
             const bool rt = t.policy != workloads::task_info::normal;
             int nv = 0;
@@ -683,6 +753,60 @@ void parser::check_locks(const std::vector<event_at>& events, const std::string&
                              ": blsim needs each phase to unlock what it locks");
 }
 
+// A SCHED_DEADLINE thread's reservation, as rt-app reads it (dl-runtime; dl-period, else the
+// legacy period, else the runtime; dl-deadline, else the legacy deadline, else the period),
+// checked as sched_setattr checks it, then admitted as Linux admits it: the deadline threads'
+// bandwidths together within the run's real-time bandwidth (docs/os.md, "Deadline tasks").
+void parser::deadline_params(const std::string& tp, const mark& key,
+                             const std::map<std::string, std::pair<std::uint64_t, mark>>& given,
+                             workloads::rtapp_thread& t)
+{
+    auto get = [&](const char* k, const char* legacy) -> const std::pair<std::uint64_t, mark>* {
+        for (const char* name : {k, legacy}) {
+            const auto it = name ? given.find(name) : given.end();
+            if (it != given.end() && it->second.first != 0)
+                return &it->second;
+        }
+        return nullptr;
+    };
+    const auto* r = get("dl-runtime", nullptr);
+    const auto* pe = get("dl-period", "period");
+    const auto* de = get("dl-deadline", "deadline");
+    const std::uint64_t runtime = r ? r->first : 0, period = pe ? pe->first : runtime,
+                        deadline = de ? de->first : period;
+    const std::string us = " us";
+    auto refuse = [&](const mark& at, const std::string& why) {
+        d_.error(at, tp + ": " + why + ": sched_setattr refuses it (EINVAL)");
+    };
+    const std::size_t before = d_.count();
+    if (runtime * 1000 < 1024)
+        refuse(r ? r->second : key, "SCHED_DEADLINE needs a dl-runtime of at least 2 us (Linux's least is 1024 ns), got " +
+                                        std::to_string(runtime) + us);
+    else if (deadline < runtime)
+        refuse(de ? de->second : key, "dl-deadline (" + std::to_string(deadline) + us + ") is shorter than dl-runtime (" +
+                                          std::to_string(runtime) + us + ")");
+    else if (period < deadline)
+        refuse(pe ? pe->second : key, "dl-period (" + std::to_string(period) + us + ") is shorter than dl-deadline (" +
+                                          std::to_string(deadline) + us + ")");
+    else if (period < 100 || period > (1u << 22))
+        refuse(pe ? pe->second : key, "dl-period " + std::to_string(period) +
+                                          " us is outside 100..4194304 us (sched_deadline_period_min_us, _max_us)");
+    if (d_.count() != before)
+        return;
+    t.dl_runtime_ns = runtime * 1000;
+    t.dl_period_ns = period * 1000;
+    t.dl_deadline_ns = deadline * 1000;
+    // Admission (__dl_overflow), each instance a task of its own.
+    const std::uint64_t bw = bls_sched_bw(t.dl_period_ns, t.dl_runtime_ns);
+    dl_total_bw_ += bw * static_cast<std::uint64_t>(t.instances);
+    if (pinnable_.dl_bw != UINT64_MAX && dl_total_bw_ > pinnable_.dl_bw) {
+        char cpus[64];
+        std::snprintf(cpus, sizeof cpus, "%.3f", static_cast<double>(dl_total_bw_) / (1 << 20));
+        d_.error(key, tp + ": admission control refuses it (sched_setattr: EBUSY): with it the SCHED_DEADLINE "
+                           "threads reserve " + std::string(cpus) + " CPUs, more than " + pinnable_.dl_bw_what);
+    }
+}
+
 void parser::thread(const std::string& name, const mark& key, const node& n, workloads::rtapp_thread& t)
 {
     const std::string tp = path("tasks." + name);
@@ -701,10 +825,11 @@ void parser::thread(const std::string& name, const mark& key, const node& n, wor
     t.policy = default_policy_;
     if (const node* pol = n.find("policy"))
         policy(*pol, tp + ".policy", t.policy);
-    if (t.policy != workloads::task_info::normal)
+    if (t.policy == workloads::task_info::fifo || t.policy == workloads::task_info::rr)
         t.rt_priority = 10;
     // The thread's own keys first: the phases compare theirs with them.
     const node* loop = nullptr;
+    std::map<std::string, std::pair<std::uint64_t, mark>> dl_given; // key -> (us, where)
     for (std::size_t i = 0; i < n.keys.size(); i++) {
         const std::string& k = n.keys[i];
         const node& v = n.items[i];
@@ -719,7 +844,24 @@ void parser::thread(const std::string& name, const mark& key, const node& n, wor
             if (integer(v, kp, 0, int_max, "an integer number of microseconds 0.." + std::to_string(int_max), x))
                 t.delay_us = static_cast<double>(x);
         } else if (k == "cpus") {
-            cpus(v, kp, t.cpus);
+            if (cpus(v, kp, t.cpus) && !dl_cpus(t, t.cpus, v, kp))
+                t.cpus.clear();
+        } else if (k == "dl-reclaim") {
+            dl_reclaim(v, kp, t);
+        } else if (is_dl_key(k) || k == "period" || k == "deadline") {
+            // dl-*, or rt-app's legacy names of dl-period and dl-deadline at thread level.
+            if (!integer(v, kp, 0, int_max, "an integer number of microseconds", x)) {
+            } else if (t.policy == workloads::task_info::normal && k == "dl-runtime" && x != 0) {
+                // rt-app passes it as sched_runtime, which Linux 6.12's EEVDF takes for the
+                // task's slice.
+                d_.error(n.key_marks[i], kp + ": a custom slice (dl-runtime of a SCHED_OTHER thread, EEVDF's "
+                                              "sched_runtime) is not supported: blsim's CFS slices by sched_latency");
+            } else {
+                dl_given[k] = {static_cast<std::uint64_t>(x), n.key_marks[i]};
+                if (t.policy != workloads::task_info::deadline)
+                    d_.note(n.key_marks[i], kp + ": a SCHED_DEADLINE parameter, ignored (as Linux ignores it) "
+                                                 "for a thread that is not SCHED_DEADLINE");
+            }
         } else if (k == "priority") {
             if (t.policy == workloads::task_info::normal)
                 nice(v, kp, t.nice);
@@ -733,10 +875,6 @@ void parser::thread(const std::string& name, const mark& key, const node& n, wor
             if (!(v.is_scalar() && v.value.empty()))
                 d_.error(n.key_marks[i], kp + ": rt-app key 'taskgroup' is not supported: taskgroups "
                                               "are not modelled");
-        } else if (k == "period" || k == "deadline") {
-            // rt-app's legacy names of dl-period and dl-deadline, at thread level.
-            d_.error(n.key_marks[i], kp + ": rt-app key '" + k + "' is not supported: a SCHED_DEADLINE "
-                                          "parameter; blsim's scheduler is CFS-like and runs SCHED_OTHER only");
         } else if (classify(k) != ev::none) {
             if (phases)
                 d_.error(n.key_marks[i], kp + ": events beside 'phases' are ignored by rt-app: move '" + k +
@@ -749,6 +887,8 @@ void parser::thread(const std::string& name, const mark& key, const node& n, wor
             unknown(n, i, tp, thread_known);
         }
     }
+    if (t.policy == workloads::task_info::deadline)
+        deadline_params(tp, key, dl_given, t);
     if (loop) {
         long long x = 0;
         if (integer(*loop, tp + ".loop", -1, LONG_MAX, "-1 (forever) or a count >= 1", x)) {
@@ -877,7 +1017,24 @@ bool load_rtapp_json(const std::string& path, cfg::diagnostics& diag, workloads:
     }
     node doc;
     std::vector<cfg::key_repeat> repeats;
-    if (!cfg::parse_yaml(blank_json_comments(text), path, doc, diag, &repeats))
+    std::string json = blank_json_comments(text);
+    // A comma after the document ("},"), left by editing: json-c reads the first value and
+    // nothing after it, so rt-app runs such a file. Read as it does, with a note.
+    const std::size_t last = json.find_last_not_of(" \t\r\n");
+    const std::size_t before = last == std::string::npos || last == 0 ? std::string::npos
+                                                                      : json.find_last_not_of(" \t\r\n,", last);
+    if (last != std::string::npos && json[last] == ',' && before != std::string::npos && json[before] == '}') {
+        const std::size_t comma = json.find(',', before);
+        const std::size_t line_start = json.rfind('\n', comma);
+        const int line = 1 + static_cast<int>(std::count(json.begin(), json.begin() + static_cast<long>(comma), '\n'));
+        const int col = static_cast<int>(comma - (line_start == std::string::npos ? 0 : line_start + 1)) + 1;
+        diag.note(cfg::mark{path, line, col}, "text after the rt-app document (',') ignored, as json-c (rt-app's "
+                                              "parser) reads the first value only");
+        for (std::size_t i = before + 1; i < json.size(); i++)
+            if (json[i] == ',')
+                json[i] = ' ';
+    }
+    if (!cfg::parse_yaml(json, path, doc, diag, &repeats))
         return false;
     // Repeated event keys are how rt-app's use cases are written ("run", "sleep", "run"...):
     // read as workgen renames them, silently. Anything else repeated is worth a note.

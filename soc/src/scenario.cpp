@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -1187,6 +1188,18 @@ cpu_limit pinnable_cpus(const scenario_config& c)
     if (ever_on && c.soc.clusters.size() == 2)
         lim.cpus = std::min(c.soc.clusters[0].cores, c.soc.clusters[1].cores);
     lim.what = ever_on ? " logical CPUs with the switcher on)" : " CPUs)";
+    // Deadline admission: the real-time bandwidth of each of those CPUs (bls_sched_add_task
+    // admits against the CPUs active at boot, never fewer).
+    if (c.sched.rt_runtime_us >= 0) {
+        const std::uint64_t per_cpu = bls_sched_bw(1000ull * static_cast<unsigned>(c.sched.rt_period_us),
+                                                   1000ull * static_cast<unsigned>(c.sched.rt_runtime_us));
+        lim.dl_bw = per_cpu * static_cast<std::uint64_t>(lim.cpus);
+        char share[32];
+        std::snprintf(share, sizeof share, "%.4g%%", 100.0 * c.sched.rt_runtime_us / c.sched.rt_period_us);
+        lim.dl_bw_what = std::string(share) + " of each of the " + std::to_string(lim.cpus) +
+                         (ever_on ? " logical CPUs with the switcher on" : " CPUs") +
+                         " (sched.rt_runtime_us of sched.rt_period_us; -1 lifts the limit)";
+    }
     return lim;
 }
 

@@ -248,8 +248,7 @@ TEST(rtapp_config, what_a_class_cannot_be_is_refused_and_located)
         "p2": { "priority": 11, "run": 1000 }
       }
     },
-    "u": { "policy": "SCHED_IDLE", "run": 1000 },
-    "v": { "policy": "SCHED_DEADLINE", "run": 1000 }
+    "u": { "policy": "SCHED_IDLE", "run": 1000 }
   }
 })"),
               (std::vector<std::string>{
@@ -260,9 +259,113 @@ TEST(rtapp_config, what_a_class_cannot_be_is_refused_and_located)
                   "t.json:8:29: tasks.t.phases.p2.priority: a priority per phase is not supported (a task's "
                   "real-time priority is fixed in blsim): give it at thread level",
                   "t.json:11:22: tasks.u.policy: policy 'SCHED_IDLE' is not supported: blsim models "
-                  "SCHED_OTHER, SCHED_FIFO and SCHED_RR",
-                  "t.json:12:22: tasks.v.policy: policy 'SCHED_DEADLINE' is not supported: blsim models "
-                  "SCHED_OTHER, SCHED_FIFO and SCHED_RR (no deadline class)"}));
+                  "SCHED_OTHER, SCHED_FIFO, SCHED_RR and SCHED_DEADLINE"}));
+}
+
+// Deadline threads: rt-app's parameters and defaults (dl-period the runtime, dl-deadline the
+// period; the legacy period and deadline at thread level), checked as sched_setattr checks
+// them, and admitted as Linux admits them on the run's CPUs.
+std::vector<std::string> dl_errors_of(const std::string& text, rtapp_params* out = nullptr, int cpus = 2,
+                                      std::vector<std::string>* notes = nullptr)
+{
+    cfg::diagnostics d;
+    cfg::node doc;
+    rtapp_params p;
+    soc::cpu_limit lim;
+    lim.cpus = cpus;
+    lim.dl_bw = 996147ull * static_cast<unsigned>(cpus); // 950 ms of every 1 s each
+    lim.dl_bw_what = "95% of each of the " + std::to_string(cpus) + " CPUs";
+    if (cfg::parse_yaml(soc::blank_json_comments(text), "t.json", doc, d) && soc::parse_rtapp(doc, d, p, "", lim) && out)
+        *out = p;
+    if (notes)
+        *notes = d.note_messages();
+    return d.messages();
+}
+
+TEST(rtapp_config, deadline_threads_take_rt_apps_parameters_and_defaults)
+{
+    rtapp_params p;
+    std::vector<std::string> notes;
+    EXPECT_TRUE(dl_errors_of(R"({
+  "global": { "default_policy": "SCHED_DEADLINE" },
+  "tasks": {
+    "a": { "dl-runtime": 12000, "dl-period": 100000, "run": 10000,
+           "timer": { "ref": "unique", "period": 100000 }, "yield": "" },
+    "b": { "dl-runtime": 5000, "run": 1000, "sleep": 10000 },
+    "c": { "dl-runtime": 1000, "period": 20000, "deadline": 10000, "cpus": [1, 0], "dl-reclaim": false,
+           "run": 500, "sleep": 1000 },
+    "d": { "policy": "SCHED_FIFO", "dl-period": 7, "run": 10, "yield": "" }
+  }
+})",
+                             &p, 2, &notes)
+                    .empty());
+    EXPECT_EQ(notes, (std::vector<std::string>{"t.json:9:36: note: tasks.d.dl-period: a SCHED_DEADLINE parameter, "
+                                               "ignored (as Linux ignores it) for a thread that is not SCHED_DEADLINE"}));
+    ASSERT_EQ(p.threads.size(), 4u);
+    using ti = workloads::task_info;
+    EXPECT_EQ(p.threads[0].policy, ti::deadline);
+    EXPECT_EQ(p.threads[0].dl_runtime_ns, 12000000u);
+    EXPECT_EQ(p.threads[0].dl_period_ns, 100000000u);
+    EXPECT_EQ(p.threads[0].dl_deadline_ns, 100000000u); // the period
+    EXPECT_EQ(p.threads[0].phases[0].events.back().kind, rtapp_event::yield);
+    EXPECT_EQ(p.threads[1].dl_period_ns, 5000000u);     // the runtime
+    EXPECT_EQ(p.threads[1].dl_deadline_ns, 5000000u);
+    EXPECT_EQ(p.threads[2].dl_period_ns, 20000000u);    // legacy names
+    EXPECT_EQ(p.threads[2].dl_deadline_ns, 10000000u);
+    EXPECT_TRUE(p.threads[2].cpus.empty());             // every CPU: no restriction
+    EXPECT_EQ(p.threads[3].policy, ti::fifo);
+    EXPECT_EQ(p.threads[3].dl_period_ns, 0u);
+}
+
+TEST(rtapp_config, deadline_parameters_linux_refuses_are_refused)
+{
+    EXPECT_EQ(dl_errors_of(R"({
+  "tasks": {
+    "a": { "policy": "SCHED_DEADLINE", "run": 10, "sleep": 10 },
+    "b": { "policy": "SCHED_DEADLINE", "dl-runtime": 100, "dl-deadline": 50, "run": 10, "sleep": 10 },
+    "c": { "policy": "SCHED_DEADLINE", "dl-runtime": 10, "dl-period": 5000000, "run": 10, "sleep": 10 },
+    "d": { "policy": "SCHED_DEADLINE", "dl-runtime": 10, "dl-period": 1000, "cpus": [1], "run": 10, "sleep": 10,
+           "dl-reclaim": true, "priority": 3 },
+    "e": { "dl-runtime": 300, "run": 10, "sleep": 10 },
+    "f": { "policy": "SCHED_DEADLINE", "dl-runtime": 10, "dl-period": 100, "loop": -1, "yield": "" },
+    "g": { "loop": -1, "yield": "" }
+  }
+})"),
+              (std::vector<std::string>{
+                  "t.json:3:5: tasks.a: SCHED_DEADLINE needs a dl-runtime of at least 2 us (Linux's least is "
+                  "1024 ns), got 0 us: sched_setattr refuses it (EINVAL)",
+                  "t.json:4:59: tasks.b: dl-deadline (50 us) is shorter than dl-runtime (100 us): sched_setattr "
+                  "refuses it (EINVAL)",
+                  "t.json:5:58: tasks.c: dl-period 5000000 us is outside 100..4194304 us "
+                  "(sched_deadline_period_min_us, _max_us): sched_setattr refuses it (EINVAL)",
+                  "t.json:6:85: tasks.d.cpus: a SCHED_DEADLINE thread cannot be pinned: Linux refuses "
+                  "(sched_setattr: EPERM, sched_setaffinity: EBUSY) a deadline task whose CPUs are not all the "
+                  "CPUs of its root domain; give every CPU or none",
+                  "t.json:7:26: tasks.d.dl-reclaim: bandwidth reclaiming (GRUB, SCHED_FLAG_RECLAIM) is not "
+                  "supported: blsim's deadline tasks run at most their runtime per period; only false",
+                  "t.json:7:44: tasks.d.priority: expected 0 (sched_setattr refuses a priority under "
+                  "SCHED_DEADLINE), got '3'",
+                  "t.json:8:12: tasks.e.dl-runtime: a custom slice (dl-runtime of a SCHED_OTHER thread, EEVDF's "
+                  "sched_runtime) is not supported: blsim's CFS slices by sched_latency",
+                  "t.json:10:5: tasks.g: loops forever but none of its events takes time (run, runtime or sleep "
+                  "above 0, timer, wait, sync, suspend, a barrier shared with another thread, or a "
+                  "SCHED_DEADLINE thread's yield): the simulated time would stand still"}));
+}
+
+TEST(rtapp_config, admission_control_refuses_the_thread_that_overflows_the_cpus)
+{
+    // Two CPUs at 95 %: 1.9 CPUs. Three threads of 0.6 (1.8) are admitted; the fourth's 0.2
+    // brings 2.0: refused, at its name.
+    EXPECT_EQ(dl_errors_of(R"({
+  "global": { "default_policy": "SCHED_DEADLINE" },
+  "tasks": {
+    "a": { "instance": 3, "dl-runtime": 60000, "dl-period": 100000, "run": 10, "sleep": 10 },
+    "b": { "dl-runtime": 20000, "dl-period": 100000, "run": 10, "sleep": 10 }
+  }
+})"),
+              (std::vector<std::string>{
+                  "t.json:5:5: tasks.b: admission control refuses it (sched_setattr: EBUSY): with it the "
+                  "SCHED_DEADLINE threads reserve 2.000 CPUs, more than 95% of each of the 2 CPUs"}));
 }
 
 TEST(rtapp_config, global_keys_that_change_behaviour_are_refused)
@@ -271,7 +374,7 @@ TEST(rtapp_config, global_keys_that_change_behaviour_are_refused)
   "global": {
     "duration": 2.5,
     "pi_enabled": true,
-    "default_policy": "SCHED_DEADLINE",
+    "default_policy": "SCHED_BATCH",
     "log_basenam": "x",
     "calibration": "CPU0",
     "ftrace": "main,task",
@@ -287,8 +390,8 @@ TEST(rtapp_config, global_keys_that_change_behaviour_are_refused)
                   "t.json:3:17: global.duration: expected an integer number of seconds (-1: none), got '2.5'",
                   "t.json:4:19: global.pi_enabled: priority inheritance is not supported (blsim's mutexes are "
                   "handed over in FIFO order): only false",
-                  "t.json:5:23: global.default_policy: policy 'SCHED_DEADLINE' is not supported: blsim "
-                  "models SCHED_OTHER, SCHED_FIFO and SCHED_RR (no deadline class)",
+                  "t.json:5:23: global.default_policy: 'SCHED_BATCH' is not an rt-app policy (SCHED_OTHER, "
+                  "SCHED_IDLE, SCHED_RR, SCHED_FIFO, SCHED_DEADLINE)",
                   "t.json:6:5: unknown key 'log_basenam' in global (did you mean 'log_basename'?)"}));
 }
 
@@ -327,8 +430,7 @@ TEST(rtapp_config, per_phase_properties_blsim_keeps_per_thread_are_refused_and_c
           "priority": 4,
           "util_min": 100,
           "loop": 0,
-          "delay": 5,
-          "yield": ""
+          "delay": 5
         }
       }
     }
@@ -341,9 +443,7 @@ TEST(rtapp_config, per_phase_properties_blsim_keeps_per_thread_are_refused_and_c
                   "t.json:11:11: tasks.t.phases.a.util_min: rt-app key 'util_min' is not supported: "
                   "utilization clamping is not modelled",
                   "t.json:12:19: tasks.t.phases.a.loop: expected a count >= 1, got '0'",
-                  "t.json:13:11: tasks.t.phases.a.delay: 'delay' is a thread key: rt-app ignores it in a phase",
-                  "t.json:14:11: tasks.t.phases.a.yield: rt-app event 'yield' is not supported: blsim's tasks "
-                  "have no yield step"}));
+                  "t.json:13:11: tasks.t.phases.a.delay: 'delay' is a thread key: rt-app ignores it in a phase"}));
 }
 
 TEST(rtapp_config, the_same_cpus_and_priority_in_a_phase_are_accepted)
@@ -404,11 +504,11 @@ TEST(rtapp_config, a_thread_looping_forever_without_time_is_refused)
 })"),
               (std::vector<std::string>{
                   "t.json:3:5: tasks.spin: loops forever but none of its events takes time (run, runtime or "
-                  "sleep above 0, timer, wait, sync, suspend, or a barrier shared with another thread): the "
-                  "simulated time would stand still",
+                  "sleep above 0, timer, wait, sync, suspend, a barrier shared with another thread, or a "
+                  "SCHED_DEADLINE thread's yield): the simulated time would stand still",
                   "t.json:11:5: tasks.alone: loops forever but none of its events takes time (run, runtime or "
-                  "sleep above 0, timer, wait, sync, suspend, or a barrier shared with another thread): the "
-                  "simulated time would stand still"}));
+                  "sleep above 0, timer, wait, sync, suspend, a barrier shared with another thread, or a "
+                  "SCHED_DEADLINE thread's yield): the simulated time would stand still"}));
 }
 
 TEST(rtapp_config, more_resources_than_kernel_events_are_refused_at_the_first_extra)
@@ -601,7 +701,7 @@ TEST(rtapp_config, cpus_per_phase_are_the_threads_affinity_in_that_phase)
     // Each phase's CPUs are checked against the SoC as the thread's are: with CPUs 0 and 1
     // only, the thread's CPU 2 is refused (phase3 runs on it), phase1's and phase2's are not.
     cfg::diagnostics d2;
-    EXPECT_FALSE(soc::load_rtapp_json(written + "phase_cpus.json", d2, p, nullptr, {2, " CPUs)"}));
+    EXPECT_FALSE(soc::load_rtapp_json(written + "phase_cpus.json", d2, p, nullptr, {2, " CPUs)", UINT64_MAX, ""}));
     EXPECT_EQ(d2.messages(), (std::vector<std::string>{written + "phase_cpus.json:5:14: tasks.thread0.cpus[0]: cpu2 "
                                                                  "does not exist (the SoC has 2 CPUs)"}));
 }
@@ -628,6 +728,25 @@ TEST(rtapp_config, the_logs_global_keys_are_read_for_the_log)
     EXPECT_EQ(errors_of(R"({"global": {"log_basename": "logs/uc"}, "tasks": {"t": {"run": 1000}}})"),
               (std::vector<std::string>{"t.json:1:29: global.log_basename: expected a file name prefix (not "
                                         "empty, no '/'), got 'logs/uc'"}));
+}
+
+} // namespace
+
+namespace {
+
+TEST(rtapp_config, what_rt_app_runs_though_linux_or_json_c_bend_it_is_read_as_they_do_with_notes)
+{
+    using namespace blsim;
+    const std::string f = std::string(BLSIM_SOURCE_DIR) + "/tests/config/data/rtapp/after_the_document.json";
+    cfg::diagnostics d;
+    workloads::rtapp_params p;
+    ASSERT_TRUE(soc::load_rtapp_json(f, d, p)) << d.messages().front();
+    EXPECT_EQ(p.threads[0].nice, 19);
+    EXPECT_EQ(d.note_messages(),
+              (std::vector<std::string>{
+                  f + ":6:17: note: tasks.thread0.priority: nice 40 is outside -20..19: 19, as setpriority clamps it",
+                  f + ":11:2: note: text after the rt-app document (',') ignored, as json-c (rt-app's parser) reads "
+                      "the first value only"}));
 }
 
 } // namespace

@@ -316,8 +316,8 @@ bls_kernel_config two_tasks_on_cpu0()
     bls_governor_default_tunables(&c.tunables);
     c.boot_cpu = 0;
     c.ntasks = 2;
-    c.tasks[0] = {1u << 0, 0, BLS_SCHED_NORMAL, 0};
-    c.tasks[1] = {1u << 0, 0, BLS_SCHED_NORMAL, 0};
+    c.tasks[0] = {1u << 0, 0, BLS_SCHED_NORMAL, 0, 0, 0, 0};
+    c.tasks[1] = {1u << 0, 0, BLS_SCHED_NORMAL, 0, 0, 0, 0};
     return c;
 }
 

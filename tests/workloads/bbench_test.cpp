@@ -183,6 +183,7 @@ void run_alone(workload& w)
             break;
         case step::exit: gone[t] = true; break;
         case step::affinity: break; // BBench pins nothing
+        case step::yield: break;    // nor yields
         }
     }
     FAIL() << "the workload never settled";

@@ -181,7 +181,8 @@ int rtapp::event_of(rtapp_event::kind_t kind, const std::string& name) const
 task_info rtapp::info(unsigned task) const
 {
     const rtapp_thread& t = p_.threads.at(threads_.at(task).def);
-    return {stats_[task].name, t.cpus, t.nice, t.policy, t.rt_priority};
+    return {stats_[task].name, t.cpus, t.nice, t.policy, t.rt_priority, t.dl_runtime_ns, t.dl_deadline_ns,
+            t.dl_period_ns};
 }
 
 std::uint64_t rtapp::clamp_end(std::uint64_t t) const
@@ -375,6 +376,7 @@ void rtapp::do_event(unsigned task, const rtapp_event& e, std::uint64_t now_ns)
     case rtapp_event::suspend:
         ts.queued.push_back(make(step::block, 0, cond_events_[slot(res_kind::cond, e.ref)]));
         break;
+    case rtapp_event::yield: ts.queued.push_back(make(step::yield)); break;
     case rtapp_event::barrier: {
         barrier_state& b = barriers_[slot(res_kind::barrier, e.ref)];
         if (b.arrived + 1 >= b.users) {

@@ -47,11 +47,14 @@ enum bls_task_state {
 
 /* Scheduling policies, with Linux's values (include/uapi/linux/sched.h), so that a zeroed task
  * configuration is a CFS task. FIFO and RR tasks are the real-time class (src/sched/rt.c): on
- * their CPU they run before every CFS task, the highest rt_priority first. */
+ * their CPU they run before every CFS task, the highest rt_priority first. DEADLINE tasks
+ * (src/sched/deadline.c) run before both, the earliest deadline first, each within the
+ * bandwidth it reserved. */
 enum bls_sched_policy {
-	BLS_SCHED_NORMAL = 0, /* CFS, weighted by nice */
-	BLS_SCHED_FIFO = 1,   /* runs until it sleeps, blocks or one of higher priority comes */
-	BLS_SCHED_RR = 2,     /* as FIFO, taking turns with its equals every rr_timeslice */
+	BLS_SCHED_NORMAL = 0,   /* CFS, weighted by nice */
+	BLS_SCHED_FIFO = 1,     /* runs until it sleeps, blocks or one of higher priority comes */
+	BLS_SCHED_RR = 2,       /* as FIFO, taking turns with its equals every rr_timeslice */
+	BLS_SCHED_DEADLINE = 6, /* EDF, dl_runtime every dl_period (a constant bandwidth server) */
 };
 #define BLS_MAX_RT_PRIO 99u
 
@@ -119,6 +122,10 @@ struct bls_sched_config {
 	uint64_t rr_timeslice_ns; /* SCHED_RR's quantum (sched_rr_timeslice_ms); 0: 100 ms */
 };
 
+/* bls_sched_bw - a bandwidth, @runtime_ns of every @period_ns, in Linux's 20-bit fixed point
+ * (to_ratio): what deadline admission adds up. */
+uint64_t bls_sched_bw(uint64_t period_ns, uint64_t runtime_ns);
+
 /* bls_hmp_default_config - Linaro's LSK defaults (iks-facts.md 6.3; docs/modes.md). */
 void bls_hmp_default_config(struct bls_hmp_config *h);
 
@@ -126,7 +133,10 @@ struct bls_sched_task_config {
 	uint32_t affinity; /* logical CPUs it may run on; 0: every one */
 	int nice;          /* -20..19 (SCHED_NORMAL) */
 	enum bls_sched_policy policy;
-	unsigned rt_priority; /* 1..99 for FIFO and RR (higher first), 0 for NORMAL */
+	unsigned rt_priority; /* 1..99 for FIFO and RR (higher first), 0 for NORMAL and DEADLINE */
+	/* DEADLINE (sched_attr): dl_runtime_ns of CPU time every dl_period_ns (0: dl_deadline_ns),
+	 * within dl_deadline_ns of each period's start; runtime <= deadline <= period. */
+	uint64_t dl_runtime_ns, dl_deadline_ns, dl_period_ns;
 };
 
 /* Per-task accounting, read-only for callers. */
@@ -162,8 +172,15 @@ struct bls_sched_task {
 	uint64_t last_xmig_ns; /* its last move between clusters (HMP's spacing; 0: none) */
 	double hmp_frozen;     /* its HMP load when it last stopped running to wait */
 	uint64_t xmig_at_ns;   /* moved to another cluster then, not run there yet (0: none) */
-	uint64_t rt_seq;       /* real time: its place among its equals (queued at the tail) */
+	uint64_t rt_seq;       /* real time, deadline: its place among its equals (queued at the tail) */
 	uint64_t rr_left_ns;   /* SCHED_RR: what is left of its quantum */
+	/* SCHED_DEADLINE: its parameters and bandwidth; the current job's budget (runtime left)
+	 * and absolute deadline; throttled (budget spent) until dl_replenish_ns; yielded. */
+	uint64_t dl_runtime_ns, dl_deadline_ns, dl_period_ns, dl_bw;
+	int64_t dl_left_ns;
+	uint64_t dl_abs_ns;
+	int dl_throttled, dl_yielded;
+	uint64_t dl_replenish_ns;
 };
 
 struct bls_rq {
@@ -171,6 +188,9 @@ struct bls_rq {
 	int last_ran;            /* the task that stopped running, until the next pick; -1 */
 	unsigned nr_running;     /* RUNNABLE tasks on it, curr included */
 	unsigned rt_nr_running;  /* of which real-time */
+	unsigned dl_nr_running;  /* of which deadline ... */
+	unsigned dl_nr_throttled; /* ... of which throttled (queued, waiting for their budget) */
+	int skip;                /* a CFS task that yielded: picked last while others wait; -1 */
 	unsigned long weight;    /* the CFS ones' weights' sum */
 	uint64_t min_vruntime;
 	uint64_t exec_start_ns;  /* when curr got the CPU (its slice's start) */
@@ -178,7 +198,10 @@ struct bls_rq {
 	int need_resched;        /* curr should give way at the next scheduling point */
 	uint64_t next_balance_ns;
 	double scale;            /* capacity x frequency, of the reference's (util invariance) */
-	uint64_t idle_ns;        /* time with nothing runnable, up to idle_since */
+	/* Idle: nothing it may run (bls_sched_runnable; a throttled class's queued tasks wait,
+	 * as Linux dequeues them), since idle_since; idle_ns the time so, up to then. */
+	int idle;
+	uint64_t idle_ns;
 	uint64_t idle_since_ns;
 	/* Tasks asleep in a wait for block I/O that slept on this CPU (Linux's rq->nr_iowait),
 	 * and the idle time spent with one or more of them: iowait, up to iowait_since. */
@@ -218,6 +241,8 @@ struct bls_sched_stats {
 	uint64_t eas_misfits;        /* running tasks moved to a CPU of more capacity */
 	uint64_t rt_throttles;       /* times a CPU's real-time tasks used up their runtime */
 	uint64_t rt_pushes, rt_pulls; /* real-time tasks moved to a CPU where they run at once */
+	uint64_t dl_throttles;       /* times a deadline task spent its budget (or yielded it) */
+	uint64_t dl_pushes, dl_pulls; /* deadline tasks moved to a CPU where they run at once */
 };
 
 struct bls_sched {
@@ -248,8 +273,11 @@ int bls_sched_init(struct bls_sched *s, const struct bls_sched_config *cfg, uint
 unsigned bls_sched_weight(int nice);
 
 /* bls_sched_add_task - a NEW task; its id, or -BLS_EINVAL (too many, bad nice, an unknown
- * policy, a real-time priority outside 1..99 (or not 0 for NORMAL), an affinity outside the
- * configured CPUs). */
+ * policy, a real-time priority outside 1..99 (or not 0 for NORMAL and DEADLINE), an affinity
+ * outside the configured CPUs; deadline parameters Linux's sched_setattr refuses: a runtime
+ * under 1024 ns, not runtime <= deadline <= period, a period outside 100 us..4.19 s, an
+ * affinity narrower than every CPU), or -BLS_EBUSY (admission control: the deadline tasks'
+ * bandwidths would exceed rt_runtime/rt_period of each active CPU). */
 int bls_sched_add_task(struct bls_sched *s, const struct bls_sched_task_config *tc, uint64_t now_ns);
 
 /* bls_sched_wake - @task (NEW, SLEEPING or BLOCKED) becomes runnable, placed on its previous
@@ -364,6 +392,15 @@ double bls_sched_cpu_runnable(struct bls_sched *s, unsigned cpu, uint64_t now_ns
  * one its throttle allows (a throttled CPU's real-time tasks are queued but wait: Linux takes
  * them out of rq->nr_running while throttled). */
 int bls_sched_runnable(const struct bls_sched *s, unsigned cpu);
+
+/* bls_sched_dl_runnable - nonzero when @cpu has a deadline task runnable with budget left. */
+int bls_sched_dl_runnable(const struct bls_sched *s, unsigned cpu);
+
+/* bls_sched_yield - @cpu's running task calls sched_yield: a CFS task is picked after the
+ * others waiting within a wake-up granularity (the skip buddy), a real-time one goes behind
+ * its equals, a deadline one ends its job (throttled until its next period with a fresh
+ * budget). The caller reschedules. */
+void bls_sched_yield(struct bls_sched *s, unsigned cpu, uint64_t now_ns);
 
 /* bls_sched_rt_runnable - nonzero when @cpu has a real-time task runnable that may run (its
  * real-time queue not throttled): schedutil then asks for the top frequency

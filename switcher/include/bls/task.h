@@ -32,6 +32,8 @@ enum bls_step_kind {
 	BLS_STEP_AFFINITY,  /* from now on run only on the logical CPUs of @affinity (0: every
 			     * one), as sched_setaffinity (rt-app's per-phase cpus): a task on a
 			     * CPU it may no longer use moves at once */
+	BLS_STEP_YIELD,     /* sched_yield: the CPU reschedules (bls_sched_yield says who runs);
+			     * the task's next step is asked for when it runs again */
 };
 
 /* A step. RUN uses ref_ns and the memory behaviour; SPIN until_ns and the memory behaviour;

@@ -89,9 +89,11 @@ static int env_in_flight(void *ctx, unsigned cpu)
 	return 0;
 }
 
+/* A real-time or a deadline task may run on @cpu (schedutil's SCHED_CPUFREQ_RT and _DL). */
 static int env_rt_runnable(void *ctx, unsigned cpu)
 {
-	return bls_sched_rt_runnable(&((struct bls_kernel *)ctx)->sched, cpu);
+	const struct bls_sched *s = &((struct bls_kernel *)ctx)->sched;
+	return bls_sched_rt_runnable(s, cpu) || bls_sched_dl_runnable(s, cpu);
 }
 
 static const struct bls_gov_env gov_env = {
@@ -797,6 +799,10 @@ static void next_step(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t
 			k->has_step[t] = 0;
 			return;
 		}
+		case BLS_STEP_YIELD:
+			bls_sched_yield(&k->sched, l, tnow);
+			k->has_step[t] = 0; /* its next step when it runs again */
+			return;
 		default:
 			workload_failed(k, cpu, l, t);
 			return;

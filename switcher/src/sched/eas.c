@@ -90,7 +90,7 @@ int eas_select_cpu(struct bls_sched *s, unsigned id, uint64_t now)
 uint32_t eas_misfit(struct bls_sched *s, unsigned cpu, uint64_t now)
 {
 	const struct bls_rq *rq = &s->rq[cpu];
-	if (rq->curr == NO_TASK || sched_is_rt(&s->task[rq->curr]))
+	if (rq->curr == NO_TASK || !sched_is_fair(&s->task[rq->curr]))
 		return 0; /* a misfit is a CFS task (the real-time class places its own) */
 	const unsigned id = (unsigned)rq->curr;
 	sched_pelt_sync(s, id, now);

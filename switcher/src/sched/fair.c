@@ -52,11 +52,13 @@ int bls_sched_init(struct bls_sched *s, const struct bls_sched_config *cfg, uint
 		s->rq[c].curr = NO_TASK;
 		s->rq[c].last_ran = NO_TASK;
 		s->rq[c].scale = 1.0;
+		s->rq[c].idle = 1;
 		s->rq[c].idle_since_ns = now_ns;
 		s->rq[c].iowait_since_ns = now_ns;
 		s->rq[c].next_balance_ns = now_ns + cfg->balance_interval_ns;
 		s->rq[c].pull_to = NO_TASK;
 		s->rq[c].pull_task = NO_TASK;
+		s->rq[c].skip = NO_TASK;
 		rt_init_rq(s, c, now_ns);
 	}
 	if (!s->cfg.placement)
@@ -111,9 +113,14 @@ int bls_sched_add_task(struct bls_sched *s, const struct bls_sched_task_config *
 	if (s->ntasks == BLS_MAX_TASKS || tc->nice < -20 || tc->nice > 19 || (tc->affinity & ~all))
 		return -BLS_EINVAL;
 	const int rt = tc->policy == BLS_SCHED_FIFO || tc->policy == BLS_SCHED_RR;
-	if ((tc->policy != BLS_SCHED_NORMAL && !rt) ||
-	    (rt ? tc->rt_priority < 1 || tc->rt_priority > BLS_MAX_RT_PRIO : tc->rt_priority != 0))
+	if (tc->policy == BLS_SCHED_DEADLINE) {
+		const int rc = dl_check_params(s, tc);
+		if (rc)
+			return rc;
+	} else if ((tc->policy != BLS_SCHED_NORMAL && !rt) ||
+		   (rt ? tc->rt_priority < 1 || tc->rt_priority > BLS_MAX_RT_PRIO : tc->rt_priority != 0)) {
 		return -BLS_EINVAL;
+	}
 	const unsigned id = s->ntasks++;
 	struct bls_sched_task *t = &s->task[id];
 	memset(t, 0, sizeof(*t));
@@ -124,6 +131,8 @@ int bls_sched_add_task(struct bls_sched *s, const struct bls_sched_task_config *
 	t->policy = tc->policy;
 	t->rt_priority = tc->rt_priority;
 	rt_init_task(s, t);
+	if (tc->policy == BLS_SCHED_DEADLINE)
+		dl_init_task(t, tc);
 	/* Its first CPU: the lowest it may run on (placement at its first wake-up decides). */
 	for (unsigned c = 0; c < s->cfg.ncpus; c++)
 		if (t->affinity >> c & 1u) {
@@ -169,10 +178,14 @@ static void update_curr(struct bls_sched *s, unsigned cpu, uint64_t now)
 	const uint64_t from = rq->curr_accounted_ns, delta = now - from;
 	rq->curr_accounted_ns = now;
 	t->stats.runtime_ns += delta;
-	if (sched_is_rt(t)) {
-		/* No virtual runtime: its class's bandwidth and quantum instead (update_curr_rt). */
+	if (!sched_is_fair(t)) {
+		/* No virtual runtime: its class's bandwidth, budget and quantum instead
+		 * (update_curr_rt, update_curr_dl). */
 		sched_pelt_sync(s, (unsigned)rq->curr, now);
-		rt_account(s, cpu, (unsigned)rq->curr, from, now);
+		if (sched_is_dl(t))
+			dl_account(s, cpu, (unsigned)rq->curr, from, now);
+		else
+			rt_account(s, cpu, (unsigned)rq->curr, from, now);
 		return;
 	}
 	t->vruntime += delta * BLS_NICE_0_WEIGHT / t->weight;
@@ -192,7 +205,7 @@ static void update_min_vruntime(struct bls_sched *s, unsigned cpu)
 	uint64_t least = UINT64_MAX;
 	for (unsigned i = 0; i < s->ntasks; i++) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state == BLS_TASK_RUNNABLE && t->cpu == cpu && !sched_is_rt(t) && t->vruntime < least)
+		if (t->state == BLS_TASK_RUNNABLE && t->cpu == cpu && sched_is_fair(t) && t->vruntime < least)
 			least = t->vruntime;
 	}
 	if (least != UINT64_MAX && least > rq->min_vruntime)
@@ -204,9 +217,23 @@ static void update_min_vruntime(struct bls_sched *s, unsigned cpu)
 static void iowait_account(struct bls_sched *s, unsigned cpu, uint64_t now)
 {
 	struct bls_rq *rq = &s->rq[cpu];
-	if (rq->nr_running == 0 && rq->nr_iowait > 0 && now > rq->iowait_since_ns)
+	if (rq->idle && rq->nr_iowait > 0 && now > rq->iowait_since_ns)
 		rq->iowait_ns += now - rq->iowait_since_ns;
 	rq->iowait_since_ns = now;
+}
+
+void sched_idle_sync(struct bls_sched *s, unsigned cpu, uint64_t now)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	const int idle = !bls_sched_runnable(s, cpu);
+	if (idle == rq->idle)
+		return;
+	iowait_account(s, cpu, now); /* up to now as it was */
+	if (idle)
+		rq->idle_since_ns = now;
+	else if (now > rq->idle_since_ns)
+		rq->idle_ns += now - rq->idle_since_ns;
+	rq->idle = idle;
 }
 
 /* @id, asleep in I/O on its CPU, stops counting there (woken, or moved with its timer). */
@@ -220,29 +247,27 @@ static void iowait_end(struct bls_sched *s, unsigned id, uint64_t now)
 	t->in_iowait = 0;
 }
 
-static void rq_busy(struct bls_sched *s, unsigned cpu, uint64_t now)
-{
-	struct bls_rq *rq = &s->rq[cpu];
-	if (rq->nr_running == 0 && now > rq->idle_since_ns)
-		rq->idle_ns += now - rq->idle_since_ns;
-}
-
 static void enqueue(struct bls_sched *s, unsigned id, unsigned cpu, uint64_t now)
 {
 	struct bls_sched_task *t = &s->task[id];
 	struct bls_rq *rq = &s->rq[cpu];
-	rq_busy(s, cpu, now);
 	iowait_account(s, cpu, now);
 	t->cpu = cpu;
 	t->state = BLS_TASK_RUNNABLE;
 	t->since_ns = now;
 	rq->nr_running++;
-	if (sched_is_rt(t)) {
-		rq->rt_nr_running++;
-		t->rt_seq = ++s->rt_seq; /* at the tail of its priority */
-	} else {
+	if (sched_is_fair(t)) {
 		rq->weight += t->weight;
+	} else {
+		t->rt_seq = ++s->rt_seq; /* at the tail of its priority, or of its deadline's equals */
+		if (sched_is_rt(t)) {
+			rq->rt_nr_running++;
+		} else {
+			rq->dl_nr_running++;
+			rq->dl_nr_throttled += t->dl_throttled != 0;
+		}
 	}
+	sched_idle_sync(s, cpu, now);
 }
 
 static void dequeue(struct bls_sched *s, unsigned id, uint64_t now)
@@ -253,12 +278,17 @@ static void dequeue(struct bls_sched *s, unsigned id, uint64_t now)
 		t->stats.wait_ns += now - t->since_ns;
 	iowait_account(s, t->cpu, now);
 	rq->nr_running--;
-	if (sched_is_rt(t))
+	if (sched_is_rt(t)) {
 		rq->rt_nr_running--;
-	else
+	} else if (sched_is_dl(t)) {
+		rq->dl_nr_running--;
+		rq->dl_nr_throttled -= t->dl_throttled != 0;
+	} else {
 		rq->weight -= t->weight;
-	if (rq->nr_running == 0)
-		rq->idle_since_ns = now;
+	}
+	if (rq->skip == (int)id)
+		rq->skip = NO_TASK;
+	sched_idle_sync(s, t->cpu, now);
 }
 
 /* Move a task's virtual runtime from one run queue's frame to another's. */
@@ -342,9 +372,9 @@ static uint64_t period_ns(const struct bls_sched *s, unsigned nr)
 uint64_t bls_sched_slice_ns(const struct bls_sched *s, unsigned cpu)
 {
 	const struct bls_rq *rq = &s->rq[cpu];
-	if (rq->curr == NO_TASK || sched_is_rt(&s->task[rq->curr]) || rq->weight == 0)
+	if (rq->curr == NO_TASK || !sched_is_fair(&s->task[rq->curr]) || rq->weight == 0)
 		return 0;
-	return period_ns(s, rq->nr_running - rq->rt_nr_running) * s->task[rq->curr].weight / rq->weight;
+	return period_ns(s, sched_cfs_nr(rq)) * s->task[rq->curr].weight / rq->weight;
 }
 
 /* --- waking ----------------------------------------------------------------------------- */
@@ -392,6 +422,12 @@ void sched_check_preempt(struct bls_sched *s, unsigned cpu, unsigned id, uint64_
 	}
 	update_curr(s, cpu, now);
 	const struct bls_sched_task *curr = &s->task[rq->curr], *t = &s->task[id];
+	if (sched_is_dl(t) || sched_is_dl(curr)) {
+		/* Between classes, or within the deadline one (check_preempt_curr_dl). */
+		if (sched_is_dl(t) && dl_preempts(s, cpu, id))
+			rq->need_resched = 1;
+		return;
+	}
 	if (sched_is_rt(t) || sched_is_rt(curr)) {
 		/* Between classes, or within the real-time one (check_preempt_curr_rt). */
 		if (rt_preempts(s, cpu, id))
@@ -418,9 +454,12 @@ static int wake(struct bls_sched *s, unsigned id, uint64_t now, uint64_t woken_a
 	const int fresh = t->state == BLS_TASK_NEW;
 	const unsigned prev = t->cpu;
 	int placed = -1;
-	if (sched_is_rt(t))
+	if (sched_is_dl(t)) {
+		dl_wake(s, id, now, fresh); /* its budget and deadline first: they place it */
+		placed = dl_select_cpu(s, id);
+	} else if (sched_is_rt(t)) {
 		placed = rt_select_cpu(s, id); /* HMP and EAS place CFS tasks only */
-	else if (s->cfg.placement == BLS_PLACE_HMP)
+	} else if (s->cfg.placement == BLS_PLACE_HMP)
 		placed = hmp_select_cpu(s, id, now, fresh, frozen_load);
 	else if (s->cfg.placement == BLS_PLACE_EAS && !fresh)
 		placed = eas_select_cpu(s, id, now); /* a new task has no utilisation yet: CFS
@@ -490,16 +529,33 @@ uint32_t bls_sched_signal(struct bls_sched *s, unsigned event, int all, uint64_t
 
 /* --- the scheduling point --------------------------------------------------------------- */
 
-static int leftmost(const struct bls_sched *s, unsigned cpu)
+/* The most entitled CFS task of @cpu (least vruntime), passing over @skip when another is
+ * found; NO_TASK when none. */
+static int leftmost_but(const struct bls_sched *s, unsigned cpu, int skip)
 {
 	int best = NO_TASK;
 	for (unsigned i = 0; i < s->ntasks; i++) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state == BLS_TASK_RUNNABLE && t->cpu == cpu && !sched_is_rt(t) &&
+		if (t->state == BLS_TASK_RUNNABLE && t->cpu == cpu && sched_is_fair(t) && (int)i != skip &&
 		    (best == NO_TASK || t->vruntime < s->task[best].vruntime))
 			best = (int)i;
 	}
 	return best;
+}
+
+/* The CFS task @cpu runs next (pick_next_entity): the most entitled, unless it yielded (the
+ * skip buddy) and the next one is within a wake-up granularity of it. */
+static int leftmost(const struct bls_sched *s, unsigned cpu)
+{
+	const int left = leftmost_but(s, cpu, NO_TASK), skip = s->rq[cpu].skip;
+	if (left == NO_TASK || left != skip)
+		return left;
+	const int second = leftmost_but(s, cpu, skip);
+	if (second == NO_TASK)
+		return left;
+	const struct bls_sched_task *l = &s->task[left], *r = &s->task[second];
+	const uint64_t gran = s->cfg.wakeup_granularity_ns * BLS_NICE_0_WEIGHT / l->weight;
+	return r->vruntime - l->vruntime <= gran ? second : left;
 }
 
 int bls_sched_pick(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
@@ -509,14 +565,17 @@ int bls_sched_pick(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 	if (prev != NO_TASK)
 		update_curr(s, cpu, now_ns); /* a real-time one may be throttled, or its quantum over */
 	rt_clock(s, cpu, now_ns);
+	dl_clock(s, cpu, now_ns);
 	if (prev != NO_TASK) {
 		int keep = !rq->need_resched;
-		if (!sched_is_rt(&s->task[prev])) {
+		if (sched_is_fair(&s->task[prev])) {
 			/* A CFS task gives way at its slice's end, and to any real-time task. */
-			const unsigned cfs = rq->nr_running - rq->rt_nr_running;
+			const unsigned cfs = sched_cfs_nr(rq);
 			keep = keep && !(cfs > 1 && now_ns - rq->exec_start_ns >= bls_sched_slice_ns(s, cpu)) &&
 			       rt_pick(s, cpu) == NO_TASK;
 		}
+		/* Anything but a deadline task gives way to a deadline task with budget. */
+		keep = keep && (sched_is_dl(&s->task[prev]) || dl_pick(s, cpu) == NO_TASK);
 		if (keep)
 			return prev;
 		/* It goes back among the waiting. */
@@ -524,9 +583,13 @@ int bls_sched_pick(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 	}
 	rq->need_resched = 0;
 	update_min_vruntime(s, cpu);
-	int next = rt_pick(s, cpu);
+	int next = dl_pick(s, cpu);
+	if (next == NO_TASK)
+		next = rt_pick(s, cpu);
 	if (next == NO_TASK)
 		next = leftmost(s, cpu);
+	if (next != NO_TASK && next == rq->skip)
+		rq->skip = NO_TASK; /* picked all the same: the yield is over */
 	/* Load tracking up to now under the old roles, before they change. */
 	if (next != NO_TASK && next != prev)
 		sched_pelt_sync(s, (unsigned)next, now_ns);
@@ -631,7 +694,7 @@ static int movable(const struct bls_sched *s, unsigned from, unsigned to)
 		return NO_TASK;
 	for (unsigned i = 0; i < s->ntasks; i++) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state == BLS_TASK_RUNNABLE && t->cpu == from && s->rq[from].curr != (int)i && !sched_is_rt(t) &&
+		if (t->state == BLS_TASK_RUNNABLE && t->cpu == from && s->rq[from].curr != (int)i && sched_is_fair(t) &&
 		    sched_cpu_allowed(s, t, to) && (best == NO_TASK || t->vruntime > s->task[best].vruntime))
 			best = (int)i;
 	}
@@ -646,6 +709,7 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 	/* An active migration asked of us goes first: we are at a scheduling point. */
 	if (rq->pull_to != NO_TASK)
 		kicked |= hmp_active_pull(s, cpu, now_ns);
+	kicked |= dl_balance(s, cpu, now_ns);
 	kicked |= rt_balance(s, cpu, now_ns);
 	const int due = now_ns >= rq->next_balance_ns;
 	if (s->cfg.placement == BLS_PLACE_HMP)
@@ -730,6 +794,22 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 	return kicked;
 }
 
+void bls_sched_yield(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	if (rq->curr == NO_TASK)
+		return;
+	struct bls_sched_task *t = &s->task[rq->curr];
+	update_curr(s, cpu, now_ns);
+	if (sched_is_dl(t))
+		dl_yield(s, cpu, now_ns);
+	else if (sched_is_rt(t))
+		t->rt_seq = ++s->rt_seq; /* yield_task_rt: behind its equals */
+	else
+		rq->skip = rq->curr; /* yield_task_fair: the skip buddy */
+	rq->need_resched = 1;
+}
+
 uint32_t bls_sched_set_online(struct bls_sched *s, uint32_t online, uint64_t now_ns)
 {
 	uint32_t kicked = 0;
@@ -810,6 +890,7 @@ void bls_sched_set_scale(struct bls_sched *s, unsigned cpu, uint64_t now_ns, dou
 int bls_sched_no_task_lost(const struct bls_sched *s)
 {
 	unsigned nr[BLS_MAX_CPUS] = {0}, rt[BLS_MAX_CPUS] = {0}, iowait[BLS_MAX_CPUS] = {0};
+	unsigned dl[BLS_MAX_CPUS] = {0}, dl_thr[BLS_MAX_CPUS] = {0};
 	unsigned long weight[BLS_MAX_CPUS] = {0};
 	for (unsigned i = 0; i < s->ntasks; i++) {
 		const struct bls_sched_task *t = &s->task[i];
@@ -823,17 +904,22 @@ int bls_sched_no_task_lost(const struct bls_sched *s)
 			return 0; /* on a CPU nobody runs: never picked, never woken */
 		if (t->state == BLS_TASK_RUNNABLE) {
 			nr[t->cpu]++;
-			if (sched_is_rt(t))
+			if (sched_is_rt(t)) {
 				rt[t->cpu]++;
-			else
+			} else if (sched_is_dl(t)) {
+				dl[t->cpu]++;
+				dl_thr[t->cpu] += t->dl_throttled != 0;
+			} else {
 				weight[t->cpu] += t->weight;
+			}
 		} else if (s->rq[t->cpu].curr == (int)i) {
 			return 0; /* running, but not runnable */
 		}
 	}
 	for (unsigned c = 0; c < s->cfg.ncpus; c++)
 		if (s->rq[c].nr_running != nr[c] || s->rq[c].rt_nr_running != rt[c] || s->rq[c].weight != weight[c] ||
-		    s->rq[c].nr_iowait != iowait[c])
+		    s->rq[c].nr_iowait != iowait[c] || s->rq[c].dl_nr_running != dl[c] ||
+		    s->rq[c].dl_nr_throttled != dl_thr[c])
 			return 0; /* counts a task it does not hold, or holds one it does not count */
 	return 1;
 }
@@ -851,12 +937,14 @@ uint64_t bls_sched_next_deadline(const struct bls_sched *s, unsigned cpu)
 	if (s->cfg.placement != BLS_PLACE_FAIR && rq->curr != NO_TASK && !(s->big >> cpu & 1u) &&
 	    rq->next_balance_ns < d)
 		d = rq->next_balance_ns;
-	const uint64_t rt = rt_deadline(s, cpu);
+	const uint64_t rt = rt_deadline(s, cpu), dl = dl_deadline(s, cpu);
 	if (rt < d)
 		d = rt;
+	if (dl < d)
+		d = dl;
 	if (rq->nr_running > 1 && rq->curr != NO_TASK) {
-		/* A CFS task's slice among CFS tasks (a real-time one has none). */
-		if (!sched_is_rt(&s->task[rq->curr]) && rq->nr_running - rq->rt_nr_running > 1) {
+		/* A CFS task's slice among CFS tasks (the other classes have none). */
+		if (sched_is_fair(&s->task[rq->curr]) && sched_cfs_nr(rq) > 1) {
 			const uint64_t slice_end = rq->exec_start_ns + bls_sched_slice_ns(s, cpu);
 			if (slice_end < d)
 				d = slice_end;
@@ -871,7 +959,7 @@ uint64_t bls_sched_idle_ns(const struct bls_sched *s, unsigned cpu, uint64_t now
 {
 	const struct bls_rq *rq = &s->rq[cpu];
 	uint64_t idle = rq->idle_ns;
-	if (rq->nr_running == 0 && now_ns > rq->idle_since_ns)
+	if (rq->idle && now_ns > rq->idle_since_ns)
 		idle += now_ns - rq->idle_since_ns;
 	return idle;
 }
@@ -880,7 +968,7 @@ uint64_t bls_sched_iowait_ns(const struct bls_sched *s, unsigned cpu, uint64_t n
 {
 	const struct bls_rq *rq = &s->rq[cpu];
 	uint64_t iowait = rq->iowait_ns;
-	if (rq->nr_running == 0 && rq->nr_iowait > 0 && now_ns > rq->iowait_since_ns)
+	if (rq->idle && rq->nr_iowait > 0 && now_ns > rq->iowait_since_ns)
 		iowait += now_ns - rq->iowait_since_ns;
 	return iowait;
 }

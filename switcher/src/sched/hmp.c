@@ -221,7 +221,7 @@ static uint32_t idle_pull(struct bls_sched *s, unsigned cpu, uint64_t now)
 	double best_load = 0;
 	for (unsigned i = 0; i < s->ntasks; i++) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state != BLS_TASK_RUNNABLE || sched_is_rt(t) || is_big(s, t->cpu) || !sched_cpu_allowed(s, t, cpu) ||
+		if (t->state != BLS_TASK_RUNNABLE || !sched_is_fair(t) || is_big(s, t->cpu) || !sched_cpu_allowed(s, t, cpu) ||
 		    s->rq[t->cpu].pull_to != NO_TASK)
 			continue;
 		const double load = bls_sched_hmp_load(s, i, now);
@@ -250,7 +250,7 @@ static uint32_t force_up(struct bls_sched *s, unsigned cpu, uint64_t now)
 		return 0;
 	const unsigned id = (unsigned)rq->curr;
 	const struct bls_sched_task *t = &s->task[id];
-	if (sched_is_rt(t) || !may_go_up(s, t, now, bls_sched_hmp_load(s, id, now)))
+	if (!sched_is_fair(t) || !may_go_up(s, t, now, bls_sched_hmp_load(s, id, now)))
 		return 0;
 	const int to = idle_big(s, t);
 	if (to < 0)
@@ -270,7 +270,7 @@ static uint32_t offload(struct bls_sched *s, unsigned cpu, uint64_t now)
 	double best_load = 0;
 	for (unsigned i = 0; i < s->ntasks; i++) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state != BLS_TASK_RUNNABLE || t->cpu != cpu || rq->curr == (int)i || sched_is_rt(t))
+		if (t->state != BLS_TASK_RUNNABLE || t->cpu != cpu || rq->curr == (int)i || !sched_is_fair(t))
 			continue;
 		const double load = bls_sched_hmp_load(s, i, now);
 		if (t->last_xmig_ns && now - t->last_xmig_ns < s->cfg.hmp.down_interval_ns)

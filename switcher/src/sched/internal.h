@@ -13,9 +13,29 @@ static inline int sched_is_rt(const struct bls_sched_task *t)
 	return t->policy == BLS_SCHED_FIFO || t->policy == BLS_SCHED_RR;
 }
 
+static inline int sched_is_dl(const struct bls_sched_task *t)
+{
+	return t->policy == BLS_SCHED_DEADLINE;
+}
+
+/* A CFS task (weighted, in vruntime order), not one of the classes above it. */
+static inline int sched_is_fair(const struct bls_sched_task *t)
+{
+	return t->policy == BLS_SCHED_NORMAL;
+}
+
+/* @rq's CFS tasks. */
+static inline unsigned sched_cfs_nr(const struct bls_rq *rq)
+{
+	return rq->nr_running - rq->rt_nr_running - rq->dl_nr_running;
+}
+
 /* fair.c */
 void sched_record(struct bls_sched *s, unsigned kind, unsigned a, unsigned b);
 int sched_is_curr(const struct bls_sched *s, unsigned id);
+/* @cpu's idle time (and iowait) follow whether it has something it may run, as of @now:
+ * called after anything that changes it (a task queued or dequeued, a throttle set or lifted). */
+void sched_idle_sync(struct bls_sched *s, unsigned cpu, uint64_t now);
 /* Bring @id's load tracking (and HMP's) up to @now under the state it has been in. */
 void sched_pelt_sync(struct bls_sched *s, unsigned id, uint64_t now);
 int sched_cpu_allowed(const struct bls_sched *s, const struct bls_sched_task *t, unsigned cpu);
@@ -65,6 +85,8 @@ void rt_init_rq(struct bls_sched *s, unsigned cpu, uint64_t now);
 void rt_init_task(struct bls_sched *s, struct bls_sched_task *t);
 /* @cpu's bandwidth period brought up to @now (the throttle may lift). */
 void rt_clock(struct bls_sched *s, unsigned cpu, uint64_t now);
+/* @cpu's real-time bandwidth spent from @from to @to (by a real-time or a deadline task). */
+void rt_bandwidth_account(struct bls_sched *s, unsigned cpu, uint64_t from, uint64_t to);
 /* Real-time task @id ran on @cpu from @from to @to: its CPU's bandwidth and its RR quantum
  * (either may ask @cpu to reschedule). */
 void rt_account(struct bls_sched *s, unsigned cpu, unsigned id, uint64_t from, uint64_t to);
@@ -79,5 +101,30 @@ int rt_preempts(const struct bls_sched *s, unsigned cpu, unsigned id);
 uint64_t rt_deadline(const struct bls_sched *s, unsigned cpu);
 /* Push and pull from @cpu at its scheduling point. Returns the CPUs to kick. */
 uint32_t rt_balance(struct bls_sched *s, unsigned cpu, uint64_t now);
+
+/* deadline.c */
+/* Linux's sched_setattr checks of @tc's deadline parameters, then admission: 0, -BLS_EINVAL
+ * or -BLS_EBUSY. */
+int dl_check_params(const struct bls_sched *s, const struct bls_sched_task_config *tc);
+void dl_init_task(struct bls_sched_task *t, const struct bls_sched_task_config *tc);
+/* Deadline task @id wakes at @now (@fresh: for the first time): the CBS wake-up rule. Before
+ * it is queued. */
+void dl_wake(struct bls_sched *s, unsigned id, uint64_t now, int fresh);
+/* Deadline task @id ran on @cpu from @from to @to: its budget, the CPU's real-time bandwidth. */
+void dl_account(struct bls_sched *s, unsigned cpu, unsigned id, uint64_t from, uint64_t to);
+/* @cpu's deadline tasks whose replenishment is due by @now get their budget back. */
+void dl_clock(struct bls_sched *s, unsigned cpu, uint64_t now);
+/* The deadline task @cpu runs next (the earliest deadline with budget); NO_TASK when none. */
+int dl_pick(const struct bls_sched *s, unsigned cpu);
+int dl_select_cpu(const struct bls_sched *s, unsigned id);
+/* Whether deadline task @id, queued on @cpu, takes the CPU from the running task at once. */
+int dl_preempts(const struct bls_sched *s, unsigned cpu, unsigned id);
+/* When @cpu must reschedule for the deadline class: a replenishment, the running task's
+ * budget running out. */
+uint64_t dl_deadline(const struct bls_sched *s, unsigned cpu);
+/* @cpu's running deadline task gives up the rest of its job's budget. */
+void dl_yield(struct bls_sched *s, unsigned cpu, uint64_t now);
+/* Push and pull of deadline tasks from @cpu at its scheduling point. Returns CPUs to kick. */
+uint32_t dl_balance(struct bls_sched *s, unsigned cpu, uint64_t now);
 
 #endif /* BLS_SCHED_INTERNAL_H */

@@ -20,6 +20,18 @@
 #include "internal.h"
 
 #define RR_TIMESLICE_NS (100ull * 1000 * 1000) /* RR_TIMESLICE: 100 ms */
+#define DL_URGENCY ((int)BLS_MAX_RT_PRIO + 1) /* a deadline task runs before any real-time one */
+
+/* How urgent the task running on @cpu is: -1 none, 0 CFS, its priority if real time,
+ * DL_URGENCY if a deadline task. */
+static int curr_urgency(const struct bls_sched *s, unsigned cpu)
+{
+	const int curr = s->rq[cpu].curr;
+	if (curr == NO_TASK)
+		return -1;
+	const struct bls_sched_task *t = &s->task[curr];
+	return sched_is_dl(t) ? DL_URGENCY : sched_is_rt(t) ? (int)t->rt_priority : 0;
+}
 
 static uint64_t rr_timeslice(const struct bls_sched *s)
 {
@@ -57,6 +69,7 @@ void rt_clock(struct bls_sched *s, unsigned cpu, uint64_t now)
 	rq->rt_time_ns = rq->rt_time_ns > overrun * r ? rq->rt_time_ns - overrun * r : 0;
 	if (rq->rt_throttled && rq->rt_time_ns < r) {
 		rq->rt_throttled = 0;
+		sched_idle_sync(s, cpu, now);
 		if (rq->rt_nr_running)
 			rq->need_resched = 1; /* its real-time tasks come back before the CFS one */
 	}
@@ -75,12 +88,10 @@ static int rr_peer_waiting(const struct bls_sched *s, unsigned cpu, unsigned id)
 	return 0;
 }
 
-void rt_account(struct bls_sched *s, unsigned cpu, unsigned id, uint64_t from, uint64_t to)
+void rt_bandwidth_account(struct bls_sched *s, unsigned cpu, uint64_t from, uint64_t to)
 {
 	struct bls_rq *rq = &s->rq[cpu];
-	struct bls_sched_task *t = &s->task[id];
-	const uint64_t ran = to > from ? to - from : 0;
-	/* The bandwidth, period by period (a long stretch may cross a period's end). */
+	/* Period by period (a long stretch may cross a period's end). */
 	for (uint64_t at = from; rt_bandwidth(s) && at < to;) {
 		rt_clock(s, cpu, at);
 		const uint64_t end = to < rq->rt_period_end_ns ? to : rq->rt_period_end_ns;
@@ -92,7 +103,16 @@ void rt_account(struct bls_sched *s, unsigned cpu, unsigned id, uint64_t from, u
 		rq->rt_throttled = 1;
 		rq->need_resched = 1;
 		s->stats.rt_throttles++;
+		sched_idle_sync(s, cpu, to);
 	}
+}
+
+void rt_account(struct bls_sched *s, unsigned cpu, unsigned id, uint64_t from, uint64_t to)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	struct bls_sched_task *t = &s->task[id];
+	const uint64_t ran = to > from ? to - from : 0;
+	rt_bandwidth_account(s, cpu, from, to);
 	/* RR's quantum (task_tick_rt): spent, it starts again, and the task goes behind its
 	 * equals if any wait. Alone, it simply goes on with a new one. */
 	if (t->policy == BLS_SCHED_RR && ran > 0) {
@@ -165,14 +185,16 @@ int bls_sched_rt_runnable(const struct bls_sched *s, unsigned cpu)
 
 int bls_sched_runnable(const struct bls_sched *s, unsigned cpu)
 {
-	return s->rq[cpu].nr_running > s->rq[cpu].rt_nr_running || bls_sched_rt_runnable(s, cpu);
+	return sched_cfs_nr(&s->rq[cpu]) > 0 || bls_sched_rt_runnable(s, cpu) || bls_sched_dl_runnable(s, cpu);
 }
 
 /* How urgent @cpu's work is: -1 idle, 0 CFS only (or real-time throttled), else the highest
- * real-time priority queued. */
+ * real-time priority queued; above every real-time priority when a deadline task may run. */
 static int rank(const struct bls_sched *s, unsigned cpu)
 {
 	const struct bls_rq *rq = &s->rq[cpu];
+	if (bls_sched_dl_runnable(s, cpu))
+		return DL_URGENCY;
 	const int hi = rt_pick(s, cpu);
 	if (hi != NO_TASK)
 		return (int)s->task[hi].rt_priority;
@@ -205,8 +227,7 @@ int rt_select_cpu(const struct bls_sched *s, unsigned id)
 	const struct bls_rq *prev = &s->rq[t->cpu];
 	/* select_task_rq_rt: its previous CPU, unless a real-time task at least as urgent runs
 	 * there (then it would wait). */
-	const int blocked = prev->curr != NO_TASK && sched_is_rt(&s->task[prev->curr]) &&
-			    s->task[prev->curr].rt_priority >= t->rt_priority;
+	const int blocked = curr_urgency(s, t->cpu) >= (int)t->rt_priority;
 	if (sched_cpu_allowed(s, t, t->cpu) && !blocked && !prev->rt_throttled)
 		return (int)t->cpu;
 	const int c = find_lowest(s, t, -1);
@@ -223,8 +244,7 @@ int rt_preempts(const struct bls_sched *s, unsigned cpu, unsigned id)
 		return 1;
 	if (!sched_is_rt(t) || rq->rt_throttled)
 		return 0;
-	const struct bls_sched_task *curr = &s->task[rq->curr];
-	return !sched_is_rt(curr) || t->rt_priority > curr->rt_priority;
+	return (int)t->rt_priority > curr_urgency(s, cpu);
 }
 
 /* @id (waiting on its CPU) moves to @to and, being more urgent than all there, runs next. */
@@ -242,12 +262,11 @@ uint32_t rt_balance(struct bls_sched *s, unsigned cpu, uint64_t now)
 		return 0;
 	/* Push (push_rt_tasks): what waits here behind a more urgent task goes where it runs at
 	 * once. Each move leaves one fewer waiting: at most ntasks rounds. (A task waits behind a
-	 * real-time one only: two or more are queued.) */
-	while (s->rq[cpu].rt_nr_running >= 2) {
-		const int curr = s->rq[cpu].curr;
+	 * real-time one when two or more are queued, or behind a deadline task.) */
+	while (s->rq[cpu].rt_nr_running >= 2 ||
+	       (s->rq[cpu].rt_nr_running == 1 && curr_urgency(s, cpu) == DL_URGENCY)) {
 		const int id = rt_highest(s, cpu, 1);
-		if (id == NO_TASK || curr == NO_TASK || !sched_is_rt(&s->task[curr]) ||
-		    s->task[curr].rt_priority < s->task[id].rt_priority)
+		if (id == NO_TASK || curr_urgency(s, cpu) < (int)s->task[id].rt_priority)
 			break;
 		const int to = find_lowest(s, &s->task[id], (int)cpu);
 		if (to < 0)
@@ -260,11 +279,10 @@ uint32_t rt_balance(struct bls_sched *s, unsigned cpu, uint64_t now)
 	int best = NO_TASK;
 	for (unsigned c = 0; c < s->cfg.ncpus; c++) {
 		const struct bls_rq *o = &s->rq[c];
-		if (c == cpu || o->rt_nr_running < 2 || o->rt_throttled || o->curr == NO_TASK ||
-		    !sched_is_rt(&s->task[o->curr]))
+		if (c == cpu || o->rt_nr_running < 1 || o->rt_throttled || curr_urgency(s, c) <= 0)
 			continue;
 		const int id = rt_highest(s, c, 1);
-		if (id == NO_TASK || s->task[o->curr].rt_priority < s->task[id].rt_priority ||
+		if (id == NO_TASK || curr_urgency(s, c) < (int)s->task[id].rt_priority ||
 		    !sched_cpu_allowed(s, &s->task[id], cpu))
 			continue;
 		if (best == NO_TASK || s->task[id].rt_priority > s->task[best].rt_priority)

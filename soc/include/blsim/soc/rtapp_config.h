@@ -21,6 +21,10 @@ namespace blsim::soc {
 struct cpu_limit {
     int cpus = 1 << 30; // no limit
     std::string what = " CPUs)";
+    // Deadline admission: the bandwidth (bls_sched_bw's fixed point) the SCHED_DEADLINE
+    // threads may reserve together, and how the message names it; UINT64_MAX: no limit.
+    std::uint64_t dl_bw = UINT64_MAX;
+    std::string dl_bw_what;
 };
 
 // Read the rt-app document @doc into @out (replaced only on success). Errors are reported as

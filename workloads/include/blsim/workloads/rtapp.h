@@ -83,7 +83,7 @@ namespace blsim::workloads {
 
 struct rtapp_event {
     enum kind_t { run, runtime, sleep, timer, lock, unlock, wait, signal, broad, sync, suspend,
-                  resume, barrier };
+                  resume, barrier, yield };
     kind_t kind = run;
     double us = 0;          // run, runtime, sleep: duration; timer: period (> 0)
     std::string ref;        // the resource: mutex, condition, barrier, timer or thread name
@@ -106,6 +106,8 @@ struct rtapp_thread {
     int nice = 0;            // rt-app's "priority" under SCHED_OTHER
     task_info::policy_t policy = task_info::normal; // its "policy" (else global.default_policy)
     int rt_priority = 0;     // rt-app's "priority" under SCHED_FIFO and SCHED_RR (1..99, default 10)
+    // SCHED_DEADLINE: dl-runtime, dl-deadline and dl-period, in ns.
+    std::uint64_t dl_runtime_ns = 0, dl_deadline_ns = 0, dl_period_ns = 0;
     double delay_us = 0;     // before its first event
     std::vector<rtapp_phase> phases;
 };

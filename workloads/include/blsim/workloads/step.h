@@ -16,8 +16,9 @@ struct step {
     // CPU until an absolute time, whatever it gets done (rt-app's runtime: a loop on the
     // clock); sleep_until: off the CPU until an absolute time; block: until @event is
     // signalled; signal: wake the longest waiter on @event (none: lost); broadcast: wake all;
-    // affinity: run only on the logical CPUs of @cpus from now on (rt-app's per-phase cpus).
-    enum kind_t { run, sleep_until, block, signal, broadcast, exit, spin_until, affinity } kind = exit;
+    // affinity: run only on the logical CPUs of @cpus from now on (rt-app's per-phase cpus);
+    // yield: sched_yield (the next step is asked for when the task runs again).
+    enum kind_t { run, sleep_until, block, signal, broadcast, exit, spin_until, affinity, yield } kind = exit;
     double ref_ns = 0;          // run: work on the reference CPU
     double mem_fraction = 0;    // run, spin_until: share of it that is memory stall
     int working_set_kb = 0;     // run, spin_until: data touched (0: caches not modelled)
@@ -33,14 +34,16 @@ constexpr unsigned max_events = 4096;
 
 // A task as the scheduler sees it.
 struct task_info {
-    // Its scheduling class: CFS (weighted by nice), or real time (SCHED_FIFO, SCHED_RR: before
-    // every CFS task, the highest rt_priority first).
-    enum policy_t { normal, fifo, rr };
+    // Its scheduling class: CFS (weighted by nice), real time (SCHED_FIFO, SCHED_RR: before
+    // every CFS task, the highest rt_priority first), or deadline (SCHED_DEADLINE: before
+    // both, the earliest deadline first, dl_runtime every dl_period within dl_deadline).
+    enum policy_t { normal, fifo, rr, deadline };
     std::string name;
     std::vector<int> cpus; // logical CPUs it may run on (empty: every one)
     int nice = 0;          // normal: -20..19
     policy_t policy = normal;
     int rt_priority = 0;   // fifo, rr: 1..99
+    std::uint64_t dl_runtime_ns = 0, dl_deadline_ns = 0, dl_period_ns = 0; // deadline
 };
 
 // A workload: a set of tasks and their behaviour.
