@@ -131,6 +131,7 @@ struct bls_kernel {
 	int boostpulse_posted;
 	uint32_t kick;                       /* logical CPUs to send a reschedule to */
 	uint64_t timer_fired[BLS_MAX_CPUS];  /* the deadline each CPU's timer last fired for */
+	int timer_refired[BLS_MAX_CPUS];     /* ... the same as the time before */
 	int booted; /* set by the boot CPU once the distributor is up */
 	enum bls_mode mode;    /* now (the one being entered while the switcher turns off) */
 	int mode_mailbox;      /* a posted mode (enum bls_mode), or 0 */
