@@ -207,6 +207,7 @@ bls_kernel_config platform::kernel_config(unsigned ncpus) const
         kc.tasks[t].dl_runtime_ns = ti.dl_runtime_ns;
         kc.tasks[t].dl_deadline_ns = ti.dl_deadline_ns;
         kc.tasks[t].dl_period_ns = ti.dl_period_ns;
+        kc.forked[t] = ti.forked ? 1 : 0;
     }
     return kc;
 }

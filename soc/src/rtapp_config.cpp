@@ -66,7 +66,7 @@ ev classify(const std::string& key)
 
 const std::vector<std::string> event_names = {"run",   "runtime", "sleep", "timer",   "lock",
                                               "unlock", "wait",   "signal", "broad",  "sync",
-                                              "barrier", "suspend", "resume", "yield"};
+                                              "barrier", "suspend", "resume", "yield", "fork"};
 
 std::vector<std::string> with_events(std::vector<std::string> keys)
 {
@@ -104,7 +104,6 @@ const char* unsupported_event(ev k)
     switch (k) {
     case ev::mem:
     case ev::iorun: return "blsim does not model rt-app's memory and I/O writes";
-    case ev::fork: return "blsim's threads all exist from the start";
     default: return nullptr;
     }
 }
@@ -365,6 +364,7 @@ private:
                          workloads::rtapp_thread& t);
 
     void global(const node& g, workloads::rtapp_params& out);
+    void forks(workloads::rtapp_params& out);
     void thread(const std::string& name, const mark& key, const node& n, workloads::rtapp_thread& t);
     bool phase_keys(const node& n, const std::string& p, bool is_thread, workloads::rtapp_thread& t,
                     long& loop, std::vector<event_at>& events);
@@ -431,6 +431,7 @@ void parser::document(const node& doc, workloads::rtapp_params& out)
         thread(tasks->keys[i], tasks->key_marks[i], tasks->items[i], t);
         out.threads.push_back(std::move(t));
     }
+    forks(out);
     // A thread that loops forever through events that all take no time would hold the
     // simulated time still (rt-app would spin a CPU): refused.
     for (std::size_t i = 0; i < threads_.size() && i < out.threads.size(); i++) {
@@ -459,6 +460,47 @@ void parser::document(const node& doc, workloads::rtapp_params& out)
                   "loops forever but none of its events takes time (run, runtime or sleep above 0, "
                   "timer, wait, sync, suspend, a barrier shared with another thread, or a "
                   "SCHED_DEADLINE thread's yield): the simulated time would stand still");
+    }
+}
+
+// Fork events: each names a thread of the document, and blsim holds back one instance of it
+// per fork the document can reach (a fork event's thread instances x thread loops x phase
+// loops), started when the fork comes. So a forking thread must loop a bounded number of times,
+// and not be started by a fork itself.
+void parser::forks(workloads::rtapp_params& out)
+{
+    std::map<std::string, std::size_t> def;
+    for (std::size_t i = 0; i < out.threads.size(); i++)
+        def.emplace(out.threads[i].name, i);
+    std::set<std::size_t> forked;
+    for (const thread_at& th : threads_)
+        for (const auto& ph : th.phases)
+            for (const event_at& a : ph)
+                if (a.e.kind == rtapp_event::fork) {
+                    if (!def.count(a.e.ref))
+                        d_.error(a.key, a.path + ": forks '" + a.e.ref + "', which is not a thread of the document");
+                    else
+                        forked.insert(def[a.e.ref]);
+                }
+    for (std::size_t i = 0; i < threads_.size() && i < out.threads.size(); i++) {
+        const workloads::rtapp_thread& t = out.threads[i];
+        for (std::size_t j = 0; j < threads_[i].phases.size() && j < t.phases.size(); j++)
+            for (const event_at& a : threads_[i].phases[j]) {
+                if (a.e.kind != rtapp_event::fork || !def.count(a.e.ref))
+                    continue;
+                if (forked.count(i)) {
+                    d_.error(a.key, a.path + ": a thread started by a fork that forks in turn is not supported "
+                                             "(blsim holds back a thread for each fork the document can reach)");
+                } else if (t.loop == -1) {
+                    d_.error(a.key, a.path + ": a fork in a thread that loops forever would start threads "
+                                             "without bound (blsim holds back a thread for each fork): give '" +
+                                             t.name + "' a loop count");
+                } else {
+                    const long long n = static_cast<long long>(t.instances) * t.loop * t.phases[j].loop;
+                    workloads::rtapp_thread& target = out.threads[def[a.e.ref]];
+                    target.forks = static_cast<int>(std::min<long long>(int_max, target.forks + n));
+                }
+            }
     }
 }
 
@@ -592,6 +634,9 @@ bool parser::event(const std::string& key, const mark& key_at, const node& v, co
     case ev::yield:
         e.kind = rtapp_event::yield; // rt-app reads no value
         return true;
+    case ev::fork:
+        e.kind = rtapp_event::fork;
+        return text(v, p, "the name of a thread", e.ref);
     case ev::barrier:
         e.kind = rtapp_event::barrier;
         if (!text(v, p, "the name of a barrier", e.ref))

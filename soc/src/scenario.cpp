@@ -1357,7 +1357,7 @@ void check_workload(scenario_config& c, const std::string& path, const bind_cont
             n = 2, what = " music player threads";
         else if (w.kind == "rtapp") {
             for (const workloads::rtapp_thread& t : w.rtapp_params.threads)
-                n += static_cast<std::size_t>(t.instances);
+                n += static_cast<std::size_t>(t.instances) + static_cast<std::size_t>(t.forks);
             what = " rt-app threads";
         }
         const std::size_t extra = w.audio.enabled ? 2 : 0;

@@ -750,3 +750,34 @@ TEST(rtapp_config, what_rt_app_runs_though_linux_or_json_c_bend_it_is_read_as_th
 }
 
 } // namespace
+
+namespace {
+
+TEST(rtapp_config, forks_hold_back_an_instance_per_fork_the_document_can_reach)
+{
+    // "p": 2 instances x loop 3 x phase loop 2 = 12 forks of "c"; "q" forks "c" once more.
+    rtapp_params p;
+    EXPECT_TRUE(errors_of(R"({"tasks": {
+        "p": {"instance": 2, "loop": 3, "phases": {"a": {"loop": 2, "fork": "c", "run": 10}}},
+        "q": {"loop": 1, "fork": "c", "run": 10},
+        "c": {"instance": 0, "loop": 1, "run": 10}}})",
+                          &p)
+                    .empty());
+    EXPECT_EQ(p.threads[2].forks, 13);
+    EXPECT_EQ(p.threads[0].forks, 0);
+    EXPECT_EQ(p.threads[0].phases[0].events[0].kind, rtapp_event::fork);
+    EXPECT_EQ(p.threads[0].phases[0].events[0].ref, "c");
+    EXPECT_EQ(errors_of(R"({"tasks": {
+  "p": {"run": 10, "fork": "nobody", "sleep": 10},
+  "q": {"run": 10, "fork": "c", "sleep": 10},
+  "c": {"instance": 0, "loop": 1, "fork": "d", "run": 10},
+  "d": {"instance": 0, "loop": 1, "run": 10}}})"),
+              (std::vector<std::string>{
+                  "t.json:2:20: tasks.p.fork: forks 'nobody', which is not a thread of the document",
+                  "t.json:3:20: tasks.q.fork: a fork in a thread that loops forever would start threads without "
+                  "bound (blsim holds back a thread for each fork): give 'q' a loop count",
+                  "t.json:4:35: tasks.c.fork: a thread started by a fork that forks in turn is not supported "
+                  "(blsim holds back a thread for each fork the document can reach)"}));
+}
+
+} // namespace

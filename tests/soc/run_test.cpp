@@ -1108,6 +1108,25 @@ TEST_F(run_test, deadline_admission_is_checked_against_the_runs_cpus)
     fs::remove(json);
 }
 
+// Issue 25: rt-app's fork. Each of the parent's two passes forks a child held back for it
+// (child-1, child-2, after the threads started at once); each child spins its 5 ms of wall
+// time once and exits, under every mode's placement of a new task.
+TEST_F(run_test, forked_threads_start_when_forked_and_run_their_definition)
+{
+    for (const char* mode : {"iks", "hmp", "eas"}) {
+        const fs::path cfg = rtapp_scenario(dir, "fork", mode, "0.5", "soc/data/rtapp-fork.json");
+        result r = blsim("run -q " + cfg.string() + " --out " + dir.string() + " --force");
+        fs::remove(cfg);
+        ASSERT_EQ(r.status, 0) << mode << ": " << r.err;
+        const json s = json::parse(slurp(dir / "summary.json"));
+        for (const char* child : {"child-1", "child-2"}) {
+            EXPECT_NEAR(s["tasks"][child]["runtime_s"].get<double>(), 0.005, 1e-5) << mode << " " << child;
+            EXPECT_EQ(s["perf"]["rtapp"][child]["loops"], 1) << mode << " " << child;
+        }
+        EXPECT_EQ(s["perf"]["rtapp"]["parent-0"]["loops"], 2) << mode;
+    }
+}
+
 TEST_F(run_test, a_bad_configuration_is_located_and_writes_nothing)
 {
     const fs::path cfg = dir.string() + "-bad.yaml";

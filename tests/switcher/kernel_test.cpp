@@ -224,7 +224,7 @@ bls_step run_step(double ref_ns, uint32_t ws_kb = 0)
 // Asleep until @until_ns; with @io, waiting for block I/O.
 bls_step sleep_step(uint64_t until_ns, int io = 0)
 {
-    return bls_step{BLS_STEP_SLEEP, 0, 0, 0, 0, until_ns, io, 0, 0};
+    return bls_step{BLS_STEP_SLEEP, 0, 0, 0, 0, until_ns, io, 0, 0, 0};
 }
 
 const bls_platform_ops fake_ops = {

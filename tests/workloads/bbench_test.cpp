@@ -184,6 +184,7 @@ void run_alone(workload& w)
         case step::exit: gone[t] = true; break;
         case step::affinity: break; // BBench pins nothing
         case step::yield: break;    // nor yields
+        case step::fork: break;     // nor forks
         }
     }
     FAIL() << "the workload never settled";

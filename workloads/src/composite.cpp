@@ -19,7 +19,13 @@ task_info composite::info(unsigned task) const
 step composite::next(unsigned task, std::uint64_t now_ns)
 {
     const auto& [p, t] = owner_.at(task);
-    return parts_[p]->next(t, now_ns);
+    step s = parts_[p]->next(t, now_ns);
+    if (s.kind == step::fork) {
+        // The part names its own task: the composite's number for it is the one after the
+        // part's first task, as add() laid them out.
+        s.task += task - t;
+    }
+    return s;
 }
 
 } // namespace blsim::workloads

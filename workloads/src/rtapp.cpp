@@ -116,19 +116,38 @@ rtapp::rtapp(rtapp_params p, unsigned event_base) : p_(std::move(p)), base_(even
         invalid("needs " + std::to_string(nevents_) + " events from event " + std::to_string(base_) +
                 ": more than the kernel's " + std::to_string(max_events));
 
+    // The threads started at once, then those held back for forks (rt-app numbers forked
+    // threads as it creates them; here in the order of their definitions).
     unsigned index = 0;
+    fork_slots_.resize(p_.threads.size());
+    forks_done_.assign(p_.threads.size(), 0);
+    auto add_thread = [&](std::size_t d, bool forked) {
+        thread_state ts;
+        ts.def = d;
+        ts.forked = forked;
+        ts.cpus = cpu_mask(p_.threads[d].cpus); // its task starts with them (task_info::cpus)
+        if (forked)
+            fork_slots_[d].push_back(static_cast<unsigned>(threads_.size()));
+        threads_.push_back(ts);
+        rtapp_thread_stats st;
+        st.name = p_.threads[d].name + "-" + std::to_string(index++);
+        if (p_.log)
+            st.log_file = p_.log_basename + "-" + st.name + ".log";
+        stats_.push_back(st);
+    };
+    for (std::size_t d = 0; d < p_.threads.size(); d++) {
+        def_of_[p_.threads[d].name] = d;
+        for (int i = 0; i < p_.threads[d].instances; i++)
+            add_thread(d, false);
+    }
     for (std::size_t d = 0; d < p_.threads.size(); d++)
-        for (int i = 0; i < p_.threads[d].instances; i++) {
-            thread_state ts;
-            ts.def = d;
-            ts.cpus = cpu_mask(p_.threads[d].cpus); // its task starts with them (task_info::cpus)
-            threads_.push_back(ts);
-            rtapp_thread_stats st;
-            st.name = p_.threads[d].name + "-" + std::to_string(index++);
-            if (p_.log)
-                st.log_file = p_.log_basename + "-" + st.name + ".log";
-            stats_.push_back(st);
-        }
+        for (int i = 0; i < p_.threads[d].forks; i++)
+            add_thread(d, true);
+    for (const rtapp_thread& t : p_.threads)
+        for (const rtapp_phase& ph : t.phases)
+            for (const rtapp_event& e : ph.events)
+                if (e.kind == rtapp_event::fork && !def_of_.count(e.ref))
+                    invalid("thread '" + t.name + "' forks '" + e.ref + "', which the document does not define");
 }
 
 unsigned rtapp::allocate(res_kind k, const std::string& name)
@@ -181,8 +200,9 @@ int rtapp::event_of(rtapp_event::kind_t kind, const std::string& name) const
 task_info rtapp::info(unsigned task) const
 {
     const rtapp_thread& t = p_.threads.at(threads_.at(task).def);
-    return {stats_[task].name, t.cpus, t.nice, t.policy, t.rt_priority, t.dl_runtime_ns, t.dl_deadline_ns,
-            t.dl_period_ns};
+    return {stats_[task].name, t.cpus,           t.nice,           t.policy,
+            t.rt_priority,     t.dl_runtime_ns,  t.dl_deadline_ns, t.dl_period_ns,
+            threads_.at(task).forked};
 }
 
 std::uint64_t rtapp::clamp_end(std::uint64_t t) const
@@ -377,6 +397,19 @@ void rtapp::do_event(unsigned task, const rtapp_event& e, std::uint64_t now_ns)
         ts.queued.push_back(make(step::block, 0, cond_events_[slot(res_kind::cond, e.ref)]));
         break;
     case rtapp_event::yield: ts.queued.push_back(make(step::yield)); break;
+    case rtapp_event::fork: {
+        // The next instance held back for it; the parser made one per fork the document
+        // can reach, so none lacks (more would be a parser bug: nothing is started).
+        const std::size_t d = def_of_.at(e.ref);
+        if (forks_done_[d] < fork_slots_[d].size()) {
+            const unsigned child = fork_slots_[d][forks_done_[d]++];
+            threads_[child].fork_ns = now_ns;
+            step s = make(step::fork);
+            s.task = child;
+            ts.queued.push_back(s);
+        }
+        break;
+    }
     case rtapp_event::barrier: {
         barrier_state& b = barriers_[slot(res_kind::barrier, e.ref)];
         if (b.arrived + 1 >= b.users) {
@@ -465,7 +498,7 @@ step rtapp::next(unsigned task, std::uint64_t now_ns)
 
     if (!ts.started) {
         ts.started = true;
-        ts.first_ns = t_zero_ns_ + us_to_ns(p_.threads[ts.def].delay_us);
+        ts.first_ns = (ts.forked ? ts.fork_ns : t_zero_ns_) + us_to_ns(p_.threads[ts.def].delay_us);
         if (ts.first_ns > now_ns)
             return make(step::sleep_until, clamp_end(ts.first_ns));
     }

@@ -99,6 +99,8 @@ struct bls_kernel_config {
 	int spc_irq_any_cpu;
 	unsigned ntasks;
 	struct bls_sched_task_config tasks[BLS_MAX_TASKS];
+	/* Nonzero: the task is not started at boot but by another's FORK step (once). */
+	unsigned char forked[BLS_MAX_TASKS];
 };
 
 /* Per-task accounting beyond the scheduler's, readable by the caller at any time. */

@@ -34,6 +34,9 @@ enum bls_step_kind {
 			     * CPU it may no longer use moves at once */
 	BLS_STEP_YIELD,     /* sched_yield: the CPU reschedules (bls_sched_yield says who runs);
 			     * the task's next step is asked for when it runs again */
+	BLS_STEP_FORK,      /* start task @task, one the configuration holds back until forked
+			     * (bls_kernel_config.forked): placed as a new task, it runs its
+			     * workload from its first step */
 };
 
 /* A step. RUN uses ref_ns and the memory behaviour; SPIN until_ns and the memory behaviour;
@@ -48,6 +51,7 @@ struct bls_step {
 	int io;                  /* SLEEP: nonzero for a wait for block I/O */
 	unsigned event;          /* < BLS_MAX_EVENTS */
 	uint32_t affinity;       /* AFFINITY: logical CPUs (bits), 0: every one */
+	unsigned task;           /* FORK: the task started */
 };
 
 #define BLS_MAX_EVENTS 4096

@@ -805,6 +805,16 @@ static void next_step(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t
 			k->has_step[t] = 0;
 			return;
 		}
+		case BLS_STEP_FORK:
+			/* A task held back for a fork, not started yet: placed as a new task
+			 * (wake_up_new_task); anything else is the workload's error. */
+			if (st->task >= k->sched.ntasks || !k->cfg.forked[st->task] ||
+			    k->sched.task[st->task].state != BLS_TASK_NEW) {
+				workload_failed(k, cpu, l, t);
+				return;
+			}
+			k->kick |= 1u << bls_sched_wake(&k->sched, st->task, tnow, tnow);
+			continue;
 		case BLS_STEP_YIELD:
 			bls_sched_yield(&k->sched, l, tnow);
 			k->has_step[t] = 0; /* its next step when it runs again */
@@ -923,7 +933,8 @@ static void boot(struct bls_kernel *k, unsigned cpu)
 		k->ops->trace(k->plat, cpu, BLS_TRACE_MODE, k->mode, 0);
 		build_policies(k, t);
 		for (unsigned i = 0; i < k->sched.ntasks; i++)
-			k->kick |= 1u << bls_sched_wake(&k->sched, i, t, t);
+			if (!k->cfg.forked[i])
+				k->kick |= 1u << bls_sched_wake(&k->sched, i, t, t);
 		flush_sched_events(k, cpu);
 		/* dsb; store; sev: the others must see the flag no earlier than the
 		 * distributor is up. */

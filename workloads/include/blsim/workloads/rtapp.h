@@ -83,10 +83,11 @@ namespace blsim::workloads {
 
 struct rtapp_event {
     enum kind_t { run, runtime, sleep, timer, lock, unlock, wait, signal, broad, sync, suspend,
-                  resume, barrier, yield };
+                  resume, barrier, yield, fork };
     kind_t kind = run;
     double us = 0;          // run, runtime, sleep: duration; timer: period (> 0)
-    std::string ref;        // the resource: mutex, condition, barrier, timer or thread name
+    std::string ref;        // the resource: mutex, condition, barrier, timer or thread name (suspend,
+                            // resume, fork)
     std::string mutex;      // wait, sync: the mutex released while waiting
     bool absolute = false;  // timer: mode absolute (default relative)
 };
@@ -106,6 +107,7 @@ struct rtapp_thread {
     int nice = 0;            // rt-app's "priority" under SCHED_OTHER
     task_info::policy_t policy = task_info::normal; // its "policy" (else global.default_policy)
     int rt_priority = 0;     // rt-app's "priority" under SCHED_FIFO and SCHED_RR (1..99, default 10)
+    int forks = 0;           // instances started by other threads' fork events (after the others)
     // SCHED_DEADLINE: dl-runtime, dl-deadline and dl-period, in ns.
     std::uint64_t dl_runtime_ns = 0, dl_deadline_ns = 0, dl_period_ns = 0;
     double delay_us = 0;     // before its first event
@@ -196,6 +198,8 @@ private:
     struct thread_state {
         std::size_t def = 0;        // index into p_.threads
         bool started = false, finished = false;
+        bool forked = false;        // started by a fork, at fork_ns (its reference time)
+        std::uint64_t fork_ns = 0;
         std::uint64_t first_ns = 0; // t_first: the use case's start + delay
         long thread_loop = 0, phase_loop = 0;
         std::size_t phase = 0, event = 0;
@@ -238,6 +242,10 @@ private:
     std::map<std::string, bool> absolute_; // timer key (unique ones by "d:<def>:<ref>")
     std::vector<thread_state> threads_;
     std::vector<rtapp_thread_stats> stats_;
+    // Forks: each thread's instances held back for them, and how many were started.
+    std::vector<std::vector<unsigned>> fork_slots_;
+    std::vector<std::size_t> forks_done_;
+    std::map<std::string, std::size_t> def_of_; // thread name -> index into p_.threads
     bool t_zero_set_ = false;
     std::uint64_t t_zero_ns_ = 0;
     std::uint64_t end_ns_ = 0;         // 0: no end

@@ -17,8 +17,9 @@ struct step {
     // clock); sleep_until: off the CPU until an absolute time; block: until @event is
     // signalled; signal: wake the longest waiter on @event (none: lost); broadcast: wake all;
     // affinity: run only on the logical CPUs of @cpus from now on (rt-app's per-phase cpus);
-    // yield: sched_yield (the next step is asked for when the task runs again).
-    enum kind_t { run, sleep_until, block, signal, broadcast, exit, spin_until, affinity, yield } kind = exit;
+    // yield: sched_yield (the next step is asked for when the task runs again); fork: start
+    // task @task, one whose info() says it waits to be forked.
+    enum kind_t { run, sleep_until, block, signal, broadcast, exit, spin_until, affinity, yield, fork } kind = exit;
     double ref_ns = 0;          // run: work on the reference CPU
     double mem_fraction = 0;    // run, spin_until: share of it that is memory stall
     int working_set_kb = 0;     // run, spin_until: data touched (0: caches not modelled)
@@ -27,6 +28,7 @@ struct step {
     unsigned event = 0;         // block, signal, broadcast (< max_events)
     bool io = false;            // sleep_until: a wait for block I/O (the CPU's iowait)
     std::uint32_t cpus = 0;     // affinity: logical CPUs (bits), 0: every one
+    unsigned task = 0;          // fork: the task started
 };
 
 // Events a workload may use (the kernel's BLS_MAX_EVENTS).
@@ -44,6 +46,7 @@ struct task_info {
     policy_t policy = normal;
     int rt_priority = 0;   // fifo, rr: 1..99
     std::uint64_t dl_runtime_ns = 0, dl_deadline_ns = 0, dl_period_ns = 0; // deadline
+    bool forked = false;   // not started at boot: another task's fork step starts it
 };
 
 // A workload: a set of tasks and their behaviour.
