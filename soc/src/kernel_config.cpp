@@ -189,7 +189,13 @@ bls_kernel_config platform::kernel_config(unsigned ncpus) const
         throw internal_error("no cpuidle governor named '" + cfg_.cpuidle.governor + "' in the kernel");
     kc.cpuidle.menu_version = cfg_.cpuidle.menu.version == "3.13" ? BLS_MENU_3_13 : BLS_MENU_3_10;
 
-    // The tasks.
+    // The task groups (checked against BLS_MAX_GROUPS with the workload), then the tasks.
+    const std::vector<workloads::group_info> groups = workload_->groups();
+    if (groups.size() > BLS_MAX_GROUPS)
+        throw internal_error("the workload has more task groups than the kernel's " + std::to_string(BLS_MAX_GROUPS));
+    kc.sched.ngroups = static_cast<unsigned>(groups.size());
+    for (std::size_t g = 0; g < groups.size(); g++)
+        kc.sched.group[g] = {groups[g].parent, groups[g].shares};
     kc.ntasks = workload_->ntasks();
     for (unsigned t = 0; t < kc.ntasks; t++) {
         const workloads::task_info ti = workload_->info(t);
@@ -208,6 +214,7 @@ bls_kernel_config platform::kernel_config(unsigned ncpus) const
         kc.tasks[t].dl_deadline_ns = ti.dl_deadline_ns;
         kc.tasks[t].dl_period_ns = ti.dl_period_ns;
         kc.forked[t] = ti.forked ? 1 : 0;
+        kc.tasks[t].group = ti.group;
     }
     return kc;
 }

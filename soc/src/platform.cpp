@@ -267,8 +267,10 @@ platform::platform(const scenario_config& cfg, injected_bug bug, unsigned mutant
             case workloads::step::affinity: out->kind = BLS_STEP_AFFINITY; break;
             case workloads::step::yield: out->kind = BLS_STEP_YIELD; break;
             case workloads::step::fork: out->kind = BLS_STEP_FORK; break;
+            case workloads::step::move_group: out->kind = BLS_STEP_GROUP; break;
             }
             out->task = st.task;
+            out->group = st.group;
             out->affinity = st.cpus;
             out->ref_ns = st.ref_ns;
             out->mem_fraction = st.mem_fraction;

@@ -400,6 +400,45 @@ private:
     std::string thread_name_; // of the thread being read
     std::uint64_t dl_total_bw_ = 0; // the SCHED_DEADLINE threads' bandwidth so far (admission)
     std::vector<int> phase_cpus_; // of the phase being read (empty: the thread's)
+    int phase_group_ = -1;        // of the phase being read (-1: unchanged)
+    std::vector<std::string> taskgroups_; // every taskgroup named, parents first
+
+    // A taskgroup's path ("/tg1/tg11"; "/" the root; "" none, -1): its group, registering it
+    // and its parents; -2 when malformed (reported).
+    int taskgroup(const node& v, const std::string& p)
+    {
+        if (!v.is_scalar()) {
+            error(v.at, p, "expected a taskgroup path such as \"/tg1\", got " + cfg::describe(v));
+            return -2;
+        }
+        const std::string& path = v.value;
+        if (path.empty())
+            return -1;
+        if (path == "/")
+            return 0;
+        if (path[0] != '/' || path.back() == '/' || path.find("//") != std::string::npos) {
+            error(v.at, p, "expected a taskgroup path such as \"/tg1\" or \"/tg1/tg11\", got '" + path + "'");
+            return -2;
+        }
+        int id = 0;
+        for (std::size_t at = path.find('/', 1);; at = path.find('/', at + 1)) {
+            const std::string prefix = path.substr(0, at);
+            auto it = std::find(taskgroups_.begin(), taskgroups_.end(), prefix);
+            if (it == taskgroups_.end()) {
+                if (taskgroups_.size() + 1 >= BLS_MAX_GROUPS) {
+                    error(v.at, p, "'" + prefix + "' would be taskgroup " + std::to_string(taskgroups_.size() + 1) +
+                                       ": blsim's scheduler has " + std::to_string(BLS_MAX_GROUPS - 1) +
+                                       " besides the root");
+                    return -2;
+                }
+                taskgroups_.push_back(prefix);
+                it = taskgroups_.end() - 1;
+            }
+            id = static_cast<int>(it - taskgroups_.begin()) + 1;
+            if (at == std::string::npos)
+                return id;
+        }
+    }
 };
 
 void parser::document(const node& doc, workloads::rtapp_params& out)
@@ -432,6 +471,7 @@ void parser::document(const node& doc, workloads::rtapp_params& out)
         out.threads.push_back(std::move(t));
     }
     forks(out);
+    out.taskgroups = taskgroups_;
     // A thread that loops forever through events that all take no time would hold the
     // simulated time still (rt-app would spin a CPU): refused.
     for (std::size_t i = 0; i < threads_.size() && i < out.threads.size(); i++) {
@@ -707,6 +747,7 @@ bool parser::phase_keys(const node& n, const std::string& p, bool is_thread, wor
     const std::size_t before = d_.count();
     loop = 1;
     phase_cpus_.clear();
+    phase_group_ = -1;
     if (old_grammar(n, p))
         return false;
     for (std::size_t i = 0; i < n.keys.size(); i++) {
@@ -746,9 +787,9 @@ bool parser::phase_keys(const node& n, const std::string& p, bool is_thread, wor
                 error(v.at, kp, "a policy per phase is not supported (a task's class is fixed in blsim): "
                                 "give it at thread level");
         } else if (k == "taskgroup") {
-            if (!(v.is_scalar() && v.value.empty()))
-                d_.error(n.key_marks[i], kp + ": rt-app key 'taskgroup' is not supported: taskgroups "
-                                              "are not modelled");
+            const int g = taskgroup(v, kp);
+            if (!is_thread && g >= 0)
+                phase_group_ = g;
         } else if (const char* why = unsupported_key(k)) {
             d_.error(n.key_marks[i], kp + ": rt-app key '" + k + "' is not supported: " + why);
         } else if (k == "instance" || k == "delay" || k == "phases") {
@@ -917,9 +958,9 @@ void parser::thread(const std::string& name, const mark& key, const node& n, wor
         } else if (k == "phases") {
             // below
         } else if (k == "taskgroup") {
-            if (!(v.is_scalar() && v.value.empty()))
-                d_.error(n.key_marks[i], kp + ": rt-app key 'taskgroup' is not supported: taskgroups "
-                                              "are not modelled");
+            const int g = taskgroup(v, kp);
+            if (g >= 0)
+                t.group = static_cast<unsigned>(g);
         } else if (classify(k) != ev::none) {
             if (phases)
                 d_.error(n.key_marks[i], kp + ": events beside 'phases' are ignored by rt-app: move '" + k +
@@ -980,6 +1021,7 @@ void parser::thread(const std::string& name, const mark& key, const node& n, wor
         check_locks(events, "phase '" + ph.name + "'");
         ph.loop = phase_loop;
         ph.cpus = phase_cpus_;
+        ph.group = phase_group_;
         for (const event_at& a : events)
             ph.events.push_back(a.e);
         t.phases.push_back(std::move(ph));

@@ -781,3 +781,38 @@ TEST(rtapp_config, forks_hold_back_an_instance_per_fork_the_document_can_reach)
 }
 
 } // namespace
+
+namespace {
+
+TEST(rtapp_config, taskgroups_are_registered_with_their_parents_and_changed_per_phase)
+{
+    rtapp_params p;
+    EXPECT_TRUE(errors_of(R"({"tasks": {
+        "a": {"taskgroup": "/tg1/tg11", "phases": {
+            "p0": {"run": 10, "sleep": 10},
+            "p1": {"run": 10, "sleep": 10, "taskgroup": "/"},
+            "p2": {"run": 10, "sleep": 10, "taskgroup": "/tg2"},
+            "p3": {"run": 10, "sleep": 10, "taskgroup": ""}}},
+        "b": {"taskgroup": "/tg1", "run": 10, "sleep": 10}}})",
+                          &p)
+                    .empty());
+    EXPECT_EQ(p.taskgroups, (std::vector<std::string>{"/tg1", "/tg1/tg11", "/tg2"}));
+    EXPECT_EQ(p.threads[0].group, 2u);
+    EXPECT_EQ(p.threads[0].phases[0].group, -1);
+    EXPECT_EQ(p.threads[0].phases[1].group, 0);
+    EXPECT_EQ(p.threads[0].phases[2].group, 3);
+    EXPECT_EQ(p.threads[0].phases[3].group, -1);
+    EXPECT_EQ(p.threads[1].group, 1u);
+    const workloads::rtapp w(p);
+    const std::vector<workloads::group_info> g = w.groups();
+    ASSERT_EQ(g.size(), 4u);
+    EXPECT_EQ(g[2].path, "/tg1/tg11");
+    EXPECT_EQ(g[2].parent, 1u);
+    EXPECT_EQ(g[3].parent, 0u);
+    EXPECT_EQ(g[3].shares, 1024u);
+    EXPECT_EQ(errors_of(R"({"tasks": {"a": {"taskgroup": "tg1/", "run": 10, "sleep": 10}}})"),
+              (std::vector<std::string>{"t.json:1:31: tasks.a.taskgroup: expected a taskgroup path such as \"/tg1\" "
+                                        "or \"/tg1/tg11\", got 'tg1/'"}));
+}
+
+} // namespace

@@ -1127,6 +1127,20 @@ TEST_F(run_test, forked_threads_start_when_forked_and_run_their_definition)
     }
 }
 
+// Issue 25: rt-app's taskgroups are CFS groups: on one CPU a task alone in its group gets as
+// much as the three of another group together (1 s: 0.5 s, and 0.167 s each).
+TEST_F(run_test, taskgroups_share_the_cpu_by_group_then_by_task)
+{
+    const fs::path cfg = rtapp_scenario(dir, "tg", "hmp", "1", "soc/data/rtapp-taskgroups.json");
+    result r = blsim("run -q " + cfg.string() + " --out " + dir.string());
+    fs::remove(cfg);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_NEAR(s["tasks"]["a-0"]["runtime_s"].get<double>(), 0.5, 0.01);
+    for (const char* b : {"b-1", "b-2", "b-3"})
+        EXPECT_NEAR(s["tasks"][b]["runtime_s"].get<double>(), 0.5 / 3, 0.01) << b;
+}
+
 TEST_F(run_test, a_bad_configuration_is_located_and_writes_nothing)
 {
     const fs::path cfg = dir.string() + "-bad.yaml";

@@ -73,7 +73,7 @@ TEST(eas, the_estimate_is_the_hand_worked_one)
 int wake_after_running(double n)
 {
     bls_sched s = make();
-    const bls_sched_task_config tc = {0, 0, BLS_SCHED_NORMAL, 0, 0, 0, 0};
+    const bls_sched_task_config tc = {0, 0, BLS_SCHED_NORMAL, 0, 0, 0, 0, 0};
     EXPECT_EQ(bls_sched_add_task(&s, &tc, 0), 0);
     EXPECT_EQ(bls_sched_wake(&s, 0, 0, 0), 0); // new: CFS places it, on its first idle CPU
     EXPECT_EQ(bls_sched_pick(&s, 0, 0), 0);
@@ -94,7 +94,7 @@ TEST(eas, a_task_wakes_on_the_cheaper_cpu_that_fits_it)
 TEST(eas, balancing_waits_while_no_cpu_is_overutilised)
 {
     bls_sched s = make();
-    const bls_sched_task_config tc = {0, 0, BLS_SCHED_NORMAL, 0, 0, 0, 0};
+    const bls_sched_task_config tc = {0, 0, BLS_SCHED_NORMAL, 0, 0, 0, 0, 0};
     ASSERT_EQ(bls_sched_add_task(&s, &tc, 0), 0);
     ASSERT_EQ(bls_sched_add_task(&s, &tc, 0), 1);
     // New tasks are spread as CFS does: one per CPU. Each runs one period (util

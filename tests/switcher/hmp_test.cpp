@@ -44,7 +44,7 @@ struct hmp_fixture {
     }
     int add(int nice = 0)
     {
-        const bls_sched_task_config tc = {0, nice, BLS_SCHED_NORMAL, 0, 0, 0, 0};
+        const bls_sched_task_config tc = {0, nice, BLS_SCHED_NORMAL, 0, 0, 0, 0, 0};
         return bls_sched_add_task(&s, &tc, 0);
     }
     void drain()

@@ -224,7 +224,7 @@ bls_step run_step(double ref_ns, uint32_t ws_kb = 0)
 // Asleep until @until_ns; with @io, waiting for block I/O.
 bls_step sleep_step(uint64_t until_ns, int io = 0)
 {
-    return bls_step{BLS_STEP_SLEEP, 0, 0, 0, 0, until_ns, io, 0, 0, 0};
+    return bls_step{BLS_STEP_SLEEP, 0, 0, 0, 0, until_ns, io, 0, 0, 0, 0};
 }
 
 const bls_platform_ops fake_ops = {
@@ -316,8 +316,8 @@ bls_kernel_config two_tasks_on_cpu0()
     bls_governor_default_tunables(&c.tunables);
     c.boot_cpu = 0;
     c.ntasks = 2;
-    c.tasks[0] = {1u << 0, 0, BLS_SCHED_NORMAL, 0, 0, 0, 0};
-    c.tasks[1] = {1u << 0, 0, BLS_SCHED_NORMAL, 0, 0, 0, 0};
+    c.tasks[0] = {1u << 0, 0, BLS_SCHED_NORMAL, 0, 0, 0, 0, 0};
+    c.tasks[1] = {1u << 0, 0, BLS_SCHED_NORMAL, 0, 0, 0, 0, 0};
     return c;
 }
 

@@ -40,14 +40,14 @@ inline bls_sched make(unsigned n)
 
 inline int add(bls_sched& s, bls_sched_policy policy = BLS_SCHED_NORMAL, unsigned prio = 0, uint32_t affinity = 0)
 {
-    const bls_sched_task_config tc = {affinity, 0, policy, prio, 0, 0, 0};
+    const bls_sched_task_config tc = {affinity, 0, policy, prio, 0, 0, 0, 0};
     return bls_sched_add_task(&s, &tc, 0);
 }
 
 // A SCHED_DEADLINE task: @runtime of every @period, due @deadline into it (0: the period).
 inline int add_dl(bls_sched& s, uint64_t runtime, uint64_t period, uint64_t deadline = 0, uint32_t affinity = 0)
 {
-    const bls_sched_task_config tc = {affinity, 0, BLS_SCHED_DEADLINE, 0, runtime, deadline ? deadline : period, period};
+    const bls_sched_task_config tc = {affinity, 0, BLS_SCHED_DEADLINE, 0, runtime, deadline ? deadline : period, period, 0};
     return bls_sched_add_task(&s, &tc, 0);
 }
 

@@ -34,7 +34,7 @@ bls_sched make(unsigned n, uint32_t online = 0)
 
 int add(bls_sched& s, int nice = 0, uint32_t affinity = 0)
 {
-    const bls_sched_task_config tc = {affinity, nice, BLS_SCHED_NORMAL, 0, 0, 0, 0};
+    const bls_sched_task_config tc = {affinity, nice, BLS_SCHED_NORMAL, 0, 0, 0, 0, 0};
     return bls_sched_add_task(&s, &tc, 0);
 }
 

@@ -185,6 +185,7 @@ void run_alone(workload& w)
         case step::affinity: break; // BBench pins nothing
         case step::yield: break;    // nor yields
         case step::fork: break;     // nor forks
+        case step::move_group: break; // nor has groups
         }
     }
     FAIL() << "the workload never settled";

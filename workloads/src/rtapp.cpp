@@ -126,6 +126,7 @@ rtapp::rtapp(rtapp_params p, unsigned event_base) : p_(std::move(p)), base_(even
         ts.def = d;
         ts.forked = forked;
         ts.cpus = cpu_mask(p_.threads[d].cpus); // its task starts with them (task_info::cpus)
+        ts.group = p_.threads[d].group;          // and in it (task_info::group)
         if (forked)
             fork_slots_[d].push_back(static_cast<unsigned>(threads_.size()));
         threads_.push_back(ts);
@@ -202,7 +203,20 @@ task_info rtapp::info(unsigned task) const
     const rtapp_thread& t = p_.threads.at(threads_.at(task).def);
     return {stats_[task].name, t.cpus,           t.nice,           t.policy,
             t.rt_priority,     t.dl_runtime_ns,  t.dl_deadline_ns, t.dl_period_ns,
-            threads_.at(task).forked};
+            threads_.at(task).forked, t.group};
+}
+
+std::vector<group_info> rtapp::groups() const
+{
+    if (p_.taskgroups.empty())
+        return {};
+    std::vector<group_info> g{{"/", 0, 1024}};
+    for (const std::string& path : p_.taskgroups) {
+        const std::string parent = path.substr(0, path.rfind('/'));
+        const auto it = std::find(p_.taskgroups.begin(), p_.taskgroups.end(), parent);
+        g.push_back({path, it == p_.taskgroups.end() ? 0u : static_cast<unsigned>(it - p_.taskgroups.begin()) + 1, 1024});
+    }
+    return g;
 }
 
 std::uint64_t rtapp::clamp_end(std::uint64_t t) const
@@ -538,6 +552,13 @@ step rtapp::next(unsigned task, std::uint64_t now_ns)
                 ts.cpus = want;
                 step s = make(step::affinity);
                 s.cpus = want;
+                return s;
+            }
+            // Its taskgroup, when the phase names one it is not in.
+            if (ph.group >= 0 && static_cast<unsigned>(ph.group) != ts.group) {
+                ts.group = static_cast<unsigned>(ph.group);
+                step s = make(step::move_group);
+                s.group = ts.group;
                 return s;
             }
         }

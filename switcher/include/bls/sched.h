@@ -58,6 +58,15 @@ enum bls_sched_policy {
 };
 #define BLS_MAX_RT_PRIO 99u
 
+/* CFS task groups (the cpu controller's cgroups): group 0 is the root; each other group has a
+ * parent (a lower-numbered group) and cpu.shares (cgroup v1; 1024 by default, 2..262144). */
+#define BLS_MAX_GROUPS 32u
+#define BLS_GROUP_DEFAULT_SHARES 1024u
+struct bls_sched_group {
+	unsigned parent;
+	unsigned shares;
+};
+
 enum bls_placement {
 	BLS_PLACE_FAIR = 0x81, /* CFS: spread by load; every CPU alike */
 	BLS_PLACE_HMP = 0x82,  /* big.LITTLE MP: tasks sorted between clusters by tracked load */
@@ -120,6 +129,9 @@ struct bls_sched_config {
 	 * (sched_rt_runtime_us -1). */
 	uint64_t rt_period_ns, rt_runtime_ns;
 	uint64_t rr_timeslice_ns; /* SCHED_RR's quantum (sched_rr_timeslice_ms); 0: 100 ms */
+	/* Task groups: ngroups (0 or 1: the root alone, no group scheduling), group[0] the root. */
+	unsigned ngroups;
+	struct bls_sched_group group[BLS_MAX_GROUPS];
 };
 
 /* bls_sched_bw - a bandwidth, @runtime_ns of every @period_ns, in Linux's 20-bit fixed point
@@ -137,6 +149,7 @@ struct bls_sched_task_config {
 	/* DEADLINE (sched_attr): dl_runtime_ns of CPU time every dl_period_ns (0: dl_deadline_ns),
 	 * within dl_deadline_ns of each period's start; runtime <= deadline <= period. */
 	uint64_t dl_runtime_ns, dl_deadline_ns, dl_period_ns;
+	unsigned group; /* its task group (CFS): 0 the root */
 };
 
 /* Per-task accounting, read-only for callers. */
@@ -153,7 +166,10 @@ struct bls_sched_task {
 	unsigned cpu;          /* run queue it is on, or last ran on */
 	uint32_t affinity;
 	int nice;
-	unsigned weight;
+	unsigned weight;       /* CFS: its weight on its run queue, its nice's scaled by its groups'
+				* shares there (nice_weight when in the root group) */
+	unsigned nice_weight;  /* its nice's */
+	unsigned group;
 	enum bls_sched_policy policy;
 	unsigned rt_priority;
 	uint64_t vruntime;     /* ns weighted by NICE_0_WEIGHT / weight, in its run queue's frame */
@@ -395,6 +411,10 @@ int bls_sched_runnable(const struct bls_sched *s, unsigned cpu);
 
 /* bls_sched_dl_runnable - nonzero when @cpu has a deadline task runnable with budget left. */
 int bls_sched_dl_runnable(const struct bls_sched *s, unsigned cpu);
+
+/* bls_sched_set_group - @cpu's running task moves to task group @group (sched_move_task: its
+ * thread written to another cgroup's tasks file). Returns 0 or -BLS_EINVAL (no such group). */
+int bls_sched_set_group(struct bls_sched *s, unsigned cpu, uint64_t now_ns, unsigned group);
 
 /* bls_sched_yield - @cpu's running task calls sched_yield: a CFS task is picked after the
  * others waiting within a wake-up granularity (the skip buddy), a real-time one goes behind

@@ -37,6 +37,8 @@ enum bls_step_kind {
 	BLS_STEP_FORK,      /* start task @task, one the configuration holds back until forked
 			     * (bls_kernel_config.forked): placed as a new task, it runs its
 			     * workload from its first step */
+	BLS_STEP_GROUP,     /* move to CFS task group @group (its thread written to a cgroup's
+			     * tasks file: sched_move_task) */
 };
 
 /* A step. RUN uses ref_ns and the memory behaviour; SPIN until_ns and the memory behaviour;
@@ -52,6 +54,7 @@ struct bls_step {
 	unsigned event;          /* < BLS_MAX_EVENTS */
 	uint32_t affinity;       /* AFFINITY: logical CPUs (bits), 0: every one */
 	unsigned task;           /* FORK: the task started */
+	unsigned group;          /* GROUP: the task group (bls_sched_config.group; 0 the root) */
 };
 
 #define BLS_MAX_EVENTS 4096

@@ -815,6 +815,12 @@ static void next_step(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t
 			}
 			k->kick |= 1u << bls_sched_wake(&k->sched, st->task, tnow, tnow);
 			continue;
+		case BLS_STEP_GROUP:
+			if (bls_sched_set_group(&k->sched, l, tnow, st->group) != 0) {
+				workload_failed(k, cpu, l, t);
+				return;
+			}
+			continue;
 		case BLS_STEP_YIELD:
 			bls_sched_yield(&k->sched, l, tnow);
 			k->has_step[t] = 0; /* its next step when it runs again */

@@ -42,8 +42,11 @@ int bls_sched_init(struct bls_sched *s, const struct bls_sched_config *cfg, uint
 	    cfg->latency_ns < cfg->min_granularity_ns || cfg->balance_interval_ns == 0)
 		return -BLS_EINVAL;
 	const uint32_t all = cfg->ncpus == 32 ? ~0u : (1u << cfg->ncpus) - 1u;
-	if (online == 0 || (online & ~all))
+	if (online == 0 || (online & ~all) || cfg->ngroups > BLS_MAX_GROUPS)
 		return -BLS_EINVAL;
+	for (unsigned g = 1; g < cfg->ngroups; g++)
+		if (cfg->group[g].parent >= g || cfg->group[g].shares < 2 || cfg->group[g].shares > 262144)
+			return -BLS_EINVAL; /* parents first; cpu.shares' range (MIN_SHARES..MAX_SHARES) */
 	memset(s, 0, sizeof(*s));
 	s->cfg = *cfg;
 	s->online = online;
@@ -110,7 +113,8 @@ int bls_sched_set_placement(struct bls_sched *s, enum bls_placement p, uint64_t 
 int bls_sched_add_task(struct bls_sched *s, const struct bls_sched_task_config *tc, uint64_t now_ns)
 {
 	const uint32_t all = (1u << s->cfg.ncpus) - 1u;
-	if (s->ntasks == BLS_MAX_TASKS || tc->nice < -20 || tc->nice > 19 || (tc->affinity & ~all))
+	if (s->ntasks == BLS_MAX_TASKS || tc->nice < -20 || tc->nice > 19 || (tc->affinity & ~all) ||
+	    (tc->group != 0 && tc->group >= s->cfg.ngroups))
 		return -BLS_EINVAL;
 	const int rt = tc->policy == BLS_SCHED_FIFO || tc->policy == BLS_SCHED_RR;
 	if (tc->policy == BLS_SCHED_DEADLINE) {
@@ -127,7 +131,8 @@ int bls_sched_add_task(struct bls_sched *s, const struct bls_sched_task_config *
 	t->state = BLS_TASK_NEW;
 	t->affinity = tc->affinity ? tc->affinity : all;
 	t->nice = tc->nice;
-	t->weight = bls_sched_weight(tc->nice);
+	t->weight = t->nice_weight = bls_sched_weight(tc->nice);
+	t->group = tc->group;
 	t->policy = tc->policy;
 	t->rt_priority = tc->rt_priority;
 	rt_init_task(s, t);
@@ -210,6 +215,63 @@ static void update_min_vruntime(struct bls_sched *s, unsigned cpu)
 	}
 	if (least != UINT64_MAX && least > rq->min_vruntime)
 		rq->min_vruntime = least;
+}
+
+/* Group scheduling, flattened (docs/os.md, "Task groups"): a group is an entity of its parent
+ * on each CPU, weighing there its cpu.shares times its part of the group's load (calc_group_shares,
+ * the load being its members' queued weights, at least MIN_SHARES 2), and its members share that
+ * weight in proportion to theirs. A task's weight on its run queue is its nice's scaled so at
+ * each level up to the root. Recomputed for every CPU at each scheduling point, each CPU's
+ * running task accounted first under the weight it ran with. */
+static void group_reweight(struct bls_sched *s, uint64_t now)
+{
+	const unsigned ng = s->cfg.ngroups, n = s->cfg.ncpus;
+	if (ng <= 1)
+		return;
+	double load[BLS_MAX_GROUPS][BLS_MAX_CPUS] = {{0}}, share[BLS_MAX_GROUPS][BLS_MAX_CPUS] = {{0}};
+	for (unsigned i = 0; i < s->ntasks; i++) {
+		const struct bls_sched_task *t = &s->task[i];
+		if (t->state == BLS_TASK_RUNNABLE && sched_is_fair(t))
+			load[t->group][t->cpu] += t->nice_weight;
+	}
+	/* Bottom-up: a group's parent has a lower number. */
+	for (unsigned g = ng - 1; g >= 1; g--) {
+		double total = 0;
+		for (unsigned c = 0; c < n; c++)
+			total += load[g][c];
+		for (unsigned c = 0; c < n && total > 0; c++) {
+			if (load[g][c] <= 0)
+				continue;
+			const double sh = s->cfg.group[g].shares * load[g][c] / total;
+			share[g][c] = sh > 2 ? sh : 2;
+			load[s->cfg.group[g].parent][c] += share[g][c];
+		}
+	}
+	for (unsigned c = 0; c < n; c++)
+		update_curr(s, c, now);
+	for (unsigned c = 0; c < n; c++)
+		s->rq[c].weight = 0;
+	for (unsigned i = 0; i < s->ntasks; i++) {
+		struct bls_sched_task *t = &s->task[i];
+		if (t->state != BLS_TASK_RUNNABLE || !sched_is_fair(t))
+			continue;
+		double w = t->nice_weight;
+		for (unsigned g = t->group; g != 0; g = s->cfg.group[g].parent)
+			w *= share[g][t->cpu] / load[g][t->cpu];
+		t->weight = w > 1 ? (unsigned)lround(w) : 1u;
+		s->rq[t->cpu].weight += t->weight;
+	}
+}
+
+int bls_sched_set_group(struct bls_sched *s, unsigned cpu, uint64_t now_ns, unsigned group)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	if ((group != 0 && group >= s->cfg.ngroups) || rq->curr == NO_TASK)
+		return -BLS_EINVAL;
+	update_curr(s, cpu, now_ns);
+	s->task[rq->curr].group = group;
+	group_reweight(s, now_ns);
+	return 0;
 }
 
 /* Idle time with a task asleep in I/O is iowait: accounted up to @now before nr_running or
@@ -566,6 +628,7 @@ int bls_sched_pick(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 		update_curr(s, cpu, now_ns); /* a real-time one may be throttled, or its quantum over */
 	rt_clock(s, cpu, now_ns);
 	dl_clock(s, cpu, now_ns);
+	group_reweight(s, now_ns);
 	if (prev != NO_TASK) {
 		int keep = !rq->need_resched;
 		if (sched_is_fair(&s->task[prev])) {

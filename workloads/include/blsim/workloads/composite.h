@@ -19,6 +19,9 @@ public:
     unsigned ntasks() const override { return static_cast<unsigned>(owner_.size()); }
     task_info info(unsigned task) const override;
     step next(unsigned task, std::uint64_t now_ns) override;
+    // The root, then each part's other groups in turn (a part's group g is the composite's
+    // g + its offset).
+    std::vector<group_info> groups() const override;
 
     std::size_t nparts() const { return parts_.size(); }
     const workload& part(std::size_t i) const { return *parts_.at(i); }
@@ -26,6 +29,7 @@ public:
 private:
     std::vector<std::unique_ptr<workload>> parts_;
     std::vector<std::pair<std::size_t, unsigned>> owner_; // task -> (part, its own index)
+    std::vector<unsigned> group_offset_;                  // part -> its groups' offset
 };
 
 // The part of @w of type T (w itself, or one of a composite's), or nullptr.

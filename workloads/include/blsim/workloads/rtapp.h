@@ -96,6 +96,8 @@ struct rtapp_phase {
     std::string name;   // "" for a thread written without "phases"
     long loop = 1;      // >= 1
     std::vector<int> cpus; // the thread's affinity while in this phase; empty: the thread's
+    int group = -1;        // its taskgroup from this phase on (index into taskgroups + 1, 0
+                           // the root); -1: the one it has
     std::vector<rtapp_event> events; // in document order; at least one
 };
 
@@ -108,6 +110,7 @@ struct rtapp_thread {
     task_info::policy_t policy = task_info::normal; // its "policy" (else global.default_policy)
     int rt_priority = 0;     // rt-app's "priority" under SCHED_FIFO and SCHED_RR (1..99, default 10)
     int forks = 0;           // instances started by other threads' fork events (after the others)
+    unsigned group = 0;      // its taskgroup at the start (index into taskgroups + 1; 0 the root)
     // SCHED_DEADLINE: dl-runtime, dl-deadline and dl-period, in ns.
     std::uint64_t dl_runtime_ns = 0, dl_deadline_ns = 0, dl_period_ns = 0;
     double delay_us = 0;     // before its first event
@@ -117,6 +120,9 @@ struct rtapp_thread {
 struct rtapp_params {
     double duration_s = -1;  // <= 0: none
     std::vector<rtapp_thread> threads;
+    // The taskgroups the threads name ("/tg1", "/tg1/tg11"; each parent before its children),
+    // group i + 1 each; every one with cpu.shares 1024, as rt-app creates them.
+    std::vector<std::string> taskgroups;
     // The log (global keys of the same names): kept only with @log.
     bool log = false;
     std::string log_basename = "rt-app";
@@ -168,6 +174,7 @@ public:
     unsigned ntasks() const override { return static_cast<unsigned>(threads_.size()); }
     task_info info(unsigned task) const override;
     step next(unsigned task, std::uint64_t now_ns) override;
+    std::vector<group_info> groups() const override;
 
     unsigned nevents() const { return nevents_; }
     const std::vector<rtapp_thread_stats>& stats() const { return stats_; }
@@ -208,6 +215,7 @@ private:
         std::vector<step> queued;     // instant steps then a block, handed out in order
         std::vector<unsigned> held;   // mutexes held
         std::uint32_t cpus = 0;       // the affinity it has now (bits; 0: every CPU)
+        unsigned group = 0;           // the taskgroup it is in now
         // The log's iteration in progress: begun, its last event passed (ends at the next
         // event or exit), and what the step handed out measures when it finishes.
         bool row_open = false, row_closing = false;

@@ -19,7 +19,8 @@ struct step {
     // affinity: run only on the logical CPUs of @cpus from now on (rt-app's per-phase cpus);
     // yield: sched_yield (the next step is asked for when the task runs again); fork: start
     // task @task, one whose info() says it waits to be forked.
-    enum kind_t { run, sleep_until, block, signal, broadcast, exit, spin_until, affinity, yield, fork } kind = exit;
+    // move_group: into task group @group (groups() below; 0 the root).
+    enum kind_t { run, sleep_until, block, signal, broadcast, exit, spin_until, affinity, yield, fork, move_group } kind = exit;
     double ref_ns = 0;          // run: work on the reference CPU
     double mem_fraction = 0;    // run, spin_until: share of it that is memory stall
     int working_set_kb = 0;     // run, spin_until: data touched (0: caches not modelled)
@@ -29,6 +30,15 @@ struct step {
     bool io = false;            // sleep_until: a wait for block I/O (the CPU's iowait)
     std::uint32_t cpus = 0;     // affinity: logical CPUs (bits), 0: every one
     unsigned task = 0;          // fork: the task started
+    unsigned group = 0;         // group: the task group
+};
+
+// A CFS task group (a cgroup of the cpu controller): its path, its parent (an index into the
+// groups, lower than its own; the root, 0, has none) and its cpu.shares.
+struct group_info {
+    std::string path;
+    unsigned parent = 0;
+    unsigned shares = 1024;
 };
 
 // Events a workload may use (the kernel's BLS_MAX_EVENTS).
@@ -47,6 +57,7 @@ struct task_info {
     int rt_priority = 0;   // fifo, rr: 1..99
     std::uint64_t dl_runtime_ns = 0, dl_deadline_ns = 0, dl_period_ns = 0; // deadline
     bool forked = false;   // not started at boot: another task's fork step starts it
+    unsigned group = 0;    // its task group at the start (0: the root)
 };
 
 // A workload: a set of tasks and their behaviour.
@@ -57,6 +68,8 @@ public:
     virtual task_info info(unsigned task) const = 0;
     // The step task @task takes at @now_ns, its previous one finished (or it starts).
     virtual step next(unsigned task, std::uint64_t now_ns) = 0;
+    // Its task groups, the root first; none (or the root alone): no group scheduling.
+    virtual std::vector<group_info> groups() const { return {}; }
 };
 
 } // namespace blsim::workloads
