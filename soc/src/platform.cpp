@@ -27,7 +27,15 @@ std::unique_ptr<workloads::workload> make_workload(const scenario_config& c)
     if (w.kind == "constant" || w.kind == "replay") {
         all->add(std::make_unique<workloads::constant_taskset>(w.kind == "replay" ? w.replay_tasks : w.tasks));
     } else if (w.kind == "rtapp") {
-        auto r = std::make_unique<workloads::rtapp>(w.rtapp_params, event_base);
+        workloads::rtapp_params p = w.rtapp_params;
+        // The reference CPU's top clock, by which mem's store cycles become reference work.
+        double best = 0;
+        for (const model::cluster_params& cl : c.soc.clusters)
+            if (cl.capacity_dmips_mhz * cl.opps.back().freq_mhz > best) {
+                best = static_cast<double>(cl.capacity_dmips_mhz) * cl.opps.back().freq_mhz;
+                p.ref_mhz = cl.opps.back().freq_mhz;
+            }
+        auto r = std::make_unique<workloads::rtapp>(p, event_base);
         event_base += r->nevents();
         all->add(std::move(r));
     } else if (w.kind == "bbench") {

@@ -6,8 +6,8 @@
 // the log that blsim run --rtapp-log writes):
 //   logdir, log_basename (the log files' prefix), log_size, ftrace, gnuplot, lock_pages,
 //   calibration (run's unit is the reference CPU's work here, whatever CPU rt-app would
-//   calibrate on; a number of ns per loop sets the log's perf unit), io_device and
-//   mem_buffer_size (for the mem and iorun events, which are refused), cumulative_slack (only
+//   calibrate on; a number of ns per loop sets the log's perf unit), io_device (/dev/null
+//   only, where iorun writes) and mem_buffer_size (the buffer mem and iorun write), cumulative_slack (only
 //   changes what rt-app logs as slack; blsim keeps every timer's sample), and pi_enabled
 //   false (its default; true would change behaviour blsim does not model: refused).
 //   default_policy is every thread's class unless it gives its own: SCHED_OTHER, SCHED_FIFO,
@@ -102,8 +102,6 @@ const char* unsupported_key(const std::string& k)
 const char* unsupported_event(ev k)
 {
     switch (k) {
-    case ev::mem:
-    case ev::iorun: return "blsim does not model rt-app's memory and I/O writes";
     default: return nullptr;
     }
 }
@@ -401,6 +399,8 @@ private:
     std::uint64_t dl_total_bw_ = 0; // the SCHED_DEADLINE threads' bandwidth so far (admission)
     std::vector<int> phase_cpus_; // of the phase being read (empty: the thread's)
     int phase_group_ = -1;        // of the phase being read (-1: unchanged)
+    mark iorun_at_;               // the first iorun event, if any
+    std::pair<std::string, mark> io_device_{"/dev/null", mark{}};
     std::vector<std::string> taskgroups_; // every taskgroup named, parents first
 
     // A taskgroup's path ("/tg1/tg11"; "/" the root; "" none, -1): its group, registering it
@@ -472,6 +472,10 @@ void parser::document(const node& doc, workloads::rtapp_params& out)
     }
     forks(out);
     out.taskgroups = taskgroups_;
+    // iorun writes to io_device; blsim models /dev/null (rt-app's default) only.
+    if (iorun_at_.line != 0 && io_device_.first != "/dev/null")
+        d_.error(io_device_.second, path("global.io_device") + ": iorun writes to '" + io_device_.first +
+                                        "': blsim models no block device, only /dev/null (rt-app's default)");
     // A thread that loops forever through events that all take no time would hold the
     // simulated time still (rt-app would spin a CPU): refused.
     for (std::size_t i = 0; i < threads_.size() && i < out.threads.size(); i++) {
@@ -492,13 +496,15 @@ void parser::document(const node& doc, workloads::rtapp_params& out)
                 case rtapp_event::suspend: takes_time = true; break;
                 case rtapp_event::barrier: takes_time |= barrier_users_[e.ref] >= 2; break;
                 case rtapp_event::yield: takes_time |= t.policy == workloads::task_info::deadline; break;
+                case rtapp_event::mem:
+                case rtapp_event::iorun: takes_time |= e.bytes > 0; break;
                 default: break;
                 }
             }
         if (!takes_time && !threads_[i].phases.empty())
             error(threads_[i].key, threads_[i].path,
-                  "loops forever but none of its events takes time (run, runtime or sleep above 0, "
-                  "timer, wait, sync, suspend, a barrier shared with another thread, or a "
+                  "loops forever but none of its events takes time (run, runtime, sleep, mem or iorun "
+                  "above 0, timer, wait, sync, suspend, a barrier shared with another thread, or a "
                   "SCHED_DEADLINE thread's yield): the simulated time would stand still");
     }
 }
@@ -574,6 +580,8 @@ void parser::global(const node& g, workloads::rtapp_params& out)
             if (boolean(v, p, b) && k == "cumulative_slack")
                 out.cumulative_slack = b;
         } else if (k == "logdir" || k == "log_basename" || k == "io_device") {
+            if (k == "io_device" && v.is_scalar())
+                io_device_ = {v.value, v.at};
             if (!v.is_scalar())
                 error(v.at, p, "expected a string, got " + cfg::describe(v));
             else if (k == "log_basename" && (v.value.empty() || v.value.find('/') != std::string::npos))
@@ -591,7 +599,8 @@ void parser::global(const node& g, workloads::rtapp_params& out)
             else if (!cpu && x > 0) // 0: rt-app calibrates, as for a CPU
                 out.calib_ns_per_loop = static_cast<long>(std::min<long long>(x, LONG_MAX));
         } else if (k == "mem_buffer_size") {
-            integer(v, p, 0, int_max, "an integer number of bytes", x);
+            if (integer(v, p, 1, int_max, "an integer number of bytes >= 1", x))
+                out.mem_buffer_bytes = static_cast<std::uint64_t>(x);
         } else if (informational_global(k)) {
             d_.note(g.key_marks[i], p + ": rt-app does not read '" + k + "' (a key of its older versions): ignored");
         } else {
@@ -670,6 +679,15 @@ bool parser::event(const std::string& key, const mark& key_at, const node& v, co
             return false;
         }
         resource(1, e.ref, out);
+        return true;
+    case ev::mem:
+    case ev::iorun:
+        e.kind = k == ev::mem ? rtapp_event::mem : rtapp_event::iorun;
+        if (!integer(v, p, 0, LLONG_MAX, "an integer number of bytes", x))
+            return false;
+        e.bytes = static_cast<std::uint64_t>(x);
+        if (k == ev::iorun)
+            iorun_at_ = key_at;
         return true;
     case ev::yield:
         e.kind = rtapp_event::yield; // rt-app reads no value

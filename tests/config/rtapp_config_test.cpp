@@ -197,18 +197,30 @@ TEST(rtapp_config, event_names_match_by_prefix_as_rt_app_does)
     EXPECT_EQ(p.duration_s, -1);
 }
 
-TEST(rtapp_config, an_unsupported_event_is_named)
+TEST(rtapp_config, mem_and_iorun_write_bytes_and_iorun_only_to_dev_null)
 {
+    rtapp_params p;
+    EXPECT_TRUE(errors_of(R"({"global": {"mem_buffer_size": 1048576},
+        "tasks": {"t": {"run": 1000, "mem0": 4096, "iorun": 100000, "sleep": 10}}})",
+                          &p)
+                    .empty());
+    EXPECT_EQ(p.mem_buffer_bytes, 1048576u);
+    const auto& ev = p.threads[0].phases[0].events;
+    EXPECT_EQ(ev[1].kind, rtapp_event::mem);
+    EXPECT_EQ(ev[1].bytes, 4096u);
+    EXPECT_EQ(ev[2].kind, rtapp_event::iorun);
+    EXPECT_EQ(ev[2].bytes, 100000u);
     EXPECT_EQ(errors_of(R"({
+  "global": { "io_device": "/dev/sda", "mem_buffer_size": 0 },
   "tasks": {
-    "t": {
-      "run": 1000,
-      "mem0": 4096
-    }
+    "t": { "run": 1000, "iorun": 4096, "mem": -1 }
   }
 })"),
-              (std::vector<std::string>{"t.json:5:7: tasks.t.mem0: rt-app event 'mem0' is not supported: blsim "
-                                        "does not model rt-app's memory and I/O writes"}));
+              (std::vector<std::string>{
+                  "t.json:2:28: global.io_device: iorun writes to '/dev/sda': blsim models no block device, "
+                  "only /dev/null (rt-app's default)",
+                  "t.json:2:59: global.mem_buffer_size: expected an integer number of bytes >= 1, got '0'",
+                  "t.json:4:47: tasks.t.mem: expected an integer number of bytes, got '-1'"}));
 }
 
 TEST(rtapp_config, real_time_policies_give_the_class_and_priority_means_the_real_time_one)
@@ -347,9 +359,9 @@ TEST(rtapp_config, deadline_parameters_linux_refuses_are_refused)
                   "SCHED_DEADLINE), got '3'",
                   "t.json:8:12: tasks.e.dl-runtime: a custom slice (dl-runtime of a SCHED_OTHER thread, EEVDF's "
                   "sched_runtime) is not supported: blsim's CFS slices by sched_latency",
-                  "t.json:10:5: tasks.g: loops forever but none of its events takes time (run, runtime or sleep "
-                  "above 0, timer, wait, sync, suspend, a barrier shared with another thread, or a "
-                  "SCHED_DEADLINE thread's yield): the simulated time would stand still"}));
+                  "t.json:10:5: tasks.g: loops forever but none of its events takes time (run, runtime, sleep, "
+                  "mem or iorun above 0, timer, wait, sync, suspend, a barrier shared with another thread, "
+                  "or a SCHED_DEADLINE thread's yield): the simulated time would stand still"}));
 }
 
 TEST(rtapp_config, admission_control_refuses_the_thread_that_overflows_the_cpus)
@@ -503,12 +515,12 @@ TEST(rtapp_config, a_thread_looping_forever_without_time_is_refused)
   }
 })"),
               (std::vector<std::string>{
-                  "t.json:3:5: tasks.spin: loops forever but none of its events takes time (run, runtime or "
-                  "sleep above 0, timer, wait, sync, suspend, a barrier shared with another thread, or a "
-                  "SCHED_DEADLINE thread's yield): the simulated time would stand still",
-                  "t.json:11:5: tasks.alone: loops forever but none of its events takes time (run, runtime or "
-                  "sleep above 0, timer, wait, sync, suspend, a barrier shared with another thread, or a "
-                  "SCHED_DEADLINE thread's yield): the simulated time would stand still"}));
+                  "t.json:3:5: tasks.spin: loops forever but none of its events takes time (run, runtime, "
+                  "sleep, mem or iorun above 0, timer, wait, sync, suspend, a barrier shared with another "
+                  "thread, or a SCHED_DEADLINE thread's yield): the simulated time would stand still",
+                  "t.json:11:5: tasks.alone: loops forever but none of its events takes time (run, runtime, "
+                  "sleep, mem or iorun above 0, timer, wait, sync, suspend, a barrier shared with another "
+                  "thread, or a SCHED_DEADLINE thread's yield): the simulated time would stand still"}));
 }
 
 TEST(rtapp_config, more_resources_than_kernel_events_are_refused_at_the_first_extra)

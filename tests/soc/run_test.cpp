@@ -1141,6 +1141,25 @@ TEST_F(run_test, taskgroups_share_the_cpu_by_group_then_by_task)
         EXPECT_NEAR(s["tasks"][b]["runtime_s"].get<double>(), 0.5 / 3, 0.01) << b;
 }
 
+// Issue 25: rt-app's mem through the memory hierarchy. 64 KiB memset once on an A15 (cpu0)
+// and once on an A7 (cpu2), performance governor (1200 and 1000 MHz). The buffer is cold: its
+// 1024 lines come from DRAM, 65536 B at 8 B x 400 MHz (20.48 us) plus its 100 ns latency,
+// 20.58 us on either cluster. The stores, 4096 cycles at 16 B a cycle of the 1200 MHz
+// reference (3.413 us), take that on the A15 and 1024 x 1200 / (516 x 1000) = 2.381 times
+// longer on the A7 (8.128 us): 23.993 us and 28.708 us of runtime.
+TEST_F(run_test, an_rt_app_mem_event_costs_the_dram_fetch_and_the_stores_at_the_cpus_speed)
+{
+    const fs::path cfg = rtapp_scenario(dir, "mem", "hmp", "0.01", "soc/data/rtapp-mem.json");
+    result r = blsim("run -q " + cfg.string() + " --out " + dir.string() + " --set governor.name=performance");
+    fs::remove(cfg);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json s = json::parse(slurp(dir / "summary.json"));
+    EXPECT_NEAR(s["tasks"]["big-0"]["runtime_s"].get<double>(), 23.993e-6, 0.01e-6);
+    EXPECT_NEAR(s["tasks"]["little-1"]["runtime_s"].get<double>(), 28.708e-6, 0.01e-6);
+    EXPECT_EQ(s["caches"]["a15"]["fetched_lines"], 1024);
+    EXPECT_EQ(s["caches"]["a7"]["fetched_lines"], 1024);
+}
+
 TEST_F(run_test, a_bad_configuration_is_located_and_writes_nothing)
 {
     const fs::path cfg = dir.string() + "-bad.yaml";

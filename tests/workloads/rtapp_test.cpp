@@ -435,3 +435,32 @@ TEST(rtapp_log, the_end_cuts_the_last_period_and_the_log_changes_no_step)
     EXPECT_TRUE(plain.stats()[0].log.empty());
     EXPECT_TRUE(plain.stats()[0].log_file.empty());
 }
+
+namespace {
+
+TEST(rtapp, mem_is_stores_over_the_buffer_and_iorun_a_write_per_buffer)
+{
+    // mem 100000 bytes with a 65536-byte buffer: a full pass then 34464 bytes, all from the
+    // start, so 64 KiB are touched (the working set, written). The stores at 16 bytes a
+    // cycle of the 1200 MHz reference: 6250 cycles, 5208.33 ns of reference work. iorun
+    // 200000 bytes: four write(2)s of the buffer to /dev/null, 1 us each.
+    rtapp_event mem = ev(rtapp_event::mem), io = ev(rtapp_event::iorun);
+    mem.bytes = 100000;
+    io.bytes = 200000;
+    rtapp_params p = doc({thread("m", {mem, io}, 1)});
+    p.mem_buffer_bytes = 65536;
+    p.ref_mhz = 1200;
+    rtapp w(p);
+    const step s = w.next(0, 0);
+    expect_run(s, 100000.0 / 16 / 1.2);
+    EXPECT_EQ(s.working_set_kb, 64);
+    EXPECT_EQ(s.write_fraction, 1.0);
+    EXPECT_EQ(s.mem_fraction, 0.0);
+    expect_run(w.next(0, 10 * us), 4000.0);
+    EXPECT_EQ(w.next(0, 20 * us).kind, step::exit);
+    // Without the reference clock (a workload built outside a scenario), refused.
+    p.ref_mhz = 0;
+    EXPECT_THROW(rtapp{p}, std::invalid_argument);
+}
+
+} // namespace

@@ -11,6 +11,15 @@ namespace blsim::workloads {
 
 namespace {
 
+// rt-app's memload stores 16 bytes a cycle (docs/workloads.md, "mem and iorun").
+constexpr double mem_store_bytes_per_cycle = 16.0;
+// A write(2) to /dev/null, on the reference CPU: an assumption (docs/calibration.md).
+constexpr double devnull_write_ref_ns = 1000.0;
+
+} // namespace
+
+namespace {
+
 std::uint64_t us_to_ns(double us) { return static_cast<std::uint64_t>(std::llround(us * 1000.0)); }
 
 bool is_unique_timer(const std::string& ref) { return ref.compare(0, 6, "unique") == 0; }
@@ -112,6 +121,12 @@ rtapp::rtapp(rtapp_params p, unsigned event_base) : p_(std::move(p)), base_(even
     }
     if (p_.calib_ns_per_loop < 1)
         invalid("calibration must be at least 1 ns per loop");
+    for (const rtapp_thread& t : p_.threads)
+        for (const rtapp_phase& ph : t.phases)
+            for (const rtapp_event& e : ph.events)
+                if ((e.kind == rtapp_event::mem || e.kind == rtapp_event::iorun) &&
+                    (!(p_.ref_mhz > 0) || p_.mem_buffer_bytes == 0))
+                    invalid("mem and iorun need the reference CPU's clock and a buffer");
     if (nevents_ > max_events || base_ > max_events - nevents_)
         invalid("needs " + std::to_string(nevents_) + " events from event " + std::to_string(base_) +
                 ": more than the kernel's " + std::to_string(max_events));
@@ -411,6 +426,30 @@ void rtapp::do_event(unsigned task, const rtapp_event& e, std::uint64_t now_ns)
         ts.queued.push_back(make(step::block, 0, cond_events_[slot(res_kind::cond, e.ref)]));
         break;
     case rtapp_event::yield: ts.queued.push_back(make(step::yield)); break;
+    case rtapp_event::mem: {
+        // memset of the thread's buffer, pass after pass from its start (rt-app's memload):
+        // the stores at 16 bytes a cycle (a 128-bit store a cycle; the L2's 4 cycles a 64-byte
+        // line: docs/calibration.md) as work on the reference CPU, the buffer's lines through
+        // the cache model (fetched while cold, left dirty).
+        step s = make(step::run);
+        s.ref_ns = static_cast<double>(e.bytes) / mem_store_bytes_per_cycle / (p_.ref_mhz * 1e-3);
+        const std::uint64_t touched = std::min(e.bytes, p_.mem_buffer_bytes);
+        s.working_set_kb = static_cast<int>((touched + 1023) / 1024);
+        s.write_fraction = 1.0;
+        if (s.working_set_kb > 0)
+            ts.queued.push_back(s);
+        break;
+    }
+    case rtapp_event::iorun: {
+        // write(2)s of the buffer to io_device, /dev/null (the only device blsim models):
+        // a system call per buffer's worth, each returning at once.
+        const std::uint64_t calls = (e.bytes + p_.mem_buffer_bytes - 1) / p_.mem_buffer_bytes;
+        step s = make(step::run);
+        s.ref_ns = static_cast<double>(calls) * devnull_write_ref_ns;
+        if (calls > 0)
+            ts.queued.push_back(s);
+        break;
+    }
     case rtapp_event::fork: {
         // The next instance held back for it; the parser made one per fork the document
         // can reach, so none lacks (more would be a parser bug: nothing is started).

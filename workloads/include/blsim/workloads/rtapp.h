@@ -83,13 +83,14 @@ namespace blsim::workloads {
 
 struct rtapp_event {
     enum kind_t { run, runtime, sleep, timer, lock, unlock, wait, signal, broad, sync, suspend,
-                  resume, barrier, yield, fork };
+                  resume, barrier, yield, fork, mem, iorun };
     kind_t kind = run;
     double us = 0;          // run, runtime, sleep: duration; timer: period (> 0)
     std::string ref;        // the resource: mutex, condition, barrier, timer or thread name (suspend,
                             // resume, fork)
     std::string mutex;      // wait, sync: the mutex released while waiting
     bool absolute = false;  // timer: mode absolute (default relative)
+    std::uint64_t bytes = 0; // mem, iorun: bytes written
 };
 
 struct rtapp_phase {
@@ -120,6 +121,11 @@ struct rtapp_thread {
 struct rtapp_params {
     double duration_s = -1;  // <= 0: none
     std::vector<rtapp_thread> threads;
+    // mem and iorun: the thread's buffer (global.mem_buffer_size; rt-app's default 4 MiB),
+    // written from its start by each pass; the reference CPU's top clock (the SoC's, set by the
+    // scenario), by which a store's cycles become reference work.
+    std::uint64_t mem_buffer_bytes = 4u << 20;
+    double ref_mhz = 0;
     // The taskgroups the threads name ("/tg1", "/tg1/tg11"; each parent before its children),
     // group i + 1 each; every one with cpu.shares 1024, as rt-app creates them.
     std::vector<std::string> taskgroups;
