@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include <bls/types.h>
+
 #include "blsim/soc/config_node.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/schema.h"
@@ -1449,12 +1451,12 @@ TEST(Issue24, ABusyCoresPowerThatFallsWithFrequencyIsRefused)
 TEST(Issue24, TheMusicPlayersTasksCountBesideEveryKinds)
 {
     std::string tasks = "workload.tasks=[";
-    for (int i = 0; i < 63; i++)
+    for (int i = 0; i < BLS_MAX_TASKS - 1; i++)
         tasks += (i ? ", " : "") + std::string("{name: t") + std::to_string(i) + ", util_pct: 1, period_ms: 10}";
     loaded r = load(default_path, {tasks + "]", "workload.audio.enabled=true"});
     EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, (messages{set_at(2, 24) + ": workload.audio.enabled: 63 constant tasks and the music "
-                                                  "player's 2; the kernel runs at most 64 tasks"}));
+    EXPECT_EQ(r.errors, (messages{set_at(2, 24) + ": workload.audio.enabled: 1023 constant tasks and the music "
+                                                  "player's 2; the kernel runs at most 1024 tasks"}));
     r = load(default_path, {tasks + "]"});
     EXPECT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
 }
