@@ -35,6 +35,8 @@ std::unique_ptr<workloads::workload> make_workload(const scenario_config& c)
                 best = static_cast<double>(cl.capacity_dmips_mhz) * cl.opps.back().freq_mhz;
                 p.ref_mhz = cl.opps.back().freq_mhz;
             }
+        p.io_bytes_per_ns = w.rtapp_io.bandwidth_mb_s * 1e6 / 1e9;
+        p.io_latency_ns = w.rtapp_io.latency_us * 1e3;
         auto r = std::make_unique<workloads::rtapp>(p, event_base);
         event_base += r->nevents();
         all->add(std::move(r));

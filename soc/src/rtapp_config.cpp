@@ -6,8 +6,8 @@
 // the log that blsim run --rtapp-log writes):
 //   logdir, log_basename (the log files' prefix), log_size, ftrace, gnuplot, lock_pages,
 //   calibration (run's unit is the reference CPU's work here, whatever CPU rt-app would
-//   calibrate on; a number of ns per loop sets the log's perf unit), io_device (/dev/null
-//   only, where iorun writes) and mem_buffer_size (the buffer mem and iorun write), cumulative_slack (only
+//   calibrate on; a number of ns per loop sets the log's perf unit), io_device (where iorun
+//   writes: /dev/null, or a block device the scenario describes) and mem_buffer_size (the buffer mem and iorun write), cumulative_slack (only
 //   changes what rt-app logs as slack; blsim keeps every timer's sample), and pi_enabled
 //   false (its default; true would change behaviour blsim does not model: refused).
 //   default_policy is every thread's class unless it gives its own: SCHED_OTHER, SCHED_FIFO,
@@ -399,7 +399,6 @@ private:
     std::uint64_t dl_total_bw_ = 0; // the SCHED_DEADLINE threads' bandwidth so far (admission)
     std::vector<int> phase_cpus_; // of the phase being read (empty: the thread's)
     int phase_group_ = -1;        // of the phase being read (-1: unchanged)
-    mark iorun_at_;               // the first iorun event, if any
     std::pair<std::string, mark> io_device_{"/dev/null", mark{}};
     std::vector<std::string> taskgroups_; // every taskgroup named, parents first
 
@@ -472,10 +471,9 @@ void parser::document(const node& doc, workloads::rtapp_params& out)
     }
     forks(out);
     out.taskgroups = taskgroups_;
-    // iorun writes to io_device; blsim models /dev/null (rt-app's default) only.
-    if (iorun_at_.line != 0 && io_device_.first != "/dev/null")
-        d_.error(io_device_.second, path("global.io_device") + ": iorun writes to '" + io_device_.first +
-                                        "': blsim models no block device, only /dev/null (rt-app's default)");
+    // iorun writes to io_device: /dev/null (rt-app's default), or a block device the
+    // scenario describes (workload.rtapp_io).
+    out.io_null = io_device_.first == "/dev/null";
     // A thread that loops forever through events that all take no time would hold the
     // simulated time still (rt-app would spin a CPU): refused.
     for (std::size_t i = 0; i < threads_.size() && i < out.threads.size(); i++) {
@@ -686,8 +684,6 @@ bool parser::event(const std::string& key, const mark& key_at, const node& v, co
         if (!integer(v, p, 0, LLONG_MAX, "an integer number of bytes", x))
             return false;
         e.bytes = static_cast<std::uint64_t>(x);
-        if (k == ev::iorun)
-            iorun_at_ = key_at;
         return true;
     case ev::yield:
         e.kind = rtapp_event::yield; // rt-app reads no value

@@ -478,6 +478,18 @@ schema<replay_config> replay_schema()
     return s;
 }
 
+schema<rtapp_io_config> rtapp_io_schema()
+{
+    using p = rtapp_io_config;
+    schema<p> s;
+    s.real("bandwidth_mb_s", &p::bandwidth_mb_s, 0.1, 1e5, "MB/s",
+           "The write bandwidth rt-app's iorun gets from a device other than /dev/null: the thread waits in "
+           "I/O wait for its bytes at this rate (dirty-page throttling; docs/workloads.md). 20: a 2013 "
+           "phone's eMMC, an assumption.")
+        .real("latency_us", &p::latency_us, 0, 1e6, "us", "Added to each write(2) of such a device.");
+    return s;
+}
+
 schema<workload_config> workload_schema()
 {
     schema<workload_config> s;
@@ -498,6 +510,8 @@ schema<workload_config> workload_schema()
               "rtapp: an rt-app document ({global, tasks}) written here, as its JSON would be.")
         .text("rtapp_json", &workload_config::rtapp_json,
               "rtapp: an rt-app JSON file, relative to the scenario (instead of rtapp).")
+        .object("rtapp_io", &workload_config::rtapp_io, rtapp_io_schema(),
+                "rtapp: the block device iorun writes to when global.io_device is not /dev/null.")
         .object("replay", &workload_config::replay, replay_schema(), "replay: the trace and how to replay it.");
     return s;
 }

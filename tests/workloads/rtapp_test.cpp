@@ -464,3 +464,26 @@ TEST(rtapp, mem_is_stores_over_the_buffer_and_iorun_a_write_per_buffer)
 }
 
 } // namespace
+
+namespace {
+
+TEST(rtapp, iorun_to_a_block_device_waits_in_io_for_its_bytes_at_the_devices_rate)
+{
+    // 200000 bytes, a 65536-byte buffer (4 writes), 20 MB/s and 100 us a write: 10 ms + 400 us
+    // in I/O wait from the event's start, then the four system calls (4 us of work).
+    rtapp_event io = ev(rtapp_event::iorun);
+    io.bytes = 200000;
+    rtapp_params p = doc({thread("w", {io}, 1)});
+    p.mem_buffer_bytes = 65536;
+    p.ref_mhz = 1200;
+    p.io_null = false;
+    p.io_bytes_per_ns = 0.02;
+    p.io_latency_ns = 100000;
+    rtapp w(p);
+    const step s = w.next(0, 1 * ms);
+    expect_until(s, step::sleep_until, 1 * ms + 10400 * us);
+    EXPECT_TRUE(s.io);
+    expect_run(w.next(0, 1 * ms + 10400 * us), 4000.0);
+}
+
+} // namespace

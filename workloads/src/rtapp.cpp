@@ -441,9 +441,17 @@ void rtapp::do_event(unsigned task, const rtapp_event& e, std::uint64_t now_ns)
         break;
     }
     case rtapp_event::iorun: {
-        // write(2)s of the buffer to io_device, /dev/null (the only device blsim models):
-        // a system call per buffer's worth, each returning at once.
+        // write(2)s of the buffer to io_device, a buffer's worth each: to /dev/null each
+        // returns at once; to a block device the thread first waits in I/O for the bytes at
+        // the device's bandwidth and each write's latency (dirty-page throttling holds a
+        // writer to what the device takes).
         const std::uint64_t calls = (e.bytes + p_.mem_buffer_bytes - 1) / p_.mem_buffer_bytes;
+        if (!p_.io_null && calls > 0) {
+            const double wait = static_cast<double>(e.bytes) / p_.io_bytes_per_ns + static_cast<double>(calls) * p_.io_latency_ns;
+            step w = make(step::sleep_until, clamp_end(now_ns + static_cast<std::uint64_t>(std::llround(wait))));
+            w.io = true;
+            ts.queued.push_back(w);
+        }
         step s = make(step::run);
         s.ref_ns = static_cast<double>(calls) * devnull_write_ref_ns;
         if (calls > 0)

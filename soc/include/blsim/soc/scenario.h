@@ -120,6 +120,12 @@ struct replay_config {
     int working_set_kb = 0;
 };
 
+// The block device rt-app's iorun writes to when its io_device is not /dev/null.
+struct rtapp_io_config {
+    double bandwidth_mb_s = 20; // what dirty-page throttling holds a writer to
+    double latency_us = 0;      // per write(2), on top
+};
+
 struct workload_config {
     std::string kind = "constant"; // constant, bbench, audio, rtapp, replay
     std::vector<workloads::task_params> tasks;
@@ -127,6 +133,7 @@ struct workload_config {
     audio_config audio;
     cfg::node rtapp;          // an rt-app document written in the scenario
     std::string rtapp_json;   // or an rt-app JSON file (relative to the scenario)
+    rtapp_io_config rtapp_io;
     replay_config replay;
     // Read from the files when the scenario is loaded (not configuration keys themselves).
     std::vector<workloads::task_params> replay_tasks;

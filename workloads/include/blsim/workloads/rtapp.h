@@ -126,6 +126,10 @@ struct rtapp_params {
     // scenario), by which a store's cycles become reference work.
     std::uint64_t mem_buffer_bytes = 4u << 20;
     double ref_mhz = 0;
+    // iorun: to /dev/null (each write returns at once), or to a block device whose bandwidth
+    // (bytes per ns) and per-write latency the scenario gives.
+    bool io_null = true;
+    double io_bytes_per_ns = 0.02, io_latency_ns = 0;
     // The taskgroups the threads name ("/tg1", "/tg1/tg11"; each parent before its children),
     // group i + 1 each; every one with cpu.shares 1024, as rt-app creates them.
     std::vector<std::string> taskgroups;
