@@ -1124,6 +1124,13 @@ TEST_F(run_test, forked_threads_start_when_forked_and_run_their_definition)
             EXPECT_EQ(s["perf"]["rtapp"][child]["loops"], 1) << mode << " " << child;
         }
         EXPECT_EQ(s["perf"]["rtapp"]["parent-0"]["loops"], 2) << mode;
+        if (std::string(mode) == "hmp") {
+            // HMP's fork_to_big: the parent, light, lives on a little CPU (cpu2..4); its
+            // children start on a big one (cpu0, cpu1) with full load, and stay for their 5 ms.
+            EXPECT_GE(s["tasks"]["parent-0"]["cpu"].get<int>(), 2);
+            for (const char* child : {"child-1", "child-2"})
+                EXPECT_LE(s["tasks"][child]["cpu"].get<int>(), 1) << child;
+        }
     }
 }
 
