@@ -471,6 +471,7 @@ void parser::document(const node& doc, workloads::rtapp_params& out)
     }
     forks(out);
     out.taskgroups = taskgroups_;
+    out.taskgroup_shares.assign(taskgroups_.size(), BLS_GROUP_DEFAULT_SHARES);
     // iorun writes to io_device: /dev/null (rt-app's default), or a block device the
     // scenario describes (workload.rtapp_io).
     out.io_null = io_device_.first == "/dev/null";

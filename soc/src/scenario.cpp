@@ -490,6 +490,15 @@ schema<rtapp_io_config> rtapp_io_schema()
     return s;
 }
 
+schema<taskgroup_shares> taskgroup_shares_schema()
+{
+    using p = taskgroup_shares;
+    schema<p> s;
+    s.text("path", &p::path, "A taskgroup of the rt-app document (\"/tg1\", \"/tg1/tg11\").")
+        .integer("shares", &p::shares, 2, 262144, "", "Its cpu.shares (cgroup v1): its weight against its siblings.");
+    return s;
+}
+
 schema<workload_config> workload_schema()
 {
     schema<workload_config> s;
@@ -512,6 +521,8 @@ schema<workload_config> workload_schema()
               "rtapp: an rt-app JSON file, relative to the scenario (instead of rtapp).")
         .object("rtapp_io", &workload_config::rtapp_io, rtapp_io_schema(),
                 "rtapp: the block device iorun writes to when global.io_device is not /dev/null.")
+        .list("rtapp_taskgroups", &workload_config::rtapp_taskgroups, taskgroup_shares_schema(), 0, BLS_MAX_GROUPS - 1,
+              "rtapp: cpu.shares of the document's taskgroups (rt-app creates them at 1024, the default here).")
         .object("replay", &workload_config::replay, replay_schema(), "replay: the trace and how to replay it.");
     return s;
 }
@@ -1332,6 +1343,9 @@ void check_workload(scenario_config& c, const std::string& path, const bind_cont
         d.error(ctx.where(w.rtapp_json.empty() ? "workload.rtapp" : "workload.rtapp_json"),
                 std::string(w.rtapp_json.empty() ? "workload.rtapp" : "workload.rtapp_json") +
                     ": only with kind: rtapp (this workload is " + w.kind + ")");
+    for (const char* k : {"workload.rtapp_taskgroups", "workload.rtapp_io"})
+        if (w.kind != "rtapp" && ctx.given(k))
+            d.error(ctx.where(k), std::string(k) + ": only with kind: rtapp (this workload is " + w.kind + ")");
     if (w.kind == "replay") {
         if (w.replay.csv.empty())
             d.error(ctx.where("workload.replay"), "workload.replay.csv: kind replay needs the trace's CSV file");
@@ -1352,6 +1366,22 @@ void check_workload(scenario_config& c, const std::string& path, const bind_cont
             const mark at = ctx.where("workload.rtapp_json");
             load_rtapp_json(resolve_relative(path, w.rtapp_json), d, w.rtapp_params, &at, pinnable_cpus(c));
             w.rtapp_json = source_path_as_run(path, w.rtapp_json);
+        }
+        // The shares given to its taskgroups: each names one, once.
+        std::set<std::string> seen;
+        for (std::size_t i = 0; i < w.rtapp_taskgroups.size(); i++) {
+            const taskgroup_shares& g = w.rtapp_taskgroups[i];
+            const std::string p = "workload.rtapp_taskgroups[" + std::to_string(i) + "].path";
+            const auto& names = w.rtapp_params.taskgroups;
+            const auto it = std::find(names.begin(), names.end(), g.path);
+            if (d.ok() && it == names.end())
+                d.error(ctx.where(p), p + ": '" + g.path + "' is not a taskgroup of the rt-app document" +
+                                          (names.empty() ? std::string(" (it has none)") : ""));
+            else if (!seen.insert(g.path).second)
+                d.error(ctx.where(p), p + ": '" + g.path + "' is given shares twice");
+            else if (it != names.end())
+                w.rtapp_params.taskgroup_shares[static_cast<std::size_t>(it - names.begin())] =
+                    static_cast<unsigned>(g.shares);
         }
         if (d.ok() && rtapp_nevents(w.rtapp_params) > workloads::max_events) // the music player uses none
             d.error(ctx.where("workload"), "workload: the rt-app document needs more than " +

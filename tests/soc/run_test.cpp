@@ -1135,7 +1135,8 @@ TEST_F(run_test, forked_threads_start_when_forked_and_run_their_definition)
 }
 
 // Issue 25: rt-app's taskgroups are CFS groups: on one CPU a task alone in its group gets as
-// much as the three of another group together (1 s: 0.5 s, and 0.167 s each).
+// much as the three of another group together (1 s: 0.5 s, and 0.167 s each), and the
+// scenario's workload.rtapp_taskgroups sets a group's cpu.shares.
 TEST_F(run_test, taskgroups_share_the_cpu_by_group_then_by_task)
 {
     const fs::path cfg = rtapp_scenario(dir, "tg", "hmp", "1", "soc/data/rtapp-taskgroups.json");
@@ -1146,6 +1147,16 @@ TEST_F(run_test, taskgroups_share_the_cpu_by_group_then_by_task)
     EXPECT_NEAR(s["tasks"]["a-0"]["runtime_s"].get<double>(), 0.5, 0.01);
     for (const char* b : {"b-1", "b-2", "b-3"})
         EXPECT_NEAR(s["tasks"][b]["runtime_s"].get<double>(), 0.5 / 3, 0.01) << b;
+    // /a at 512 shares against /b's 1024: a third of the CPU, and two ninths for each b.
+    const fs::path cfg2 = rtapp_scenario(dir, "tg2", "hmp", "1", "soc/data/rtapp-taskgroups.json");
+    r = blsim("run -q " + cfg2.string() + " --out " + dir.string() +
+              " --force --set 'workload.rtapp_taskgroups=[{path: /a, shares: 512}]'");
+    fs::remove(cfg2);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json t = json::parse(slurp(dir / "summary.json"));
+    EXPECT_NEAR(t["tasks"]["a-0"]["runtime_s"].get<double>(), 1.0 / 3, 0.01);
+    for (const char* b : {"b-1", "b-2", "b-3"})
+        EXPECT_NEAR(t["tasks"][b]["runtime_s"].get<double>(), 2.0 / 9, 0.01) << b;
 }
 
 // Issue 25: rt-app's mem through the memory hierarchy. 64 KiB memset once on an A15 (cpu0)

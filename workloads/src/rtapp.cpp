@@ -229,7 +229,9 @@ std::vector<group_info> rtapp::groups() const
     for (const std::string& path : p_.taskgroups) {
         const std::string parent = path.substr(0, path.rfind('/'));
         const auto it = std::find(p_.taskgroups.begin(), p_.taskgroups.end(), parent);
-        g.push_back({path, it == p_.taskgroups.end() ? 0u : static_cast<unsigned>(it - p_.taskgroups.begin()) + 1, 1024});
+        const std::size_t i = g.size() - 1;
+        const unsigned shares = i < p_.taskgroup_shares.size() ? p_.taskgroup_shares[i] : 1024u;
+        g.push_back({path, it == p_.taskgroups.end() ? 0u : static_cast<unsigned>(it - p_.taskgroups.begin()) + 1, shares});
     }
     return g;
 }

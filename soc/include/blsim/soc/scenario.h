@@ -126,6 +126,12 @@ struct rtapp_io_config {
     double latency_us = 0;      // per write(2), on top
 };
 
+// cpu.shares of one of the rt-app document's taskgroups (rt-app leaves every one at 1024).
+struct taskgroup_shares {
+    std::string path;
+    int shares = 1024;
+};
+
 struct workload_config {
     std::string kind = "constant"; // constant, bbench, audio, rtapp, replay
     std::vector<workloads::task_params> tasks;
@@ -134,6 +140,7 @@ struct workload_config {
     cfg::node rtapp;          // an rt-app document written in the scenario
     std::string rtapp_json;   // or an rt-app JSON file (relative to the scenario)
     rtapp_io_config rtapp_io;
+    std::vector<taskgroup_shares> rtapp_taskgroups;
     replay_config replay;
     // Read from the files when the scenario is loaded (not configuration keys themselves).
     std::vector<workloads::task_params> replay_tasks;

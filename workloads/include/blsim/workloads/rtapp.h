@@ -133,6 +133,7 @@ struct rtapp_params {
     // The taskgroups the threads name ("/tg1", "/tg1/tg11"; each parent before its children),
     // group i + 1 each; every one with cpu.shares 1024, as rt-app creates them.
     std::vector<std::string> taskgroups;
+    std::vector<unsigned> taskgroup_shares; // each one's cpu.shares (1024 as rt-app leaves them)
     // The log (global keys of the same names): kept only with @log.
     bool log = false;
     std::string log_basename = "rt-app";
