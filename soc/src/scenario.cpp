@@ -1343,9 +1343,9 @@ void check_workload(scenario_config& c, const std::string& path, const bind_cont
         d.error(ctx.where(w.rtapp_json.empty() ? "workload.rtapp" : "workload.rtapp_json"),
                 std::string(w.rtapp_json.empty() ? "workload.rtapp" : "workload.rtapp_json") +
                     ": only with kind: rtapp (this workload is " + w.kind + ")");
-    for (const char* k : {"workload.rtapp_taskgroups", "workload.rtapp_io"})
-        if (w.kind != "rtapp" && ctx.given(k))
-            d.error(ctx.where(k), std::string(k) + ": only with kind: rtapp (this workload is " + w.kind + ")");
+    if (w.kind != "rtapp" && !w.rtapp_taskgroups.empty())
+        d.error(ctx.where("workload.rtapp_taskgroups"),
+                "workload.rtapp_taskgroups: only with kind: rtapp (this workload is " + w.kind + ")");
     if (w.kind == "replay") {
         if (w.replay.csv.empty())
             d.error(ctx.where("workload.replay"), "workload.replay.csv: kind replay needs the trace's CSV file");
