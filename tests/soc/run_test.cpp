@@ -1110,7 +1110,8 @@ TEST_F(run_test, deadline_admission_is_checked_against_the_runs_cpus)
 
 // Issue 25: rt-app's fork. Each of the parent's two passes forks a child held back for it
 // (child-1, child-2, after the threads started at once); each child spins its 5 ms of wall
-// time once and exits, under every mode's placement of a new task.
+// time once and exits, under every mode's placement of a new task (HMP: a big CPU; CFS and
+// EAS: an idle CPU).
 TEST_F(run_test, forked_threads_start_when_forked_and_run_their_definition)
 {
     for (const char* mode : {"iks", "hmp", "eas"}) {
@@ -1130,6 +1131,11 @@ TEST_F(run_test, forked_threads_start_when_forked_and_run_their_definition)
             EXPECT_GE(s["tasks"]["parent-0"]["cpu"].get<int>(), 2);
             for (const char* child : {"child-1", "child-2"})
                 EXPECT_LE(s["tasks"][child]["cpu"].get<int>(), 1) << child;
+        } else {
+            // CFS's fork balancing (find_idlest_cpu): the parent is running when it forks,
+            // so each child starts on an idle CPU, not the parent's, and ends its 5 ms there.
+            for (const char* child : {"child-1", "child-2"})
+                EXPECT_NE(s["tasks"][child]["cpu"], s["tasks"]["parent-0"]["cpu"]) << mode << " " << child;
         }
     }
 }
