@@ -356,14 +356,18 @@ void platform::inject(injected_bug bug)
                 // Its next power-down then asks for an illegal transition, DOWN -> GOING_DOWN.
                 kernel_.mcpm.cpu_state[pc_->cluster_of(0)][0] = BLS_CPU_DOWN;
             } else if (bug == injected_bug::task_lost) {
-                // A migration gone wrong: the first sleeping task moved to a CPU nobody runs,
-                // whose timer will never wake it. The next scheduling point finds it.
+                // A migration gone wrong: the first sleeping task moved (its CPU and the
+                // CPU's task set) to a CPU nobody runs, whose timer will never wake it. The
+                // next scheduling point finds it.
                 bls_sched& s = kernel_.sched;
                 unsigned offline = 0;
                 while (offline < s.cfg.ncpus && (s.online >> offline & 1u))
                     offline++;
                 for (unsigned i = 0; i < s.ntasks && offline < s.cfg.ncpus; i++)
                     if (s.task[i].state == BLS_TASK_SLEEPING) {
+                        const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+                        s.on_cpu[s.task[i].cpu][i / 64] &= ~bit;
+                        s.on_cpu[offline][i / 64] |= bit;
                         s.task[i].cpu = offline;
                         break;
                     }

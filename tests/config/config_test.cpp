@@ -1455,8 +1455,8 @@ TEST(Issue24, TheMusicPlayersTasksCountBesideEveryKinds)
         tasks += (i ? ", " : "") + std::string("{name: t") + std::to_string(i) + ", util_pct: 1, period_ms: 10}";
     loaded r = load(default_path, {tasks + "]", "workload.audio.enabled=true"});
     EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, (messages{set_at(2, 24) + ": workload.audio.enabled: 1023 constant tasks and the music "
-                                                  "player's 2; the kernel runs at most 1024 tasks"}));
+    EXPECT_EQ(r.errors, (messages{set_at(2, 24) + ": workload.audio.enabled: 4095 constant tasks and the music "
+                                                  "player's 2; the kernel runs at most 4096 tasks"}));
     r = load(default_path, {tasks + "]"});
     EXPECT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
 }

@@ -399,4 +399,74 @@ TEST(sched, a_task_asleep_in_io_counts_where_its_timer_moves)
     EXPECT_TRUE(bls_sched_no_task_lost(&s));
 }
 
+// Issue 26: the cap of tasks, 4096 (one more is refused), half pinned to each CPU. Equal
+// virtual runtimes are broken by task id, as the scans by id did; each sleeper lowers its
+// CPU's earliest wake-up, and one woken raises it to the next sleeper's; the run queues stay
+// consistent with the task sets throughout.
+TEST(sched, the_cap_of_tasks_queues_and_sleeps_by_their_cpus_sets)
+{
+    static bls_sched s; // 1.6 MB: not on the stack
+    const bls_sched_config c = config(2);
+    ASSERT_EQ(bls_sched_init(&s, &c, 3u, 0), 0);
+    for (unsigned i = 0; i < BLS_MAX_TASKS; i++)
+        ASSERT_EQ(add(s, 0, 1u << (i % 2)), (int)i);
+    EXPECT_EQ(add(s), -BLS_EINVAL);
+    for (unsigned i = 0; i < BLS_MAX_TASKS; i++)
+        ASSERT_EQ(bls_sched_wake(&s, i, 0, 0), (int)(i % 2));
+    EXPECT_EQ(s.rq[0].nr_running, 2048u);
+    EXPECT_EQ(s.rq[1].nr_running, 2048u);
+    EXPECT_EQ(bls_sched_next_wake(&s, 0), BLS_NO_DEADLINE);
+    // cpu0 runs its tasks in id order (0, 2, 4, ...), each put to sleep at once, until
+    // 1 s less 1 us per id: the later ones wake first.
+    for (unsigned k = 0; k < 100; k++) {
+        ASSERT_EQ(bls_sched_pick(&s, 0, k), (int)(2 * k));
+        bls_sched_sleep(&s, 0, k, 1000 * ms - 2 * k * 1000);
+        ASSERT_EQ(bls_sched_next_wake(&s, 0), 1000 * ms - 2 * k * 1000);
+    }
+    EXPECT_EQ(bls_sched_next_wake(&s, 1), BLS_NO_DEADLINE);
+    EXPECT_TRUE(bls_sched_no_task_lost(&s));
+    EXPECT_TRUE(bls_sched_rq_consistent(&s, 0));
+    // At 1 s less 198 us task 198 wakes alone; task 196 is next.
+    EXPECT_EQ(bls_sched_expire(&s, 0, 1000 * ms - 198000), 1u);
+    EXPECT_EQ(s.task[198].state, BLS_TASK_RUNNABLE);
+    EXPECT_EQ(s.task[196].state, BLS_TASK_SLEEPING);
+    EXPECT_EQ(bls_sched_next_wake(&s, 0), 1000 * ms - 196000);
+    EXPECT_EQ(s.rq[0].nr_running, 2048u - 99u);
+    EXPECT_TRUE(bls_sched_no_task_lost(&s));
+}
+
+// Issue 26: the checks compare the run queues with the task sets, and the sets with the
+// tasks: a task missing from its CPU's set, a count off by one, a stale earliest wake-up.
+TEST(sched, the_checks_find_what_the_sets_and_the_counts_disagree_on)
+{
+    static bls_sched s;
+    const bls_sched_config c = config(2);
+    ASSERT_EQ(bls_sched_init(&s, &c, 3u, 0), 0);
+    for (unsigned i = 0; i < 3; i++)
+        ASSERT_EQ(add(s, 0, 1u), (int)i);
+    for (unsigned i = 0; i < 3; i++)
+        ASSERT_EQ(bls_sched_wake(&s, i, 0, 0), 0);
+    ASSERT_EQ(bls_sched_pick(&s, 0, 0), 0);
+    bls_sched_sleep(&s, 0, 0, 5 * ms);
+    ASSERT_EQ(bls_sched_next_wake(&s, 0), 5 * ms);
+    ASSERT_TRUE(bls_sched_no_task_lost(&s));
+    ASSERT_TRUE(bls_sched_rq_consistent(&s, 0));
+
+    static bls_sched bad;
+    bad = s;
+    bad.on_cpu[0][0] &= ~(1ull << 2); // task 2, queued on cpu0, in no CPU's set
+    EXPECT_FALSE(bls_sched_rq_consistent(&bad, 0));
+    EXPECT_FALSE(bls_sched_no_task_lost(&bad));
+    bad = s;
+    bad.rq[0].nr_running++;
+    EXPECT_FALSE(bls_sched_rq_consistent(&bad, 0));
+    bad = s;
+    bad.wake_min_ns[0] = 6 * ms; // task 0 wakes at 5 ms
+    EXPECT_TRUE(bls_sched_rq_consistent(&bad, 0)); // what only the whole check sees
+    EXPECT_FALSE(bls_sched_no_task_lost(&bad));
+    bad = s;
+    bad.online = 2u; // cpu0 offline, holding its tasks
+    EXPECT_FALSE(bls_sched_rq_consistent(&bad, 1));
+}
+
 } // namespace

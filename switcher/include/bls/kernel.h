@@ -126,6 +126,8 @@ struct bls_kernel {
 	struct bls_step step[BLS_MAX_TASKS];
 	double left_ref_ns[BLS_MAX_TASKS]; /* of a RUN step */
 	int has_step[BLS_MAX_TASKS];
+	uint64_t picks;                      /* scheduling points, all CPUs (the whole "no task
+					      * lost" check runs every BLS_SCHED_FULL_CHECK_EVERY) */
 	unsigned mailbox_mhz[BLS_MAX_CPUS];  /* a frequency request per logical CPU */
 	int txn_busy[BLS_MAX_CPUS];          /* its cpufreq transaction was in flight */
 	int tunables_posted;
@@ -152,11 +154,13 @@ struct bls_kernel {
 	/* public, read-only */
 	struct bls_switcher sw;
 	struct bls_cpufreq cpufreq;
-	struct bls_sched sched;
 	struct bls_cpuidle cpuidle;
 	struct bls_governor gov;
 	struct bls_kernel_stats stats;
 	struct bls_task_stats task_stats[BLS_MAX_TASKS];
+	/* Last: bls_kernel_init zeroes what comes before, and bls_sched_init what it needs of
+	 * this (its tables are sized for BLS_MAX_TASKS; a run's start-up should not pay that). */
+	struct bls_sched sched;
 };
 
 /* The entry vector a CPU powering itself down leaves open: "resume in the kernel". */

@@ -41,6 +41,8 @@ enum bls_task_state {
 	BLS_TASK_BLOCKED = 0x74,
 	BLS_TASK_EXITED = 0x75,
 };
+#define BLS_TASK_NSTATES 5
+#define BLS_TASK_WORDS ((BLS_MAX_TASKS + 63) / 64)
 
 #define BLS_NICE_0_WEIGHT 1024u
 #define BLS_NO_DEADLINE UINT64_MAX
@@ -269,15 +271,28 @@ struct bls_sched {
 				      * but receives nothing new */
 	uint32_t big;                /* CPUs of the fastest clusters (HMP's "fast domain") */
 	unsigned ntasks;
-	struct bls_sched_task task[BLS_MAX_TASKS];
 	struct bls_rq rq[BLS_MAX_CPUS];
+	/* Who is where, as sets of task ids (bit i: task i), so that a scan of a CPU's queued
+	 * tasks or sleepers costs their number, not the task count's, and still visits them in
+	 * id order (docs/os.md, "Run-queue data structures"). Kept by the only two writers of a
+	 * task's state and CPU (sched_set_state, sched_set_cpu): the tasks in each state (indexed
+	 * by state - BLS_TASK_NEW), and the tasks whose cpu is each CPU, whatever their state. */
+	uint64_t in_state[BLS_TASK_NSTATES][BLS_TASK_WORDS];
+	uint64_t on_cpu[BLS_MAX_CPUS][BLS_TASK_WORDS];
+	/* The earliest wake-up of each CPU's sleepers, BLS_NO_DEADLINE when none; valid only
+	 * while wake_min_valid bit cpu is set (recomputed when asked after a sleeper left). */
+	uint64_t wake_min_ns[BLS_MAX_CPUS];
+	uint32_t wake_min_valid;
 	struct bls_sched_stats stats;
 	uint64_t block_seq;
 	uint64_t rt_seq;
-	/* recorded events, drained by the caller: bls_sched_take_events() */
-	unsigned nev;
-	struct { unsigned kind, a, b; } ev[BLS_SCHED_MAX_EVENTS];
 	uint64_t ev_dropped;
+	unsigned nev;
+	/* Last, and not zeroed by bls_sched_init: only task[0..ntasks) (each zeroed as it is
+	 * added) and ev[0..nev) are ever read. */
+	struct bls_sched_task task[BLS_MAX_TASKS];
+	/* recorded events, drained by the caller: bls_sched_take_events() */
+	struct { unsigned kind, a, b; } ev[BLS_SCHED_MAX_EVENTS];
 };
 
 /* bls_sched_init - @cfg's run queues, every CPU of @online online and idle since @now_ns.
@@ -378,14 +393,28 @@ void bls_sched_set_scale(struct bls_sched *s, unsigned cpu, uint64_t now_ns, dou
  * not exited is on an online logical CPU (a sleeper's timer and a waiter's run queue are that
  * CPU's), and each run queue counts exactly its RUNNABLE tasks (nr_running, their weights),
  * its curr one of them, and its nr_iowait exactly the tasks asleep in I/O on it. Holds
- * between any two scheduler calls; the kernel checks it at every scheduling point ("no task
- * lost", docs/architecture.md, "Invariants"). */
+ * between any two scheduler calls; the kernel checks it now and then, and the cheaper
+ * bls_sched_rq_consistent at every other scheduling point ("no task lost",
+ * docs/architecture.md, "Invariants"). Also checks the task sets and the cached earliest
+ * wake-ups against the tasks. */
 int bls_sched_no_task_lost(const struct bls_sched *s);
+
+/* bls_sched_rq_consistent - the part of bls_sched_no_task_lost that costs what @cpu holds, not
+ * the task count: @cpu's counts (nr_running, its classes', the CFS weights) are those of the
+ * tasks queued on it, its curr is one of them, and no CPU that is offline holds a task. The
+ * kernel checks it at each scheduling point of @cpu, and the whole bls_sched_no_task_lost
+ * instead at the 1st, 2nd, 4th, ... 128th scheduling point of the run and every
+ * BLS_SCHED_FULL_CHECK_EVERY-th. */
+int bls_sched_rq_consistent(const struct bls_sched *s, unsigned cpu);
+#define BLS_SCHED_FULL_CHECK_EVERY 256u
 
 /* bls_sched_next_deadline - the earliest time @cpu's timer must fire for the scheduler: the
  * first sleeper's wake-up, and with tasks waiting the slice's end and the next balance.
  * BLS_NO_DEADLINE when none (NOHZ: no tick). */
-uint64_t bls_sched_next_deadline(const struct bls_sched *s, unsigned cpu);
+uint64_t bls_sched_next_deadline(struct bls_sched *s, unsigned cpu);
+
+/* bls_sched_next_wake - the earliest wake-up of @cpu's sleepers; BLS_NO_DEADLINE when none. */
+uint64_t bls_sched_next_wake(struct bls_sched *s, unsigned cpu);
 
 /* bls_sched_idle_ns - time @cpu has had nothing runnable, up to @now_ns (what
  * get_cpu_idle_time_us gives a governor). */

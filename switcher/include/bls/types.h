@@ -19,9 +19,10 @@ extern "C" {
 #define BLS_MAX_CLUSTERS 4
 #define BLS_MAX_CPUS_PER_CLUSTER 4
 #define BLS_MAX_CPUS (BLS_MAX_CLUSTERS * BLS_MAX_CPUS_PER_CLUSTER)
-/* Tasks: 18 times the largest public rt-app use case (camera, 57 threads). The scheduler's
- * cost per scheduling point grows with the tasks there are, not with this cap. */
-#define BLS_MAX_TASKS 1024
+/* Tasks: 71 times the largest public rt-app use case (camera, 57 threads). The scheduler's
+ * cost per scheduling point grows with the tasks queued on or asleep on that CPU (plus a word
+ * per 64 tasks of the run), not with this cap (docs/os.md, "Run-queue data structures"). */
+#define BLS_MAX_TASKS 4096
 #define BLS_MAX_OPPS 16 /* per cluster */
 
 enum bls_error {

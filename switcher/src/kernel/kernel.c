@@ -2,6 +2,7 @@
  * docs/os.md for the algorithms it calls. */
 #include "bls/kernel.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "bls/check.h"
@@ -192,7 +193,7 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 		if (hw->cpu_cluster[c] >= hw->nclusters)
 			return -BLS_EINVAL;
 
-	memset(k, 0, sizeof(*k));
+	memset(k, 0, offsetof(struct bls_kernel, sched)); /* bls_sched_init does the rest */
 	k->ops = ops;
 	k->plat = plat;
 	k->wl = wl;
@@ -1053,8 +1054,14 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 		send_kicks(k, cpu, l);
 
 		const int t = bls_sched_pick(&k->sched, lc, now(k, cpu));
+		/* No task lost: this run queue at each of its scheduling points; every task at the
+		 * first ones and every BLS_SCHED_FULL_CHECK_EVERY after (that check costs the task
+		 * count). */
+		const uint64_t p = ++k->picks;
 		BLS_CHECK(&k->cfg.hw, cpu,
-			  bls_sched_no_task_lost(&k->sched) && "no task lost: each is on an online run queue that counts it");
+			  (p % BLS_SCHED_FULL_CHECK_EVERY && (p & (p - 1)) ? bls_sched_rq_consistent(&k->sched, lc)
+									    : bls_sched_no_task_lost(&k->sched)) &&
+				  "no task lost: each is on an online run queue that counts it");
 		flush_sched_events(k, cpu);
 		if (t < 0) {
 			/* Nothing runnable: pull from a busier CPU, or idle until a deadline or an

@@ -193,10 +193,9 @@ static int dl_earliest(const struct bls_sched *s, unsigned cpu, int waiting)
 	int best = NO_TASK;
 	if (rq->dl_nr_running == rq->dl_nr_throttled)
 		return NO_TASK;
-	for (unsigned i = 0; i < s->ntasks; i++) {
+	for_each_task(s, i, SCHED_QUEUED(s, cpu)) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state != BLS_TASK_RUNNABLE || t->cpu != cpu || !sched_is_dl(t) || t->dl_throttled ||
-		    (waiting && rq->curr == (int)i))
+		if (!sched_is_dl(t) || t->dl_throttled || (waiting && rq->curr == (int)i))
 			continue;
 		if (best == NO_TASK || dl_before(t, &s->task[best]))
 			best = (int)i;
@@ -219,10 +218,9 @@ void dl_clock(struct bls_sched *s, unsigned cpu, uint64_t now)
 	struct bls_rq *rq = &s->rq[cpu];
 	if (!rq->dl_nr_throttled)
 		return;
-	for (unsigned i = 0; i < s->ntasks; i++) {
+	for_each_task(s, i, SCHED_QUEUED(s, cpu)) {
 		struct bls_sched_task *t = &s->task[i];
-		if (t->state != BLS_TASK_RUNNABLE || t->cpu != cpu || !sched_is_dl(t) || !t->dl_throttled ||
-		    t->dl_replenish_ns > now)
+		if (!sched_is_dl(t) || !t->dl_throttled || t->dl_replenish_ns > now)
 			continue;
 		/* dl_task_timer: replenished, it competes again, and may preempt. */
 		dl_replenish(s, t, now);
@@ -237,10 +235,9 @@ uint64_t dl_deadline(const struct bls_sched *s, unsigned cpu)
 	uint64_t d = BLS_NO_DEADLINE;
 	if (!rq->dl_nr_running)
 		return d;
-	for (unsigned i = 0; rq->dl_nr_throttled && i < s->ntasks; i++) {
+	for_each_task(s, i, rq->dl_nr_throttled ? SCHED_QUEUED(s, cpu) : 0) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state == BLS_TASK_RUNNABLE && t->cpu == cpu && sched_is_dl(t) && t->dl_throttled &&
-		    t->dl_replenish_ns < d)
+		if (sched_is_dl(t) && t->dl_throttled && t->dl_replenish_ns < d)
 			d = t->dl_replenish_ns; /* its replenishment timer */
 	}
 	if (rq->curr != NO_TASK && sched_is_dl(&s->task[rq->curr])) {

@@ -2,6 +2,7 @@
 #include "bls/sched.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "internal.h"
@@ -47,7 +48,7 @@ int bls_sched_init(struct bls_sched *s, const struct bls_sched_config *cfg, uint
 	for (unsigned g = 1; g < cfg->ngroups; g++)
 		if (cfg->group[g].parent >= g || cfg->group[g].shares < 2 || cfg->group[g].shares > 262144)
 			return -BLS_EINVAL; /* parents first; cpu.shares' range (MIN_SHARES..MAX_SHARES) */
-	memset(s, 0, sizeof(*s));
+	memset(s, 0, offsetof(struct bls_sched, task)); /* the tables after are read as filled */
 	s->cfg = *cfg;
 	s->online = online;
 	s->active = online;
@@ -62,6 +63,7 @@ int bls_sched_init(struct bls_sched *s, const struct bls_sched_config *cfg, uint
 		s->rq[c].pull_to = NO_TASK;
 		s->rq[c].pull_task = NO_TASK;
 		s->rq[c].skip = NO_TASK;
+		s->wake_min_ns[c] = BLS_NO_DEADLINE;
 		rt_init_rq(s, c, now_ns);
 	}
 	if (!s->cfg.placement)
@@ -128,7 +130,6 @@ int bls_sched_add_task(struct bls_sched *s, const struct bls_sched_task_config *
 	const unsigned id = s->ntasks++;
 	struct bls_sched_task *t = &s->task[id];
 	memset(t, 0, sizeof(*t));
-	t->state = BLS_TASK_NEW;
 	t->affinity = tc->affinity ? tc->affinity : all;
 	t->nice = tc->nice;
 	t->weight = t->nice_weight = bls_sched_weight(tc->nice);
@@ -144,6 +145,9 @@ int bls_sched_add_task(struct bls_sched *s, const struct bls_sched_task_config *
 			t->cpu = c;
 			break;
 		}
+	t->state = BLS_TASK_NEW;
+	sched_bit_set(s->in_state[sched_state_index(BLS_TASK_NEW)], id);
+	sched_bit_set(s->on_cpu[t->cpu], id);
 	bls_pelt_init(&t->pelt, now_ns);
 	bls_pelt_init(&t->hmp_load, s->cfg.placement == BLS_PLACE_HMP ? hmp_clock(s, now_ns) : now_ns);
 	return (int)id;
@@ -208,9 +212,9 @@ static void update_min_vruntime(struct bls_sched *s, unsigned cpu)
 {
 	struct bls_rq *rq = &s->rq[cpu];
 	uint64_t least = UINT64_MAX;
-	for (unsigned i = 0; i < s->ntasks; i++) {
+	for_each_task(s, i, SCHED_QUEUED(s, cpu)) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state == BLS_TASK_RUNNABLE && t->cpu == cpu && sched_is_fair(t) && t->vruntime < least)
+		if (sched_is_fair(t) && t->vruntime < least)
 			least = t->vruntime;
 	}
 	if (least != UINT64_MAX && least > rq->min_vruntime)
@@ -229,9 +233,9 @@ static void group_reweight(struct bls_sched *s, uint64_t now)
 	if (ng <= 1)
 		return;
 	double load[BLS_MAX_GROUPS][BLS_MAX_CPUS] = {{0}}, share[BLS_MAX_GROUPS][BLS_MAX_CPUS] = {{0}};
-	for (unsigned i = 0; i < s->ntasks; i++) {
+	for_each_task(s, i, SCHED_IN(s, BLS_TASK_RUNNABLE)) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state == BLS_TASK_RUNNABLE && sched_is_fair(t))
+		if (sched_is_fair(t))
 			load[t->group][t->cpu] += t->nice_weight;
 	}
 	/* Bottom-up: a group's parent has a lower number. */
@@ -251,9 +255,9 @@ static void group_reweight(struct bls_sched *s, uint64_t now)
 		update_curr(s, c, now);
 	for (unsigned c = 0; c < n; c++)
 		s->rq[c].weight = 0;
-	for (unsigned i = 0; i < s->ntasks; i++) {
+	for_each_task(s, i, SCHED_IN(s, BLS_TASK_RUNNABLE)) {
 		struct bls_sched_task *t = &s->task[i];
-		if (t->state != BLS_TASK_RUNNABLE || !sched_is_fair(t))
+		if (!sched_is_fair(t))
 			continue;
 		double w = t->nice_weight;
 		for (unsigned g = t->group; g != 0; g = s->cfg.group[g].parent)
@@ -314,8 +318,8 @@ static void enqueue(struct bls_sched *s, unsigned id, unsigned cpu, uint64_t now
 	struct bls_sched_task *t = &s->task[id];
 	struct bls_rq *rq = &s->rq[cpu];
 	iowait_account(s, cpu, now);
-	t->cpu = cpu;
-	t->state = BLS_TASK_RUNNABLE;
+	sched_set_cpu(s, id, cpu);
+	sched_set_state(s, id, BLS_TASK_RUNNABLE);
 	t->since_ns = now;
 	rq->nr_running++;
 	if (sched_is_fair(t)) {
@@ -377,11 +381,11 @@ void sched_migrate(struct bls_sched *s, unsigned id, unsigned to, uint64_t now)
 		/* Asleep in I/O: it counts where its timer now is. */
 		iowait_end(s, id, now);
 		iowait_account(s, to, now);
-		t->cpu = to;
+		sched_set_cpu(s, id, to);
 		s->rq[to].nr_iowait++;
 		t->in_iowait = 1;
 	} else {
-		t->cpu = to;
+		sched_set_cpu(s, id, to);
 	}
 	t->stats.migrations++;
 	s->stats.migrations++;
@@ -559,9 +563,11 @@ int bls_sched_wake(struct bls_sched *s, unsigned task, uint64_t now_ns, uint64_t
 uint32_t bls_sched_expire(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 {
 	uint32_t kicked = 0;
-	for (unsigned i = 0; i < s->ntasks; i++) {
+	if (bls_sched_next_wake(s, cpu) > now_ns)
+		return 0;
+	for_each_task(s, i, SCHED_ASLEEP(s, cpu)) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state == BLS_TASK_SLEEPING && t->cpu == cpu && t->wake_at_ns <= now_ns) {
+		if (t->wake_at_ns <= now_ns) {
 			const int c = wake(s, i, now_ns, t->wake_at_ns);
 			kicked |= 1u << c;
 		}
@@ -574,10 +580,9 @@ uint32_t bls_sched_signal(struct bls_sched *s, unsigned event, int all, uint64_t
 	uint32_t kicked = 0;
 	for (;;) {
 		int first = -1;
-		for (unsigned i = 0; i < s->ntasks; i++) {
+		for_each_task(s, i, SCHED_IN(s, BLS_TASK_BLOCKED)) {
 			const struct bls_sched_task *t = &s->task[i];
-			if (t->state == BLS_TASK_BLOCKED && t->event == event &&
-			    (first < 0 || t->block_seq < s->task[first].block_seq))
+			if (t->event == event && (first < 0 || t->block_seq < s->task[first].block_seq))
 				first = (int)i;
 		}
 		if (first < 0)
@@ -596,10 +601,9 @@ uint32_t bls_sched_signal(struct bls_sched *s, unsigned event, int all, uint64_t
 static int leftmost_but(const struct bls_sched *s, unsigned cpu, int skip)
 {
 	int best = NO_TASK;
-	for (unsigned i = 0; i < s->ntasks; i++) {
+	for_each_task(s, i, SCHED_QUEUED(s, cpu)) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state == BLS_TASK_RUNNABLE && t->cpu == cpu && sched_is_fair(t) && (int)i != skip &&
-		    (best == NO_TASK || t->vruntime < s->task[best].vruntime))
+		if (sched_is_fair(t) && (int)i != skip && (best == NO_TASK || t->vruntime < s->task[best].vruntime))
 			best = (int)i;
 	}
 	return best;
@@ -700,7 +704,7 @@ static void stop_curr(struct bls_sched *s, unsigned cpu, uint64_t now, enum bls_
 	dequeue(s, id, now);
 	rq->curr = NO_TASK;
 	rq->last_ran = (int)id; /* its switch is traced at the next pick, to whatever comes */
-	s->task[id].state = state;
+	sched_set_state(s, id, state);
 	update_min_vruntime(s, cpu);
 }
 
@@ -755,10 +759,10 @@ static int movable(const struct bls_sched *s, unsigned from, unsigned to)
 	int best = NO_TASK;
 	if (!same_domain(s, from, to))
 		return NO_TASK;
-	for (unsigned i = 0; i < s->ntasks; i++) {
+	for_each_task(s, i, SCHED_QUEUED(s, from)) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state == BLS_TASK_RUNNABLE && t->cpu == from && s->rq[from].curr != (int)i && sched_is_fair(t) &&
-		    sched_cpu_allowed(s, t, to) && (best == NO_TASK || t->vruntime > s->task[best].vruntime))
+		if (s->rq[from].curr != (int)i && sched_is_fair(t) && sched_cpu_allowed(s, t, to) &&
+		    (best == NO_TASK || t->vruntime > s->task[best].vruntime))
 			best = (int)i;
 	}
 	return best;
@@ -982,19 +986,81 @@ int bls_sched_no_task_lost(const struct bls_sched *s)
 	for (unsigned c = 0; c < s->cfg.ncpus; c++)
 		if (s->rq[c].nr_running != nr[c] || s->rq[c].rt_nr_running != rt[c] || s->rq[c].weight != weight[c] ||
 		    s->rq[c].nr_iowait != iowait[c] || s->rq[c].dl_nr_running != dl[c] ||
-		    s->rq[c].dl_nr_throttled != dl_thr[c])
+		    s->rq[c].dl_nr_throttled != dl_thr[c] || !bls_sched_rq_consistent(s, c))
 			return 0; /* counts a task it does not hold, or holds one it does not count */
+	/* The task sets say what the tasks say (the cheap check above trusts them). */
+	for (unsigned i = 0; i < s->ntasks; i++) {
+		const struct bls_sched_task *t = &s->task[i];
+		for (unsigned st = 0; st < BLS_TASK_NSTATES; st++)
+			if (sched_bit_test(s->in_state[st], i) != (st == sched_state_index(t->state)))
+				return 0;
+		for (unsigned c = 0; c < s->cfg.ncpus; c++)
+			if (sched_bit_test(s->on_cpu[c], i) != (c == t->cpu))
+				return 0;
+	}
+	/* A valid earliest wake-up is its sleepers' earliest. */
+	for (unsigned c = 0; c < s->cfg.ncpus; c++) {
+		uint64_t d = BLS_NO_DEADLINE;
+		for (unsigned i = 0; i < s->ntasks; i++)
+			if (s->task[i].state == BLS_TASK_SLEEPING && s->task[i].cpu == c && s->task[i].wake_at_ns < d)
+				d = s->task[i].wake_at_ns;
+		if ((s->wake_min_valid >> c & 1u) && s->wake_min_ns[c] != d)
+			return 0;
+	}
 	return 1;
 }
 
-uint64_t bls_sched_next_deadline(const struct bls_sched *s, unsigned cpu)
+int bls_sched_rq_consistent(const struct bls_sched *s, unsigned cpu)
 {
-	uint64_t d = BLS_NO_DEADLINE;
-	for (unsigned i = 0; i < s->ntasks; i++) {
+	const struct bls_rq *rq = &s->rq[cpu];
+	unsigned nr = 0, rt = 0, dl = 0, dl_thr = 0;
+	unsigned long weight = 0;
+	int has_curr = rq->curr == NO_TASK;
+	for_each_task(s, i, SCHED_QUEUED(s, cpu)) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state == BLS_TASK_SLEEPING && t->cpu == cpu && t->wake_at_ns < d)
-			d = t->wake_at_ns;
+		nr++;
+		has_curr |= rq->curr == (int)i;
+		if (sched_is_rt(t)) {
+			rt++;
+		} else if (sched_is_dl(t)) {
+			dl++;
+			dl_thr += t->dl_throttled != 0;
+		} else {
+			weight += t->weight;
+		}
 	}
+	if (!has_curr || nr != rq->nr_running || rt != rq->rt_nr_running || dl != rq->dl_nr_running ||
+	    dl_thr != rq->dl_nr_throttled || weight != rq->weight)
+		return 0;
+	/* A CPU that is offline holds no task: none would ever run, or wake. */
+	for (unsigned c = 0; c < s->cfg.ncpus; c++) {
+		if (s->online >> c & 1u)
+			continue;
+		for_each_task(s, i, SCHED_LIVE(s, c)) {
+			(void)i;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+uint64_t bls_sched_next_wake(struct bls_sched *s, unsigned cpu)
+{
+	if (!(s->wake_min_valid >> cpu & 1u)) {
+		uint64_t d = BLS_NO_DEADLINE;
+		for_each_task(s, i, SCHED_ASLEEP(s, cpu)) {
+			if (s->task[i].wake_at_ns < d)
+				d = s->task[i].wake_at_ns;
+		}
+		s->wake_min_ns[cpu] = d;
+		s->wake_min_valid |= 1u << cpu;
+	}
+	return s->wake_min_ns[cpu];
+}
+
+uint64_t bls_sched_next_deadline(struct bls_sched *s, unsigned cpu)
+{
+	uint64_t d = bls_sched_next_wake(s, cpu);
 	const struct bls_rq *rq = &s->rq[cpu];
 	/* The tick of a busy little CPU under HMP (forced up-migration) and EAS (a misfit). */
 	if (s->cfg.placement != BLS_PLACE_FAIR && rq->curr != NO_TASK && !(s->big >> cpu & 1u) &&
@@ -1044,10 +1110,8 @@ unsigned bls_sched_nr_iowait(const struct bls_sched *s, unsigned cpu)
 static double cpu_sum(struct bls_sched *s, unsigned cpu, uint64_t now, int util)
 {
 	double sum = 0;
-	for (unsigned i = 0; i < s->ntasks; i++) {
+	for_each_task(s, i, SCHED_LIVE(s, cpu)) {
 		struct bls_sched_task *t = &s->task[i];
-		if (t->cpu != cpu || t->state == BLS_TASK_NEW || t->state == BLS_TASK_EXITED)
-			continue;
 		if (sched_is_curr(s, i))
 			update_curr(s, cpu, now);
 		else

@@ -139,10 +139,7 @@ static int idle_big(const struct bls_sched *s, const struct bls_sched_task *t)
 static double cpu_load(struct bls_sched *s, unsigned cpu, uint64_t now)
 {
 	double sum = 0;
-	for (unsigned i = 0; i < s->ntasks; i++) {
-		const struct bls_sched_task *t = &s->task[i];
-		if (t->cpu != cpu || t->state == BLS_TASK_NEW || t->state == BLS_TASK_EXITED)
-			continue;
+	for_each_task(s, i, SCHED_LIVE(s, cpu)) {
 		sum += bls_sched_hmp_load(s, i, now);
 	}
 	return sum;
@@ -219,9 +216,9 @@ static uint32_t idle_pull(struct bls_sched *s, unsigned cpu, uint64_t now)
 			return 0; /* one is on its way */
 	int best = NO_TASK;
 	double best_load = 0;
-	for (unsigned i = 0; i < s->ntasks; i++) {
+	for_each_task(s, i, SCHED_IN(s, BLS_TASK_RUNNABLE)) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state != BLS_TASK_RUNNABLE || !sched_is_fair(t) || is_big(s, t->cpu) || !sched_cpu_allowed(s, t, cpu) ||
+		if (!sched_is_fair(t) || is_big(s, t->cpu) || !sched_cpu_allowed(s, t, cpu) ||
 		    s->rq[t->cpu].pull_to != NO_TASK)
 			continue;
 		const double load = bls_sched_hmp_load(s, i, now);
@@ -268,9 +265,9 @@ static uint32_t offload(struct bls_sched *s, unsigned cpu, uint64_t now)
 		return 0;
 	int best = NO_TASK, to = -1;
 	double best_load = 0;
-	for (unsigned i = 0; i < s->ntasks; i++) {
+	for_each_task(s, i, SCHED_QUEUED(s, cpu)) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state != BLS_TASK_RUNNABLE || t->cpu != cpu || rq->curr == (int)i || !sched_is_fair(t))
+		if (rq->curr == (int)i || !sched_is_fair(t))
 			continue;
 		const double load = bls_sched_hmp_load(s, i, now);
 		if (t->last_xmig_ns && now - t->last_xmig_ns < s->cfg.hmp.down_interval_ns)

@@ -30,6 +30,77 @@ static inline unsigned sched_cfs_nr(const struct bls_rq *rq)
 	return rq->nr_running - rq->rt_nr_running - rq->dl_nr_running;
 }
 
+/* --- task sets (bls_sched.in_state, .on_cpu) ------------------------------------------- */
+
+static inline unsigned sched_state_index(enum bls_task_state st)
+{
+	return (unsigned)st - (unsigned)BLS_TASK_NEW;
+}
+
+static inline void sched_bit_set(uint64_t *set, unsigned id)
+{
+	set[id / 64] |= 1ull << (id % 64);
+}
+
+static inline void sched_bit_clear(uint64_t *set, unsigned id)
+{
+	set[id / 64] &= ~(1ull << (id % 64));
+}
+
+static inline int sched_bit_test(const uint64_t *set, unsigned id)
+{
+	return (int)(set[id / 64] >> (id % 64) & 1u);
+}
+
+/* The only writer of a task's state: it moves between the state sets with it. A sleeper
+ * leaving its sleep may have been its CPU's earliest wake-up. */
+static inline void sched_set_state(struct bls_sched *s, unsigned id, enum bls_task_state st)
+{
+	struct bls_sched_task *t = &s->task[id];
+	if (t->state == BLS_TASK_SLEEPING)
+		s->wake_min_valid &= ~(1u << t->cpu);
+	sched_bit_clear(s->in_state[sched_state_index(t->state)], id);
+	sched_bit_set(s->in_state[sched_state_index(st)], id);
+	t->state = st;
+	if (st == BLS_TASK_SLEEPING && (s->wake_min_valid >> t->cpu & 1u) && t->wake_at_ns < s->wake_min_ns[t->cpu])
+		s->wake_min_ns[t->cpu] = t->wake_at_ns;
+}
+
+/* The only writer of a task's CPU (after bls_sched_add_task). */
+static inline void sched_set_cpu(struct bls_sched *s, unsigned id, unsigned cpu)
+{
+	struct bls_sched_task *t = &s->task[id];
+	if (t->state == BLS_TASK_SLEEPING) {
+		s->wake_min_valid &= ~(1u << t->cpu);
+		if ((s->wake_min_valid >> cpu & 1u) && t->wake_at_ns < s->wake_min_ns[cpu])
+			s->wake_min_ns[cpu] = t->wake_at_ns;
+	}
+	sched_bit_clear(s->on_cpu[t->cpu], id);
+	sched_bit_set(s->on_cpu[cpu], id);
+	t->cpu = cpu;
+}
+
+/* for_each_task(s, id, WORD): every task id whose bit is set in WORD, an expression of the
+ * word index _w (e.g. s->in_state[..][_w] & s->on_cpu[cpu][_w]), in increasing id order. Each
+ * word is read once, before its tasks are visited: the body may change the sets of the task it
+ * visits, not those of tasks after it. No break in the body (it would end one task's visit
+ * only); return is fine. */
+#define for_each_task(s, id, WORD)                                                              \
+	for (unsigned _w = 0, _nw = ((s)->ntasks + 63) / 64; _w < _nw; _w++)                    \
+		for (uint64_t _m = (WORD); _m; _m &= _m - 1)                                    \
+			for (unsigned id = _w * 64 + (unsigned)__builtin_ctzll(_m), _once = 1; _once; \
+			     _once = 0)
+
+#define SCHED_IN(s, st) ((s)->in_state[sched_state_index(st)][_w])
+/* The word of the tasks queued on @cpu (RUNNABLE there, running or waiting). */
+#define SCHED_QUEUED(s, cpu) (SCHED_IN(s, BLS_TASK_RUNNABLE) & (s)->on_cpu[cpu][_w])
+/* ... of the tasks asleep with their timer on @cpu. */
+#define SCHED_ASLEEP(s, cpu) (SCHED_IN(s, BLS_TASK_SLEEPING) & (s)->on_cpu[cpu][_w])
+/* ... of the tasks of @cpu that exist (neither NEW nor EXITED): queued, asleep, or waiting. */
+#define SCHED_LIVE(s, cpu)                                                                        \
+	((SCHED_IN(s, BLS_TASK_RUNNABLE) | SCHED_IN(s, BLS_TASK_SLEEPING) | SCHED_IN(s, BLS_TASK_BLOCKED)) & \
+	 (s)->on_cpu[cpu][_w])
+
 /* fair.c */
 void sched_record(struct bls_sched *s, unsigned kind, unsigned a, unsigned b);
 int sched_is_curr(const struct bls_sched *s, unsigned id);

@@ -79,10 +79,9 @@ void rt_clock(struct bls_sched *s, unsigned cpu, uint64_t now)
 static int rr_peer_waiting(const struct bls_sched *s, unsigned cpu, unsigned id)
 {
 	const struct bls_sched_task *t = &s->task[id];
-	for (unsigned i = 0; i < s->ntasks; i++) {
+	for_each_task(s, i, SCHED_QUEUED(s, cpu)) {
 		const struct bls_sched_task *o = &s->task[i];
-		if (i != id && o->state == BLS_TASK_RUNNABLE && o->cpu == cpu && sched_is_rt(o) &&
-		    o->rt_priority == t->rt_priority)
+		if (i != id && sched_is_rt(o) && o->rt_priority == t->rt_priority)
 			return 1;
 	}
 	return 0;
@@ -158,10 +157,9 @@ uint64_t rt_deadline(const struct bls_sched *s, unsigned cpu)
 static int rt_highest(const struct bls_sched *s, unsigned cpu, int waiting)
 {
 	int best = NO_TASK;
-	for (unsigned i = 0; i < s->ntasks; i++) {
+	for_each_task(s, i, SCHED_QUEUED(s, cpu)) {
 		const struct bls_sched_task *t = &s->task[i];
-		if (t->state != BLS_TASK_RUNNABLE || t->cpu != cpu || !sched_is_rt(t) ||
-		    (waiting && s->rq[cpu].curr == (int)i))
+		if (!sched_is_rt(t) || (waiting && s->rq[cpu].curr == (int)i))
 			continue;
 		if (best == NO_TASK || t->rt_priority > s->task[best].rt_priority ||
 		    (t->rt_priority == s->task[best].rt_priority && t->rt_seq < s->task[best].rt_seq))

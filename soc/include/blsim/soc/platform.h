@@ -187,7 +187,9 @@ private:
     bls_kernel_config kernel_config(unsigned ncpus) const;
     // A doorbell of @logical.
     void raise(unsigned logical, unsigned irq);
-    bls_kernel kernel_{};
+    // Not value-initialised: bls_kernel_init sets up all of it that is read (megabytes of
+    // per-task tables, sized for BLS_MAX_TASKS, are filled as tasks are added).
+    bls_kernel kernel_;
 };
 
 // The governor's tunables as the kernel takes them (soc/src/kernel_config.cpp).
