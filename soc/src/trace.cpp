@@ -799,8 +799,9 @@ std::string vcd_recorder::text() const
 std::string gzip(const std::string& text)
 {
     z_stream z{};
-    // 15 + 16: a gzip header and trailer around the deflate stream.
-    if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+    // 15 + 16: a gzip header and trailer around the deflate stream. Level 6, gzip's own
+    // default: level 9 compressed the default scenario's traces in twice the time, 5 % smaller.
+    if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
         throw std::runtime_error("zlib: deflateInit2 failed");
     std::string out(deflateBound(&z, static_cast<uLong>(text.size())) + 32, '\0');
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));

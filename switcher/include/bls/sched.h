@@ -400,8 +400,8 @@ void bls_sched_set_scale(struct bls_sched *s, unsigned cpu, uint64_t now_ns, dou
 int bls_sched_no_task_lost(const struct bls_sched *s);
 
 /* bls_sched_rq_consistent - the part of bls_sched_no_task_lost that costs what @cpu holds, not
- * the task count: @cpu's counts (nr_running, its classes', the CFS weights) are those of the
- * tasks queued on it, its curr is one of them, and no CPU that is offline holds a task. The
+ * the task count: @cpu's nr_running is the size of its set of queued tasks, its classes'
+ * counts fit in it, its curr is one of them, and no CPU that is offline holds a task. The
  * kernel checks it at each scheduling point of @cpu, and the whole bls_sched_no_task_lost
  * instead at the 1st, 2nd, 4th, ... 128th scheduling point of the run and every
  * BLS_SCHED_FULL_CHECK_EVERY-th. */

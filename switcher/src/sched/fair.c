@@ -1013,24 +1013,16 @@ int bls_sched_no_task_lost(const struct bls_sched *s)
 int bls_sched_rq_consistent(const struct bls_sched *s, unsigned cpu)
 {
 	const struct bls_rq *rq = &s->rq[cpu];
-	unsigned nr = 0, rt = 0, dl = 0, dl_thr = 0;
-	unsigned long weight = 0;
-	int has_curr = rq->curr == NO_TASK;
-	for_each_task(s, i, SCHED_QUEUED(s, cpu)) {
-		const struct bls_sched_task *t = &s->task[i];
-		nr++;
-		has_curr |= rq->curr == (int)i;
-		if (sched_is_rt(t)) {
-			rt++;
-		} else if (sched_is_dl(t)) {
-			dl++;
-			dl_thr += t->dl_throttled != 0;
-		} else {
-			weight += t->weight;
-		}
-	}
-	if (!has_curr || nr != rq->nr_running || rt != rq->rt_nr_running || dl != rq->dl_nr_running ||
-	    dl_thr != rq->dl_nr_throttled || weight != rq->weight)
+	/* Its count is its set's size, and its running task is in it (word by word: this runs
+	 * at every scheduling point; the classes' counts and the weights are the whole check's). */
+	unsigned nr = 0;
+	for (unsigned w = 0, nw = (s->ntasks + 63) / 64; w < nw; w++)
+		nr += (unsigned)__builtin_popcountll(s->in_state[sched_state_index(BLS_TASK_RUNNABLE)][w] &
+						     s->on_cpu[cpu][w]);
+	if (nr != rq->nr_running || rq->rt_nr_running + rq->dl_nr_running > nr || rq->dl_nr_throttled > rq->dl_nr_running)
+		return 0;
+	if (rq->curr != NO_TASK && (s->task[rq->curr].state != BLS_TASK_RUNNABLE || s->task[rq->curr].cpu != cpu ||
+				     !sched_bit_test(s->on_cpu[cpu], (unsigned)rq->curr)))
 		return 0;
 	/* A CPU that is offline holds no task: none would ever run, or wake. */
 	for (unsigned c = 0; c < s->cfg.ncpus; c++) {
