@@ -6,8 +6,10 @@
 // holds, and a percentile is reported as its bucket's midpoint (clamped to the exact minimum
 // and maximum), so every reported percentile is within relative_error() of a value of the
 // same rank: 1/256 (0.39 %) with sub_bits = 8. Count, sum, minimum and maximum are exact.
-// Memory is fixed (about 58 KiB, allocated at the first value), however many are recorded: a run
-// of a year keeps the same histograms as a run of a second.
+// Memory is bounded (at most about 60 KiB: memory_bytes()), however many are recorded: a run of
+// a year keeps the same histograms as a run of a second. The buckets of each power of two are
+// allocated at its first value, so a histogram whose values span a few powers of two holds a
+// few KiB (a run of 4096 tasks keeps one per task).
 #pragma once
 
 #include <cstdint>
@@ -32,8 +34,9 @@ public:
     std::uint64_t percentile(double q) const;
 
     static constexpr double relative_error() { return 1.0 / (1 << sub_bits); }
-    // Bytes this histogram occupies at most (its buckets are allocated at the first value):
-    // the same for every histogram, however many values it holds.
+    // Bytes this histogram occupies at most (its buckets are allocated a power of two at a
+    // time, as values first fall in it): the same for every histogram, however many values
+    // it holds.
     std::size_t memory_bytes() const;
 
 private:
@@ -42,7 +45,7 @@ private:
     static std::uint64_t bucket_low(std::size_t i);
     static std::uint64_t bucket_width(std::size_t i);
 
-    std::vector<std::uint64_t> buckets_;
+    std::vector<std::vector<std::uint64_t>> groups_; // group 0: the exact range; then a power of two each
     std::uint64_t count_ = 0;
     std::uint64_t min_ = 0, max_ = 0;
     double sum_ = 0;
