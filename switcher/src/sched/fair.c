@@ -563,8 +563,8 @@ int bls_sched_wake(struct bls_sched *s, unsigned task, uint64_t now_ns, uint64_t
 uint32_t bls_sched_expire(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 {
 	uint32_t kicked = 0;
-	if (bls_sched_next_wake(s, cpu) > now_ns)
-		return 0;
+	if ((s->wake_min_valid >> cpu & 1u) && s->wake_min_ns[cpu] > now_ns)
+		return 0; /* none due (an invalid cache is not recomputed: the walk below is that) */
 	for_each_task(s, i, SCHED_ASLEEP(s, cpu)) {
 		const struct bls_sched_task *t = &s->task[i];
 		if (t->wake_at_ns <= now_ns) {
@@ -959,8 +959,18 @@ int bls_sched_no_task_lost(const struct bls_sched *s)
 	unsigned nr[BLS_MAX_CPUS] = {0}, rt[BLS_MAX_CPUS] = {0}, iowait[BLS_MAX_CPUS] = {0};
 	unsigned dl[BLS_MAX_CPUS] = {0}, dl_thr[BLS_MAX_CPUS] = {0};
 	unsigned long weight[BLS_MAX_CPUS] = {0};
+	uint64_t wake[BLS_MAX_CPUS];
+	for (unsigned c = 0; c < BLS_MAX_CPUS; c++)
+		wake[c] = BLS_NO_DEADLINE;
 	for (unsigned i = 0; i < s->ntasks; i++) {
 		const struct bls_sched_task *t = &s->task[i];
+		/* The task sets say what the task says (the per-CPU check trusts them). */
+		for (unsigned st = 0; st < BLS_TASK_NSTATES; st++)
+			if (sched_bit_test(s->in_state[st], i) != (st == sched_state_index(t->state)))
+				return 0;
+		for (unsigned c = 0; c < s->cfg.ncpus; c++)
+			if (sched_bit_test(s->on_cpu[c], i) != (c == t->cpu))
+				return 0;
 		if (t->in_iowait && (t->state != BLS_TASK_SLEEPING || t->cpu >= s->cfg.ncpus))
 			return 0; /* in I/O wait, but not asleep */
 		if (t->in_iowait)
@@ -981,6 +991,8 @@ int bls_sched_no_task_lost(const struct bls_sched *s)
 			}
 		} else if (s->rq[t->cpu].curr == (int)i) {
 			return 0; /* running, but not runnable */
+		} else if (t->state == BLS_TASK_SLEEPING && t->wake_at_ns < wake[t->cpu]) {
+			wake[t->cpu] = t->wake_at_ns;
 		}
 	}
 	for (unsigned c = 0; c < s->cfg.ncpus; c++)
@@ -988,25 +1000,9 @@ int bls_sched_no_task_lost(const struct bls_sched *s)
 		    s->rq[c].nr_iowait != iowait[c] || s->rq[c].dl_nr_running != dl[c] ||
 		    s->rq[c].dl_nr_throttled != dl_thr[c] || !bls_sched_rq_consistent(s, c))
 			return 0; /* counts a task it does not hold, or holds one it does not count */
-	/* The task sets say what the tasks say (the cheap check above trusts them). */
-	for (unsigned i = 0; i < s->ntasks; i++) {
-		const struct bls_sched_task *t = &s->task[i];
-		for (unsigned st = 0; st < BLS_TASK_NSTATES; st++)
-			if (sched_bit_test(s->in_state[st], i) != (st == sched_state_index(t->state)))
-				return 0;
-		for (unsigned c = 0; c < s->cfg.ncpus; c++)
-			if (sched_bit_test(s->on_cpu[c], i) != (c == t->cpu))
-				return 0;
-	}
-	/* A valid earliest wake-up is its sleepers' earliest. */
-	for (unsigned c = 0; c < s->cfg.ncpus; c++) {
-		uint64_t d = BLS_NO_DEADLINE;
-		for (unsigned i = 0; i < s->ntasks; i++)
-			if (s->task[i].state == BLS_TASK_SLEEPING && s->task[i].cpu == c && s->task[i].wake_at_ns < d)
-				d = s->task[i].wake_at_ns;
-		if ((s->wake_min_valid >> c & 1u) && s->wake_min_ns[c] != d)
-			return 0;
-	}
+	for (unsigned c = 0; c < s->cfg.ncpus; c++)
+		if ((s->wake_min_valid >> c & 1u) && s->wake_min_ns[c] != wake[c])
+			return 0; /* a valid earliest wake-up is its sleepers' earliest */
 	return 1;
 }
 
