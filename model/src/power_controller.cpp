@@ -18,6 +18,7 @@ power_controller::power_controller(sc_core::sc_module_name name, const soc_param
 {
     BLSIM_CHECK(soc.clusters.size() <= max_clusters);
     for (const cluster_params& cp : soc.clusters) {
+        BLSIM_CHECK(cp.cores >= 1 && static_cast<unsigned>(cp.cores) <= max_cores_per_cluster);
         cluster_slot slot;
         slot.name = cp.name;
         slot.params = cp.power;
@@ -74,14 +75,14 @@ void power_controller::attach_dvfs(unsigned cluster, dvfs_controller& dvfs)
 
 // --- registers ----------------------------------------------------------------------------
 
-unsigned power_controller::wake_bit(unsigned cpu) const { return 4 * cpu_cluster_.at(cpu) + cpu_index_.at(cpu); }
+unsigned power_controller::wake_bit(unsigned cpu) const { return wake_cpu(cpu_cluster_.at(cpu), cpu_index_.at(cpu)); }
 
 bool power_controller::wakeup_enabled(unsigned cpu) const { return (wake_mask_ >> wake_bit(cpu)) & 1u; }
 
 void power_controller::declare_registers()
 {
     for (unsigned c = 0; c < clusters_.size(); c++) {
-        regs_.add({"PERF_LVL", PERF_LVL + 8 * c, 1, reg_access::rw,
+        regs_.add({"PERF_LVL", perf_lvl(c), 1, reg_access::rw,
                    [this, c](unsigned, unsigned) { return clusters_[c].perf_level; },
                    [this, c](unsigned, unsigned, std::uint32_t v, std::uint32_t) { request_performance(c, v); }});
         regs_.add({"PWRDN_EN", PWRDN_EN + 4 * c, 1, reg_access::rw,

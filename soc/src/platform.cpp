@@ -162,7 +162,7 @@ platform::platform(const scenario_config& cfg, injected_bug bug, unsigned mutant
     // device registers through.
     gic_clock_ = std::make_unique<model::clock_domain>("gic.clock", soc.gic.clock_mhz);
     gic_ = std::make_unique<model::gic400>("gic", ncpus, soc.gic, *gic_clock_);
-    cci_ = std::make_unique<model::cci400>("cci", soc.cci, cci_ports);
+    cci_ = std::make_unique<model::cci>("cci", soc.cci, cci_ports);
     dram_ = std::make_unique<model::dram>("dram", soc.dram);
     bus_ = std::make_unique<model::router>("bus");
     irq_lines_.init(ncpus);

@@ -315,7 +315,7 @@ std::string summary_json(platform& p, const host_stats& host, const std::vector<
                 {"irqs_delivered", gic.irqs_delivered()},
                 {"spurious", gic.spurious_reads()},
                 {"guest_errors", gic.guest_errors()}};
-    const model::cci400& cci = p.cci();
+    const model::cci& cci = p.cci();
     j["cci"] = {{"snoops", cci.snoops()},
                 {"snoop_hits", cci.snoop_hits()},
                 {"bytes", cci.bytes()},

@@ -37,6 +37,25 @@ namespace {
 
 constexpr const char* builtin_prefix = "builtin:";
 
+// The ACE slave interfaces of an interconnect, in order.
+std::vector<int> ace_ports(model::cci_variant v)
+{
+    std::vector<int> ace;
+    for (unsigned s = 0; s < model::cci_slaves(v); s++)
+        if (model::cci_is_ace(v, s))
+            ace.push_back(static_cast<int>(s));
+    return ace;
+}
+
+// "S3 or S4", "S0, S1, S2 or S3".
+std::string port_list(const std::vector<int>& ports)
+{
+    std::string s;
+    for (std::size_t i = 0; i < ports.size(); i++)
+        s += (i == 0 ? "" : i + 1 == ports.size() ? " or " : ", ") + ("S" + std::to_string(ports[i]));
+    return s;
+}
+
 // --- schemas ------------------------------------------------------------------------------
 
 schema<model::opp_point> opp_schema()
@@ -175,9 +194,10 @@ schema<model::cluster_params> cluster_schema()
                  "Per-MHz capacity, as the device tree's capacity-dmips-mhz.", true)
         .integer("boot_freq_mhz", &p::boot_freq_mhz, 0, 10000, "MHz",
                  "Frequency at reset; must be an OPP. 0 = the highest OPP.")
-        .integer("cci_port", &p::cci_port, -1, 4, "",
-                 "CCI-400 slave interface the cluster is behind: 3 or 4 (the ACE interfaces "
-                 "S3, S4); -1: S3 for the first cluster, S4 for the second.")
+        .integer("cci_port", &p::cci_port, -1, 6, "",
+                 "Interconnect slave interface the cluster is behind, one of the variant's ACE "
+                 "interfaces (cci-400: 3 or 4; cci-500: 0-3; cci-550: 0-5); -1: the ACE interfaces "
+                 "in cluster order (cci-400: S3, S4; the 5x0s: S0, S1, ...).")
         .list("opps", &p::opps, opp_schema(), 1, 32,
               "Operating points, by strictly ascending frequency; neither voltage_mv nor "
               "core_power_eas may fall as it rises.", true)
@@ -226,7 +246,14 @@ schema<model::cci_params> cci_schema()
 {
     using p = model::cci_params;
     schema<p> s;
-    s.address("base", &p::base, "Register block.")
+    s.choice("model", &p::variant,
+             {{"cci-400", model::cci_variant::cci400},
+              {"cci-500", model::cci_variant::cci500},
+              {"cci-550", model::cci_variant::cci550}},
+             "The interconnect. cci-400: two ACE interfaces (S3, S4), broadcast snoops (TC2, "
+             "Exynos 5422); cci-500: four (S0-S3) and cci-550: six (S0-S5), each with a snoop "
+             "filter that sends a snoop only to a cluster holding the line (docs/hardware.md, \"CCI\").")
+        .address("base", &p::base, "Register block.")
         .integer("clock_mhz", &p::clock_mhz, 1, 10000, "MHz", "Interconnect clock.")
         .integer("access_cycles", &p::access_cycles, 0, 100000, "cycles", "One register access.")
         .integer("change_pending_cycles", &p::change_pending_cycles, 0, 10000000, "cycles",
@@ -297,7 +324,7 @@ schema<model::soc_params> soc_schema()
               true)
         .object("energy", &p::energy, energy_schema(), "How power is computed.")
         .object("gic", &p::gic, gic_schema(), "GIC-400 interrupt controller.")
-        .object("cci", &p::cci, cci_schema(), "CCI-400 cache-coherent interconnect.")
+        .object("cci", &p::cci, cci_schema(), "Cache-coherent interconnect (CCI-400/500/550).")
         .object("dram", &p::dram, dram_schema(), "DRAM and its controller.")
         .object("sram", &p::sram, sram_schema(),
                 "On-chip SRAM: strongly-ordered memory for the power-management state CPUs "
@@ -1260,7 +1287,7 @@ void check_modes(const scenario_config& c, const bind_context& ctx, diagnostics&
         if (mode_switched(mode) && c.soc.clusters.size() != 2)
             d.error(ctx.where(key), key + ": " + mode + " runs the switcher, which pairs the CPUs of two "
                                                        "clusters; the SoC has " + nclusters);
-        if (mode == "hmp" && c.soc.clusters.size() != 2)
+        if (mode == "hmp" && c.soc.clusters.size() < 2)
             d.error(ctx.where(key), key + ": hmp sorts tasks between a big and a little cluster; the SoC has " +
                                         nclusters);
         if (mode == "eas" && !eas_reported) {
@@ -1597,25 +1624,39 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
             }
         }
 
+    // Each cluster behind an ACE interface of the interconnect, one cluster per interface.
+    const model::cci_variant cci = c.soc.cci.variant;
+    const std::string cci_name = model::cci_product_name(cci);
+    const std::vector<int> ace = ace_ports(cci);
     std::set<int> ports;
     for (std::size_t i = 0; i < c.soc.clusters.size(); i++) {
         const std::string p = "soc.clusters[" + std::to_string(i) + "].cci_port";
         const int port = c.soc.clusters[i].cci_port;
-        if (port >= 0 && port < 3) {
-            d.error(ctx.where(p), p + ": S" + std::to_string(port) +
-                                      " is an ACE-Lite interface; clusters need an ACE one (3 or 4)");
+        if (port == -1 && i >= ace.size()) {
+            d.error(ctx.where(p), p + ": the " + cci_name + " has " + std::to_string(ace.size()) +
+                                      " ACE interfaces; cluster " + std::to_string(i + 1) +
+                                      " cannot be made coherent (soc.cci.model: cci-550 has six)");
             continue;
         }
-        if (port == -1 && i >= 2) {
-            d.error(ctx.where(p), p + ": the CCI-400 has two ACE interfaces; a third cluster "
-                                      "cannot be made coherent (a limit of the interconnect)");
+        if (port >= 0 && !model::cci_is_ace(cci, static_cast<unsigned>(port))) {
+            d.error(ctx.where(p), p + ": S" + std::to_string(port) + " is not an ACE interface of the " +
+                                      cci_name + "; clusters need one of " + port_list(ace));
             continue;
         }
-        const int resolved = port == -1 ? 3 + static_cast<int>(i) : port;
+        const int resolved = port == -1 ? ace[i] : port;
         if (!ports.insert(resolved).second)
             d.error(ctx.where(p), p + ": CCI slave interface S" + std::to_string(resolved) +
                                       " serves another cluster already");
     }
+    // The GIC-400 has eight CPU interfaces (GICv2's limit: its target fields are 8 bits).
+    int ncpus = 0;
+    for (const model::cluster_params& cl : c.soc.clusters)
+        ncpus += cl.cores;
+    if (ncpus > static_cast<int>(model::gic_max_cpus))
+        d.error(ctx.where("soc.clusters"), "soc.clusters: " + std::to_string(ncpus) +
+                                               " cores; the GIC-400 serves at most " +
+                                               std::to_string(model::gic_max_cpus) +
+                                               " (GICv2's eight CPU interfaces)");
     if ((32 + c.soc.gic.spis) % 32 != 0)
         d.error(ctx.where("soc.gic.spis"), "soc.gic.spis: 32 + " + std::to_string(c.soc.gic.spis) +
                                                " is not a multiple of 32");
@@ -1945,9 +1986,11 @@ bool load_scenario_text(const std::string& text, const std::string& path, const 
     check(c, ctx, diag);
     if (!diag.ok())
         return false;
+    // cci_port -1: the variant's ACE interfaces in cluster order (checked above).
+    const std::vector<int> ace = ace_ports(c.soc.cci.variant);
     for (std::size_t i = 0; i < c.soc.clusters.size(); i++)
         if (c.soc.clusters[i].cci_port == -1)
-            c.soc.clusters[i].cci_port = 3 + static_cast<int>(i);
+            c.soc.clusters[i].cci_port = ace.at(i);
     out = std::move(c);
     return true;
 }

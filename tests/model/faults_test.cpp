@@ -16,7 +16,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
-#include "blsim/model/cci400.h"
+#include "blsim/model/cci.h"
 #include "blsim/model/core.h"
 #include "blsim/model/faults.h"
 #include "blsim/model/jitter.h"
@@ -330,7 +330,7 @@ struct cci_stimulus : sc_core::sc_module {
         wait(d); // 10 cycles at 500 MHz: 20 ns
         return v;
     }
-    std::uint32_t status() { return access(cci400::status_offset, false); }
+    std::uint32_t status() { return access(cci::status_offset, false); }
 };
 
 TEST(faults, a_stuck_port_change_stays_pending_and_a_retry_neither_restarts_nor_extends_it)
@@ -339,23 +339,23 @@ TEST(faults, a_stuck_port_change_stays_pending_and_a_retry_neither_restarts_nor_
     fp.cci_stuck.at_s = {0};
     fp.cci_stuck.stuck_us = 5;
     fault_source src(fp, 1);
-    cci400 cci("cci", cci_params{}, {});
+    cci cci("cci", cci_params{}, {});
     no_device dram("dram");
     cci.master.bind(dram.socket);
     cci.set_faults(src);
     std::vector<std::uint32_t> seen;
     cci_stimulus s("s", [&](cci_stimulus& s) {
-        s.access(cci400::snoop_control(3), true, 3); // at 0: stuck until 5 us (nominal 400 ns)
+        s.access(cci::snoop_control(3), true, 3); // at 0: stuck until 5 us (nominal 400 ns)
         sc_core::wait(us(1));
         seen.push_back(s.status()); // 1.02 us
         sc_core::wait(us(1));
-        s.access(cci400::snoop_control(3), true, 3); // 2.04 us: the driver's retry, no change
+        s.access(cci::snoop_control(3), true, 3); // 2.04 us: the driver's retry, no change
         sc_core::wait(sc_time(2900, SC_NS));
         seen.push_back(s.status()); // 4.96 us
         sc_core::wait(sc_time(100, SC_NS));
         seen.push_back(s.status()); // 5.08 us: over
         // A change once the time is used: nominal, 400 ns.
-        s.access(cci400::snoop_control(4), true, 3);
+        s.access(cci::snoop_control(4), true, 3);
         seen.push_back(s.status());
         sc_core::wait(sc_time(400, SC_NS));
         seen.push_back(s.status());
@@ -372,15 +372,15 @@ TEST(faults, a_change_while_a_port_is_stuck_does_not_end_it_early)
     fp.cci_stuck.at_s = {0};
     fp.cci_stuck.stuck_us = 5;
     fault_source src(fp, 1);
-    cci400 cci("cci", cci_params{}, {});
+    cci cci("cci", cci_params{}, {});
     no_device dram("dram");
     cci.master.bind(dram.socket);
     cci.set_faults(src);
     std::vector<std::uint32_t> seen;
     cci_stimulus s("s", [&](cci_stimulus& s) {
-        s.access(cci400::snoop_control(3), true, 3); // stuck until 5 us
+        s.access(cci::snoop_control(3), true, 3); // stuck until 5 us
         sc_core::wait(us(1));
-        s.access(cci400::snoop_control(4), true, 3); // a change of its own, nominal: 1.4 us
+        s.access(cci::snoop_control(4), true, 3); // a change of its own, nominal: 1.4 us
         sc_core::wait(us(2));
         seen.push_back(s.status()); // 3.04 us
         sc_core::wait(us(2));

@@ -269,7 +269,8 @@ struct bls_sched {
 	uint32_t active;             /* of those, the ones that take tasks (Linux's cpu_active_mask):
 				      * a CPU on its way offline keeps what it holds until it stops,
 				      * but receives nothing new */
-	uint32_t big;                /* CPUs of the fastest clusters (HMP's "fast domain") */
+	uint32_t big;                /* CPUs of the fastest clusters (EAS's misfits move up to them) */
+	uint32_t hmp_fast;           /* HMP's fast domain: every cluster above the slowest */
 	unsigned ntasks;
 	struct bls_rq rq[BLS_MAX_CPUS];
 	/* Who is where, as sets of task ids (bit i: task i), so that a scan of a CPU's queued

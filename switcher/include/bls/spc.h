@@ -17,8 +17,10 @@
 extern "C" {
 #endif
 
-/* Register offsets from hw->spc_base (spc.c's names; cluster c, core k of its cluster). */
-#define BLS_SPC_PERF_LVL(c) (0x08u * (c))
+/* Register offsets from hw->spc_base (spc.c's names; cluster c, core k of its cluster). TC2's
+ * SPC serves two clusters; clusters 2 and 3 are the model's extension into the room TC2's
+ * layout leaves (docs/hardware.md, "Power controller"). */
+#define BLS_SPC_PERF_LVL(c) ((c) < 2u ? 0x08u * (c) : 0x40u + 0x08u * ((c) - 2u))
 #define BLS_SPC_PWC_STATUS 0x18u
 #define BLS_SPC_WAKE_INT_MASK 0x24u
 #define BLS_SPC_PWRDN_EN(c) (0x30u + 4u * (c))
@@ -31,7 +33,7 @@ extern "C" {
 #define BLS_SPC_STAT_PWRUP_ERR(c, k) (1u << (16u + 4u * (c) + (k)))
 #define BLS_SPC_STAT_PWRUP_ERR_ALL 0xffff0000u
 /* WAKE_INT_MASK: core k of cluster c, and the global wake-ups (watchdog, global timer). */
-#define BLS_SPC_WAKE_CPU(c, k) (1u << (4u * (c) + (k)))
+#define BLS_SPC_WAKE_CPU(c, k) (1u << ((c) < 2u ? 4u * (c) + (k) : 16u + 4u * ((c) - 2u) + (k)))
 #define BLS_SPC_WAKE_GLOBAL (3u << 10)
 
 /* bls_spc_cpu_wakeup_irq - let an interrupt wake @target from power-down (@set), or not.

@@ -80,17 +80,26 @@ int bls_sched_set_placement(struct bls_sched *s, enum bls_placement p, uint64_t 
 		const struct bls_sched_config *c = &s->cfg;
 		if (c->nclusters < 1 || c->nclusters > BLS_MAX_CLUSTERS)
 			return -BLS_EINVAL;
-		double top = 0;
-		for (unsigned k = 0; k < c->nclusters; k++)
+		double top = 0, bottom = 0;
+		for (unsigned k = 0; k < c->nclusters; k++) {
 			top = c->cluster_capacity[k] > top ? c->cluster_capacity[k] : top;
-		if (!(top > 0))
+			bottom = k == 0 || c->cluster_capacity[k] < bottom ? c->cluster_capacity[k] : bottom;
+		}
+		if (!(bottom > 0))
 			return -BLS_EINVAL;
+		/* HMP's two domains: with two clusters the big one and the little one; with more,
+		 * every cluster above the slowest is "fast" (Linaro's HMP knew a fast and a slow
+		 * domain only). Clusters all alike: every CPU is big. */
 		s->big = 0;
+		s->hmp_fast = 0;
 		for (unsigned cpu = 0; cpu < c->ncpus; cpu++) {
 			if (c->cpu_cluster[cpu] >= c->nclusters)
 				return -BLS_EINVAL;
-			if (c->cluster_capacity[c->cpu_cluster[cpu]] >= top)
+			const double cap = c->cluster_capacity[c->cpu_cluster[cpu]];
+			if (cap >= top)
 				s->big |= 1u << cpu;
+			if (cap > bottom || top == bottom)
+				s->hmp_fast |= 1u << cpu;
 		}
 		if (p == BLS_PLACE_HMP && (c->hmp.load_avg_period_ms == 0 || c->hmp.down_threshold >= c->hmp.up_threshold))
 			return -BLS_EINVAL;
@@ -1050,9 +1059,12 @@ uint64_t bls_sched_next_deadline(struct bls_sched *s, unsigned cpu)
 {
 	uint64_t d = bls_sched_next_wake(s, cpu);
 	const struct bls_rq *rq = &s->rq[cpu];
-	/* The tick of a busy little CPU under HMP (forced up-migration) and EAS (a misfit). */
-	if (s->cfg.placement != BLS_PLACE_FAIR && rq->curr != NO_TASK && !(s->big >> cpu & 1u) &&
-	    rq->next_balance_ns < d)
+	/* The tick of a busy CPU of the slow domain under HMP (forced up-migration), and of one
+	 * below the top capacity under EAS (a misfit). */
+	const uint32_t ticked = s->cfg.placement == BLS_PLACE_HMP   ? ~s->hmp_fast
+				: s->cfg.placement == BLS_PLACE_EAS ? ~s->big
+								    : 0;
+	if ((ticked >> cpu & 1u) && rq->curr != NO_TASK && rq->next_balance_ns < d)
 		d = rq->next_balance_ns;
 	const uint64_t rt = rt_deadline(s, cpu), dl = dl_deadline(s, cpu);
 	if (rt < d)

@@ -1,7 +1,9 @@
 /* switcher/src/sched/hmp.c -- Linaro's big.LITTLE MP, "global task scheduling" (bls/sched.h;
  * docs/modes.md, "HMP", has the rules and where they come from).
  *
- * The CPUs form two domains, the fastest clusters ("big") and the rest ("little"). Each task
+ * The CPUs form two domains, the slowest clusters ("little") and the rest ("big": on a
+ * three-cluster SoC the medium and the big cluster together, as Linaro's HMP knew two domains
+ * only). Each task
  * carries an HMP load: its runnable average on a clock scaled so that load_avg_period_ms is
  * the half-life, each runnable microsecond counted at the share of its cluster's top speed
  * the CPU ran at (frequency invariance; else in full). A task above up_threshold belongs on big, one below down_threshold on
@@ -89,13 +91,13 @@ double bls_sched_hmp_load(struct bls_sched *s, unsigned task, uint64_t now_ns)
 
 static int is_big(const struct bls_sched *s, unsigned cpu)
 {
-	return (int)(s->big >> cpu & 1u);
+	return (int)(s->hmp_fast >> cpu & 1u);
 }
 
 static uint32_t domain_of(const struct bls_sched *s, int big)
 {
 	const uint32_t all = s->cfg.ncpus >= 32 ? ~0u : (1u << s->cfg.ncpus) - 1u;
-	return big ? s->big : all & ~s->big;
+	return big ? s->hmp_fast : all & ~s->hmp_fast;
 }
 
 /* The priority filter: low-priority tasks never go up. */

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "blsim/model/cache.h"
-#include "blsim/model/cci400.h"
+#include "blsim/model/cci.h"
 #include "blsim/model/clock_domain.h"
 #include "blsim/model/core.h"
 #include "blsim/model/dvfs_controller.h"

@@ -45,7 +45,7 @@ namespace blsim::model {
 
 class gic400 : public sc_core::sc_module {
 public:
-    static constexpr unsigned max_cpus = 8;
+    static constexpr unsigned max_cpus = gic_max_cpus;
     static constexpr unsigned nsgi = 16;
     static constexpr unsigned nprivate = 32; // SGIs 0-15 and PPIs 16-31
     static constexpr std::uint32_t spurious = 1023;

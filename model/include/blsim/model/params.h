@@ -96,8 +96,8 @@ struct cluster_params {
     int cores = 0;
     int capacity_dmips_mhz = 0; // per-MHz capacity, as the device tree's capacity-dmips-mhz
     int boot_freq_mhz = 0;      // 0: boot at the highest OPP
-    int cci_port = -1;          // the CCI-400 slave interface the cluster is behind; -1: S3 for
-                                // the first cluster, S4 for the second (resolved at load)
+    int cci_port = -1;          // the CCI slave interface the cluster is behind; -1: the
+                                // variant's ACE interfaces in cluster order (resolved at load)
     std::vector<opp_point> opps;
     // The EAS energy model's idle costs, as the EAS patches give them: what the scheduler's
     // estimate (mode eas) charges a powered idle cluster, and a powered-down one. The
@@ -127,6 +127,9 @@ struct energy_params {
     power_model_kind model = power_model_kind::eas;
 };
 
+// GIC-400 (GICv2): eight CPU interfaces at most (its target fields are 8 bits wide).
+constexpr unsigned gic_max_cpus = 8;
+
 // GIC-400 (GICv2). Register access latency is in cycles of the GIC's clock.
 struct gic_params {
     long long dist_base = 0x2c001000;
@@ -136,8 +139,31 @@ struct gic_params {
     int access_cycles = 20;  // one register access, request to response
 };
 
-// CCI-400 cache-coherent interconnect.
+// The cache-coherent interconnect: a CCI-400 (TC2), or a CCI-500/550-class one with more ACE
+// interfaces and a snoop filter (cci.h).
+enum class cci_variant { cci400, cci500, cci550 };
+
+// Each variant's slave interfaces, and which of them are ACE (may serve a cluster): the
+// largest configuration of each, the ACE interfaces numbered first on the 5x0s.
+//   cci-400  S0-S4, S3-S4 ACE, broadcast snoops
+//   cci-500  S0-S6, S0-S3 ACE, a snoop filter
+//   cci-550  S0-S6, S0-S5 ACE, a snoop filter
+constexpr unsigned cci_max_slaves = 7;
+constexpr unsigned cci_slaves(cci_variant v) { return v == cci_variant::cci400 ? 5 : 7; }
+constexpr bool cci_is_ace(cci_variant v, unsigned slave)
+{
+    return v == cci_variant::cci400 ? (slave == 3 || slave == 4)
+           : v == cci_variant::cci500 ? slave < 4
+                                      : slave < 6;
+}
+constexpr bool cci_has_snoop_filter(cci_variant v) { return v != cci_variant::cci400; }
+constexpr const char* cci_product_name(cci_variant v)
+{
+    return v == cci_variant::cci400 ? "CCI-400" : v == cci_variant::cci500 ? "CCI-500" : "CCI-550";
+}
+
 struct cci_params {
+    cci_variant variant = cci_variant::cci400;
     long long base = 0x2c090000;
     int clock_mhz = 500;
     int access_cycles = 10;          // register access

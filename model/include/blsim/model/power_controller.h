@@ -2,15 +2,17 @@
 // Serial Power Controller inside the SCC).
 //
 // Two sides. The *register block* is what software sees, a TLM target laid out as TC2's SPC
-// (Linux's arch/arm/mach-vexpress/spc.c names every register):
-//   0x00 + 8*c   PERF_LVL of cluster c: write an OPP index to start a DVFS transition;
-//                reads the last level written
+// (Linux's arch/arm/mach-vexpress/spc.c names every register), extended to four clusters where
+// TC2's two leave room (clusters 2 and 3 are this model's, not TC2's: docs/hardware.md):
+//   perf_lvl(c)  PERF_LVL of cluster c (0x00, 0x08; 0x40, 0x48): write an OPP index to start a
+//                DVFS transition; reads the last level written
 //   0x18         PWC_STATUS: the response of a finished request, STAT_COMPLETE(c) = 1 << 4c,
 //                STAT_ERR(c) = 2 << 4c; bit 16 + 4c + k, a power-up of core k of cluster c
 //                that failed (fault injection only: faults.power_up_fail); reading it clears
 //                every bit and lowers the interrupt
-//   0x24         WAKE_INT_MASK: bit 4c + k lets an interrupt wake core k of cluster c when it is
-//                powered down; bits 10-11 the global wake-ups (kept, no effect here)
+//   0x24         WAKE_INT_MASK: bit wake_cpu(c, k) lets an interrupt wake core k of cluster c
+//                when it is powered down (4c + k for clusters 0-1, 16 + 4(c - 2) + k for 2-3);
+//                bits 10-11 the global wake-ups (kept, no effect here)
 //   0x30 + 4*c   PWRDN_EN of cluster c: it powers down when its last core does
 //   0x68 + 16*c + 4*k   BX_ADDR of core k of cluster c: where it resumes (kept, no effect)
 // One DVFS engine serves every cluster: one transition at a time, a completion interrupt at
@@ -58,7 +60,7 @@ namespace blsim::model {
 class power_controller : public sc_core::sc_module {
 public:
     enum spc_reg : std::uint32_t {
-        PERF_LVL = 0x00, // + 8 * cluster
+        PERF_LVL = 0x00, // cluster 0; perf_lvl(c) for any
         PWC_STATUS = 0x18,
         WAKE_INT_MASK = 0x24,
         PWRDN_EN = 0x30, // + 4 * cluster
@@ -71,7 +73,16 @@ public:
     {
         return 1u << (16 + 4 * cluster + core);
     }
-    static constexpr unsigned max_clusters = 2; // the SPC's register layout serves two
+    static constexpr std::uint32_t perf_lvl(unsigned cluster)
+    {
+        return cluster < 2 ? 8 * cluster : 0x40 + 8 * (cluster - 2);
+    }
+    static constexpr unsigned wake_cpu(unsigned cluster, unsigned core)
+    {
+        return cluster < 2 ? 4 * cluster + core : 16 + 4 * (cluster - 2) + core;
+    }
+    static constexpr unsigned max_clusters = 4;          // what the register layout serves
+    static constexpr unsigned max_cores_per_cluster = 4; // ... each
     static constexpr std::uint32_t window_bytes = 0x100;
 
     tlm_utils::simple_target_socket<power_controller> regs;

@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "blsim/model/cci400.h"
+#include "blsim/model/cci.h"
 #include "blsim/model/cluster.h"
 #include "blsim/model/dram.h"
 #include "blsim/model/energy.h"
@@ -80,7 +80,7 @@ public:
     model::core& core_at(unsigned cpu) { return *cores_.at(cpu); }
     model::power_controller& power() { return *pc_; }
     model::gic400& gic() { return *gic_; }
-    model::cci400& cci() { return *cci_; }
+    model::cci& cci() { return *cci_; }
     model::dram& memory() { return *dram_; }
     model::sram& shared_memory() { return *sram_; }
     model::cluster& cluster_of_cpu(unsigned cpu) { return *clusters_.at(pc_->cluster_of(cpu)); }
@@ -144,7 +144,7 @@ private:
     std::vector<unsigned> first_cpu_;
     std::unique_ptr<model::clock_domain> gic_clock_;
     std::unique_ptr<model::gic400> gic_;
-    std::unique_ptr<model::cci400> cci_;
+    std::unique_ptr<model::cci> cci_;
     std::unique_ptr<model::dram> dram_;
     std::unique_ptr<model::sram> sram_;
     std::unique_ptr<model::router> bus_;

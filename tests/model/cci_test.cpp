@@ -1,4 +1,4 @@
-// tests/model/cci400_test.cpp -- the CCI-400 between two clusters and DRAM: register
+// tests/model/cci_test.cpp -- the CCI-400 between two clusters and DRAM: register
 // semantics (snoop control, change pending), snoop hits against DRAM misses, an inbound
 // cluster fed by the outbound's caches while they are coherent and by DRAM after, flush
 // costs growing with dirty lines, the rule that a cluster leaves coherency empty, and a last
@@ -12,7 +12,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
-#include "blsim/model/cci400.h"
+#include "blsim/model/cci.h"
 #include "blsim/model/invariant.h"
 #include "blsim/model/cluster.h"
 #include "blsim/model/dram.h"
@@ -47,11 +47,11 @@ struct results {
 struct stimulus : sc_core::sc_module {
     tlm_utils::simple_initiator_socket<stimulus> regs{"regs"};
     cluster &big, &little;
-    cci400& cci;
+    cci& interconnect;
     results& r;
 
-    stimulus(sc_core::sc_module_name n, cluster& b, cluster& l, cci400& c, results& res)
-        : sc_module(n), big(b), little(l), cci(c), r(res)
+    stimulus(sc_core::sc_module_name n, cluster& b, cluster& l, cci& c, results& res)
+        : sc_module(n), big(b), little(l), interconnect(c), r(res)
     {
         SC_HAS_PROCESS(stimulus);
         SC_THREAD(run);
@@ -74,17 +74,17 @@ struct stimulus : sc_core::sc_module {
     void run()
     {
         // Reset: snoops off; the ACE interfaces report snoop and DVM support (bits 31:30).
-        r.s3_reset = access(cci400::snoop_control(3), false);
+        r.s3_reset = access(cci::snoop_control(3), false);
         // Enabling S3 sets change_pending for 200 cycles (400 ns) from the write.
-        access(cci400::snoop_control(3), true, 3);
-        r.status_after_write = access(cci400::status_offset, false); // at 20 ns
+        access(cci::snoop_control(3), true, 3);
+        r.status_after_write = access(cci::status_offset, false); // at 20 ns
         wait(sc_time(400, SC_NS));
-        r.status_later = access(cci400::status_offset, false); // at 440 ns
-        access(cci400::snoop_control(4), true, 3);
-        access(cci400::snoop_control(4), true, 3); // no change: nothing pending after it
+        r.status_later = access(cci::status_offset, false); // at 440 ns
+        access(cci::snoop_control(4), true, 3);
+        access(cci::snoop_control(4), true, 3); // no change: nothing pending after it
         wait(sc_time(400, SC_NS));
-        access(cci400::snoop_control(4), true, 3);
-        r.status_same = access(cci400::status_offset, false);
+        access(cci::snoop_control(4), true, 3);
+        r.status_same = access(cci::status_offset, false);
 
         // A cold 64 KiB working set on big: 1024 lines through the CCI; little holds none,
         // so DRAM serves them: 40 + 65536 / 8 cycles at 400 MHz = 20580 ns.
@@ -111,23 +111,23 @@ struct stimulus : sc_core::sc_module {
 
         // big leaves coherency, empty: allowed. little, cleaned too, refetches: no snoop
         // goes out (big's interface is off), DRAM serves everything.
-        access(cci400::snoop_control(3), true, 0);
+        access(cci::snoop_control(3), true, 0);
         wait(sc_time(1, sc_core::SC_MS));
         little.clean_invalidate_l2(sc_core::SC_ZERO_TIME);
-        r.snoops_before = cci.snoops();
+        r.snoops_before = interconnect.snoops();
         r.after_disable = ns(little.warm(0, 1, 64, sc_core::SC_ZERO_TIME));
-        r.snoops_after = cci.snoops();
+        r.snoops_after = interconnect.snoops();
 
         // little leaving coherency while it holds lines is a software bug that stops the run.
         try {
-            access(cci400::snoop_control(4), true, 0);
+            access(cci::snoop_control(4), true, 0);
         } catch (const invariant_violation& e) {
             r.error = e.what();
         }
     }
 };
 
-TEST(cci400, snoops_feed_an_inbound_cluster_until_the_outbound_leaves_coherency)
+TEST(cci, snoops_feed_an_inbound_cluster_until_the_outbound_leaves_coherency)
 {
     soc_params soc = test::small_soc(2);
     soc.clusters.push_back(soc.clusters[0]);
@@ -146,7 +146,7 @@ TEST(cci400, snoops_feed_an_inbound_cluster_until_the_outbound_leaves_coherency)
             cl->core_at(i).irq.bind(lines[next++]);
             cl->core_at(i).wake.bind(lines[next++]);
         }
-    cci400 cci("cci", cci_params{}, {3, 4});
+    cci cci("cci", cci_params{}, {3, 4});
     dram mem("dram", dram_params{});
     big.ace.bind(cci.slave[0]);
     little.ace.bind(cci.slave[1]);
@@ -196,7 +196,7 @@ struct flush_stimulus : sc_core::sc_module {
     }
 };
 
-TEST(cci400, a_last_mans_l2_flush_at_tc2_figures)
+TEST(cci, a_last_mans_l2_flush_at_tc2_figures)
 {
     // TC2's A15 cluster at 1000 MHz: 32 KiB L1s, a 1 MiB L2, set/way walks of 8 (L1) and 5
     // (L2) cycles a line, 4 cycles to issue each dirty line; DRAM at 400 MHz, 8 bytes a cycle.
@@ -217,7 +217,7 @@ TEST(cci400, a_last_mans_l2_flush_at_tc2_figures)
         big.core_at(i).irq.bind(lines[2 * i]);
         big.core_at(i).wake.bind(lines[2 * i + 1]);
     }
-    cci400 cci("cci", cci_params{}, {3});
+    cci cci("cci", cci_params{}, {3});
     test::unused_master cci_master("cci_master", cci.regs);
     dram mem("dram", dram_params{});
     big.ace.bind(cci.slave[0]);

@@ -1,5 +1,5 @@
-// model/src/cci400.cpp
-#include "blsim/model/cci400.h"
+// model/src/cci.cpp
+#include "blsim/model/cci.h"
 
 #include <algorithm>
 
@@ -8,16 +8,16 @@
 
 namespace blsim::model {
 
-cci400::cci400(sc_core::sc_module_name name, const cci_params& params,
+cci::cci(sc_core::sc_module_name name, const cci_params& params,
                std::vector<unsigned> slave_ports)
     : sc_module(name), regs("regs"), slave("slave", slave_ports.size()), master("master"),
-      params_(params), ports_(std::move(slave_ports)),
+      params_(params), ports_(std::move(slave_ports)), nslaves_(cci_slaves(params.variant)),
       clock_(std::string(basename()) + ".clock", params.clock_mhz), regs_(basename())
 {
-    regs.register_b_transport(this, &cci400::b_transport_regs);
+    regs.register_b_transport(this, &cci::b_transport_regs);
     for (unsigned k = 0; k < ports_.size(); k++) {
-        BLSIM_CHECK(ports_[k] < nslaves);
-        slave[k].register_b_transport(this, &cci400::b_transport_slave, static_cast<int>(k));
+        BLSIM_CHECK(ports_[k] < nslaves_ && cci_is_ace(params_.variant, ports_[k]));
+        slave[k].register_b_transport(this, &cci::b_transport_slave, static_cast<int>(k));
     }
 
     regs_.add({"control_override", 0x0000, 1, reg_access::rw,
@@ -28,11 +28,12 @@ cci400::cci400(sc_core::sc_module_name name, const cci_params& params,
     regs_.add({"status", status_offset, 1, reg_access::ro,
                [this](unsigned, unsigned) { return access_time_ < pending_until_ ? 1u : 0u; },
                nullptr});
-    for (unsigned i = 0; i < nslaves; i++) {
+    for (unsigned i = 0; i < nslaves_; i++) {
         regs_.add({"snoop_control", snoop_control(i), 1, reg_access::rw,
                    [this, i](unsigned, unsigned) {
-                       // S3 and S4 are ACE interfaces: they support snoops and DVM.
-                       const std::uint32_t support = i >= 3 ? (snoop_supported | dvm_supported) : 0;
+                       // ACE interfaces support snoops and DVM.
+                       const std::uint32_t support =
+                           cci_is_ace(params_.variant, i) ? (snoop_supported | dvm_supported) : 0;
                        return control_[i] | support;
                    },
                    [this, i](unsigned, unsigned, std::uint32_t v, std::uint32_t m) {
@@ -41,7 +42,7 @@ cci400::cci400(sc_core::sc_module_name name, const cci_params& params,
     }
 }
 
-void cci400::attach(unsigned k, snoop_if& caches, std::string cluster_name)
+void cci::attach(unsigned k, snoop_if& caches, std::string cluster_name)
 {
     const unsigned s = ports_.at(k);
     BLSIM_CHECK(!caches_[s]);
@@ -49,11 +50,11 @@ void cci400::attach(unsigned k, snoop_if& caches, std::string cluster_name)
     names_[s] = std::move(cluster_name);
 }
 
-void cci400::write_snoop_control(unsigned s, std::uint32_t value, std::uint32_t mask)
+void cci::write_snoop_control(unsigned s, std::uint32_t value, std::uint32_t mask)
 {
     const std::uint32_t old = control_[s];
     control_[s] = (old & ~mask) | (value & mask & (snoop_enable | dvm_enable));
-    if (s < 3)
+    if (!cci_is_ace(params_.variant, s))
         control_[s] = 0; // ACE-Lite interfaces cannot be snooped
     if (control_[s] != old) {
         // (Jitter draws first, stuck or not: a fault moves no jitter draw.)
@@ -70,14 +71,14 @@ void cci400::write_snoop_control(unsigned s, std::uint32_t value, std::uint32_t 
     }
     if ((old & snoop_enable) && !(control_[s] & snoop_enable) && caches_[s] &&
         caches_[s]->valid_lines() > 0) {
-        invariant_failed("coherency-exit-clean", access_time_.value(), "the CCI-400",
+        invariant_failed("coherency-exit-clean", access_time_.value(), std::string("the ") + cci_product_name(params_.variant),
                          "snoops disabled on slave interface S" + std::to_string(s) + " (" + names_[s] +
                              ") while its caches hold " + std::to_string(caches_[s]->valid_lines()) +
                              " valid lines: a cluster must be flushed before it leaves coherency");
     }
 }
 
-void cci400::b_transport_regs(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
+void cci::b_transport_regs(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
 {
     access_time_ = sc_core::sc_time_stamp() + delay;
     regs_.access(cpu_of(trans), trans);
@@ -92,7 +93,7 @@ void cci400::b_transport_regs(tlm::tlm_generic_payload& trans, sc_core::sc_time&
     delay += jitter_.apply(clock_.cycles(params_.access_cycles), jitter_class::register_access);
 }
 
-void cci400::b_transport_slave(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
+void cci::b_transport_slave(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
 {
     const unsigned from = ports_.at(static_cast<unsigned>(id));
     coherent_extension* coh = nullptr;
@@ -101,14 +102,16 @@ void cci400::b_transport_slave(int id, tlm::tlm_generic_payload& trans, sc_core:
     bytes_ += len;
 
     if (trans.is_read() && coh && coh->lines > 0) {
-        // Broadcast snoop: every other cluster that is in coherency is asked in turn.
+        // Every other cluster that is in coherency is asked in turn: without a snoop filter
+        // for every line still missing (broadcast), with one only for the lines it holds.
+        const bool filtered = cci_has_snoop_filter(params_.variant);
         std::uint64_t remaining = coh->lines;
         std::uint64_t hits = 0;
-        for (unsigned s = 0; s < nslaves && remaining > 0; s++) {
+        for (unsigned s = 0; s < nslaves_ && remaining > 0; s++) {
             if (s == from || !caches_[s] || !snoops_enabled(s))
                 continue;
-            snoops_ += remaining;
             const std::uint64_t h = caches_[s]->snoop_read(coh->ctx, remaining);
+            snoops_ += filtered ? h : remaining;
             BLSIM_CHECK(h <= remaining);
             hits += h;
             remaining -= h;
