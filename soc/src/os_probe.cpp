@@ -9,20 +9,33 @@
 
 namespace blsim::soc {
 
-os_probe::os_probe(unsigned ntasks, std::vector<unsigned> cpu_cluster, int big, unsigned boot_mode,
-                   const model::energy_meter& meter, std::function<void(std::uint64_t)> advance)
-    : wakeup_latency_(ntasks), cpu_cluster_(std::move(cpu_cluster)), big_(big), meter_(meter),
-      advance_(std::move(advance))
+os_probe::os_probe(unsigned ntasks, std::vector<unsigned> cpu_cluster, std::vector<double> cluster_speed,
+                   unsigned boot_mode, const model::energy_meter& meter, std::function<void(std::uint64_t)> advance)
+    : wakeup_latency_(ntasks), cpu_cluster_(std::move(cpu_cluster)), cluster_speed_(std::move(cluster_speed)),
+      ran_on_(ntasks, -1), ran_on_before_(ntasks, -1), meter_(meter), advance_(std::move(advance))
 {
     mode_interval first;
     first.mode = boot_mode;
     intervals_.push_back(first);
 }
 
-void os_probe::migrated(unsigned cpu, unsigned latency_ns)
+void os_probe::switched_in(unsigned cpu, unsigned task)
+{
+    const int cl = static_cast<int>(cpu_cluster_.at(cpu));
+    ran_on_before_[task] = ran_on_[task];
+    ran_on_[task] = cl;
+}
+
+void os_probe::migrated(unsigned cpu, unsigned task, unsigned latency_ns)
 {
     migration_latency_.record(static_cast<std::uint64_t>(latency_ns) * 1000); // ns -> ps
-    if (big_ >= 0 && cpu < cpu_cluster_.size() && cpu_cluster_[cpu] == static_cast<unsigned>(big_))
+    // The kernel reports a move between clusters as the task starts running at its
+    // destination, right after the switch to it: where it ran before is where it came from.
+    // A task that never ran before it moved counts as up when it lands above the slowest.
+    const double to = cluster_speed_.at(cpu_cluster_.at(cpu));
+    const int from = task < ran_on_before_.size() ? ran_on_before_[task] : -1;
+    const double slowest = *std::min_element(cluster_speed_.begin(), cluster_speed_.end());
+    if (from >= 0 ? to > cluster_speed_.at(static_cast<unsigned>(from)) : to > slowest)
         up_++;
     intervals_.back().migrations++;
 }

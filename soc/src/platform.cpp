@@ -257,7 +257,10 @@ platform::platform(const scenario_config& cfg, injected_bug bug, unsigned mutant
     std::vector<unsigned> cpu_cluster;
     for (unsigned cpu = 0; cpu < ncpus; cpu++)
         cpu_cluster.push_back(pc_->cluster_of(cpu));
-    os_probe_ = std::make_unique<os_probe>(workload_->ntasks(), std::move(cpu_cluster), big_cluster(soc),
+    std::vector<double> cluster_speed;
+    for (const model::cluster_params& cp : soc.clusters)
+        cluster_speed.push_back(static_cast<double>(cp.capacity_dmips_mhz) * cp.opps.back().freq_mhz);
+    os_probe_ = std::make_unique<os_probe>(workload_->ntasks(), std::move(cpu_cluster), std::move(cluster_speed),
                                            kernel_mode_of(cfg_.mode), *meter_,
                                            [this](std::uint64_t t) { meter_->advance_all(t); });
     bls_kernel_config kc = kernel_config(ncpus);

@@ -32,7 +32,7 @@ public:
     // @ntasks tasks; @cpu_cluster: each physical CPU's cluster; @big: the big cluster (-1:
     // none); @boot_mode: the mode the run starts in (enum bls_mode). @meter holds the
     // energies read at the mode changes; @advance integrates it up to a time.
-    os_probe(unsigned ntasks, std::vector<unsigned> cpu_cluster, int big, unsigned boot_mode,
+    os_probe(unsigned ntasks, std::vector<unsigned> cpu_cluster, std::vector<double> cluster_speed, unsigned boot_mode,
              const model::energy_meter& meter, std::function<void(std::uint64_t)> advance);
 
     // An OS tracepoint (enum bls_trace_event >= BLS_TRACE_SCHED_WAKEUP) at @t_ps, on physical
@@ -43,8 +43,10 @@ public:
             wakeup_latency_[a].record(static_cast<std::uint64_t>(b) * 1000); // ns -> ps
         else if (event == BLS_TRACE_CPU_FREQUENCY)
             freq_changes_++;
+        else if (event == BLS_TRACE_SCHED_SWITCH && b < ran_on_.size())
+            switched_in(cpu, b);
         else if (event == BLS_TRACE_TASK_XMIGRATED)
-            migrated(cpu, b);
+            migrated(cpu, a, b);
         else if (event == BLS_TRACE_MODE)
             mode_changed(t_ps, a, b);
     }
@@ -58,7 +60,8 @@ public:
     // deadline, the signal) to when it ran.
     const model::log_histogram& wakeup_latency(unsigned t) const { return wakeup_latency_.at(t); }
     std::uint64_t freq_changes() const { return freq_changes_; }
-    // Tasks moved to another cluster (HMP, EAS): all, up (now on the big cluster), down; and
+    // Tasks moved to another cluster (HMP, EAS): all, up (to a faster cluster than the one it
+    // last ran on), down; and
     // from the decision to move each to it running on the other cluster, in ps.
     std::uint64_t migrations() const { return migration_latency_.count(); }
     std::uint64_t migrations_up() const { return up_; }
@@ -76,13 +79,16 @@ public:
     }
 
 private:
-    void migrated(unsigned cpu, unsigned latency_ns);
+    void switched_in(unsigned cpu, unsigned task);
+    void migrated(unsigned cpu, unsigned task, unsigned latency_ns);
     void mode_changed(std::uint64_t t_ps, unsigned mode, unsigned previous);
 
     std::vector<model::log_histogram> wakeup_latency_;
     std::uint64_t freq_changes_ = 0;
     std::vector<unsigned> cpu_cluster_;
-    int big_;
+    std::vector<double> cluster_speed_; // capacity x top frequency of each cluster
+    // Each task's cluster when it last started running, and before that (-1: none yet).
+    std::vector<int> ran_on_, ran_on_before_;
     model::log_histogram migration_latency_;
     std::uint64_t up_ = 0;
     const model::energy_meter& meter_;
