@@ -31,11 +31,15 @@ void os_probe::migrated(unsigned cpu, unsigned task, unsigned latency_ns)
     migration_latency_.record(static_cast<std::uint64_t>(latency_ns) * 1000); // ns -> ps
     // The kernel reports a move between clusters as the task starts running at its
     // destination, right after the switch to it: where it ran before is where it came from.
-    // A task that never ran before it moved counts as up when it lands above the slowest.
-    const double to = cluster_speed_.at(cpu_cluster_.at(cpu));
+    // Where that is unknown (it never ran before it moved) or stale (the switcher moved its
+    // logical CPU to the other cluster since), a move counts as up when it lands above the
+    // slowest cluster: with two clusters, on the big one.
+    const unsigned to_cluster = cpu_cluster_.at(cpu);
+    const double to = cluster_speed_.at(to_cluster);
     const int from = task < ran_on_before_.size() ? ran_on_before_[task] : -1;
     const double slowest = *std::min_element(cluster_speed_.begin(), cluster_speed_.end());
-    if (from >= 0 ? to > cluster_speed_.at(static_cast<unsigned>(from)) : to > slowest)
+    if (from >= 0 && static_cast<unsigned>(from) != to_cluster ? to > cluster_speed_.at(static_cast<unsigned>(from))
+                                                                : to > slowest)
         up_++;
     intervals_.back().migrations++;
 }

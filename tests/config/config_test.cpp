@@ -1134,6 +1134,47 @@ TEST(Modes, ASwitchedModeNeedsTwoClustersWhereverItIsNamed)
     EXPECT_TRUE(load(data("inline_soc.yaml"), {"mode=eas"}).ok);
 }
 
+TEST(Topologies, AThirdClusterNeedsAnInterconnectWithAThirdAceInterface)
+{
+    // The CCI-400 (the default) has two ACE interfaces: the third cluster is refused where it
+    // is written, with the way out.
+    loaded r = load(data("three_clusters.yaml"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{at("three_clusters.yaml", 31, 7) +
+                                 ": soc.clusters[2].cci_port: the CCI-400 has 2 ACE interfaces; cluster 3 cannot be "
+                                 "made coherent (soc.cci.model: cci-550 has six)"});
+    // A CCI-550 serves them at S0, S1, S2 in order; a CCI-500 only on its four ACE interfaces.
+    r = load(data("three_clusters.yaml"), {"soc.cci.model=cci-550"});
+    ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
+    EXPECT_EQ(r.cfg.soc.clusters[0].cci_port, 0);
+    EXPECT_EQ(r.cfg.soc.clusters[2].cci_port, 2);
+    r = load(data("three_clusters.yaml"), {"soc.cci.model=cci-500", "soc.clusters.big.cci_port=5"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(2, 27) + ": soc.clusters[2].cci_port: S5 is not an ACE interface of the "
+                                                "CCI-500; clusters need one of S0, S1, S2 or S3"});
+    r = load(data("three_clusters.yaml"), {"soc.cci.model=cci-550", "soc.clusters.big.cci_port=1"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(2, 27) + ": soc.clusters[2].cci_port: CCI slave interface S1 serves "
+                                                "another cluster already"});
+}
+
+TEST(Topologies, TheModesThatMakeSenseOnThreeClusters)
+{
+    // The switcher pairs two clusters' CPUs: refused where the mode is named. HMP (a fast and a
+    // slow domain) and EAS place tasks on any number of clusters.
+    loaded r = load(data("three_clusters.yaml"), {"soc.cci.model=cci-550", "mode=iks"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{set_at(2, 6) + ": mode: iks runs the switcher, which pairs the CPUs of two "
+                                                "clusters; the SoC has 3"});
+    EXPECT_TRUE(load(data("three_clusters.yaml"), {"soc.cci.model=cci-550", "mode=hmp"}).ok);
+    EXPECT_TRUE(load(data("three_clusters.yaml"), {"soc.cci.model=cci-550", "mode=eas"}).ok);
+    // Nine cores are more than the GIC-400's eight CPU interfaces.
+    r = load(data("three_clusters.yaml"), {"soc.cci.model=cci-550", "soc.clusters.big.cores=2"});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, messages{at("three_clusters.yaml", 9, 5) +
+                                 ": soc.clusters: 9 cores; the GIC-400 serves at most 8 (GICv2's eight CPU interfaces)"});
+}
+
 TEST(Modes, EasNeedsTheSocsEasTables)
 {
     loaded r = load(default_path, {"soc.clusters.a7.opps.0.core_power_eas=0",

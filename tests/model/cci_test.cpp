@@ -7,7 +7,10 @@
 // gtest_discover_tests runs every TEST in a process of its own: one SystemC elaboration each.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -236,6 +239,96 @@ TEST(cci, a_last_mans_l2_flush_at_tc2_figures)
     //   which assumes this half-dirty L2 (cpuidle-big_little.c) and the lowest OPP.
     EXPECT_NEAR(stim.flush_ns, 169060, 1e-6);
     EXPECT_EQ(big.written_back(), 8192u);
+}
+
+
+// Three clusters behind a CCI-550: a context warm in the second cluster starts on the third.
+// Without a snoop filter every other coherent cluster would be looked up for every missing
+// line (2 x 1024 for the cold read, the first cluster in vain for the second); the filter
+// sends lookups only where the lines are, and the same lines come from the same cache, at
+// the same cost.
+struct three_stimulus : sc_core::sc_module {
+    cci& ic;
+    cluster &holder, &reader;
+    double snooped_ns = -1;
+    std::uint64_t cold_snoops = 0, snoops = 0, hits = 0;
+    three_stimulus(sc_core::sc_module_name n, cci& c, cluster& h, cluster& r) : sc_module(n), ic(c), holder(h), reader(r)
+    {
+        SC_HAS_PROCESS(three_stimulus);
+        SC_THREAD(run);
+    }
+    void run()
+    {
+        for (unsigned s : {0u, 1u, 2u})
+            ic.reg_write(cci::snoop_control(s), cci::snoop_enable);
+        holder.warm(0, 1, 64, sc_core::SC_ZERO_TIME); // 1024 lines, from DRAM
+        cold_snoops = ic.snoops();
+        wait(sc_time(1, sc_core::SC_MS));
+        const std::uint64_t before = ic.snoops();
+        snooped_ns = ns(reader.warm(0, 1, 64, sc_core::SC_ZERO_TIME));
+        snoops = ic.snoops() - before;
+        hits = ic.snoop_hits();
+    }
+};
+
+struct three_clusters {
+    soc_params soc = test::small_soc(1);
+    std::unique_ptr<power_controller> pc;
+    std::unique_ptr<test::unused_master> regs_master;
+    std::vector<std::unique_ptr<cluster>> clusters;
+    no_device dev{"dev"};
+    sc_core::sc_vector<sc_core::sc_signal<bool>> lines{"line", 6};
+    explicit three_clusters()
+    {
+        soc.clusters.push_back(soc.clusters[0]);
+        soc.clusters.push_back(soc.clusters[0]);
+        pc = std::make_unique<power_controller>("pc", soc);
+        regs_master = std::make_unique<test::unused_master>("regs_master", pc->regs);
+        for (unsigned i = 0; i < 3; i++) {
+            soc.clusters[i].name = "c" + std::to_string(i);
+            clusters.push_back(std::make_unique<cluster>(soc.clusters[i].name.c_str(), i, soc.clusters[i], i, *pc,
+                                                         1024.0 * 1000));
+            clusters[i]->core_at(0).bus.bind(dev.socket);
+            clusters[i]->core_at(0).irq.bind(lines[2 * i]);
+            clusters[i]->core_at(0).wake.bind(lines[2 * i + 1]);
+        }
+    }
+};
+
+// The lookups sent for the cold read and for the read from the third cluster.
+std::pair<std::uint64_t, std::uint64_t> three_cluster_snoops(cci_variant v, double* snooped_ns)
+{
+    three_clusters t;
+    cci_params p;
+    p.variant = v;
+    cci ic("cci", p, {0, 1, 2});
+    dram mem("dram", dram_params{});
+    for (unsigned i = 0; i < 3; i++) {
+        t.clusters[i]->ace.bind(ic.slave[i]);
+        ic.attach(i, *t.clusters[i], t.soc.clusters[i].name);
+    }
+    ic.master.bind(mem.socket);
+    test::unused_master cci_master("cci_master", ic.regs);
+    three_stimulus stim("stim", ic, *t.clusters[1], *t.clusters[2]);
+    sc_core::sc_start(sc_time(10, sc_core::SC_MS));
+    EXPECT_EQ(stim.hits, 1024u);
+    *snooped_ns = stim.snooped_ns;
+    return {stim.cold_snoops, stim.snoops};
+}
+
+TEST(cci, a_snoop_filter_sends_lookups_only_where_the_lines_are)
+{
+    double snooped = 0;
+    const auto [cold, warm] = three_cluster_snoops(cci_variant::cci550, &snooped);
+    EXPECT_EQ(cold, 0u);     // nobody holds the lines: DRAM, no lookup
+    EXPECT_EQ(warm, 1024u);  // c1's lines, none sent to c0
+    EXPECT_DOUBLE_EQ(snooped, (30 + 4 * 1023) * 2.0);                     // as from a neighbour
+    // The variants' ACE interfaces, as the register block reports them.
+    EXPECT_TRUE(cci_is_ace(cci_variant::cci550, 5));
+    EXPECT_FALSE(cci_is_ace(cci_variant::cci550, 6));
+    EXPECT_FALSE(cci_is_ace(cci_variant::cci500, 4));
+    EXPECT_FALSE(cci_is_ace(cci_variant::cci400, 2));
+    EXPECT_EQ(cci_slaves(cci_variant::cci400), 5u);
 }
 
 } // namespace

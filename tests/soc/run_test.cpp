@@ -656,6 +656,58 @@ TEST_F(run_test, a_run_through_every_mode_accounts_each_interval_and_they_add_up
     EXPECT_NEAR(cm["blackout_us"]["max"].get<double>(), widest, 1e-6);
 }
 
+TEST_F(run_test, socs_beyond_tc2_run_bbench_in_the_modes_that_make_sense)
+{
+    // Exynos 5422 (4+4 behind a CCI-400) under IKS, HMP and EAS; SM8150 (1+3+4 behind a
+    // CCI-550) under HMP and EAS, and IKS refused where the mode is named.
+    const std::string socs = std::string(BLSIM_SOURCE_DIR) + "/configs/soc/";
+    struct run_case {
+        const char* soc;
+        const char* mode;
+    };
+    for (const run_case& c : {run_case{"exynos5422", "iks"}, run_case{"exynos5422", "hmp"},
+                              run_case{"exynos5422", "eas"}, run_case{"sm8150", "hmp"}, run_case{"sm8150", "eas"}}) {
+        SCOPED_TRACE(std::string(c.soc) + " " + c.mode);
+        const fs::path out = dir / (std::string(c.soc) + "-" + c.mode);
+        result r = blsim("run -q " + scenario("bbench-hmp.yaml") + " --out " + out.string() + " --set soc=" + socs +
+                         c.soc + ".yaml --set mode=" + c.mode + " --set duration_s=20");
+        ASSERT_EQ(r.status, 0) << r.err;
+        const json s = json::parse(slurp(out / "summary.json"));
+        const json& cores = s["residency_s"]["cores"];
+        EXPECT_EQ(cores.size(), 8u);
+        if (std::string(c.mode) == "iks") {
+            EXPECT_GT(s["switches"]["count"].get<int>(), 0);
+        } else {
+            EXPECT_EQ(s["switches"]["count"].get<int>(), 0);
+            EXPECT_GT(s["migrations"]["up"].get<int>(), 0);
+            EXPECT_GT(s["migrations"]["down"].get<int>(), 0);
+        }
+        if (std::string(c.soc) == "sm8150") {
+            // Every cluster ran, the one-core prime (cpu7, cluster 2: its own PERF_LVL and
+            // wake-up bit in the power controller's extended layout) among them.
+            EXPECT_EQ(cores["cpu7"]["cluster"], "prime");
+            EXPECT_GT(cores["cpu7"]["on"].get<double>(), 0);
+            EXPECT_GT(cores["cpu0"]["on"].get<double>(), 0);
+            // The CCI-550's snoop filter sends a lookup only where the line is (under EAS some
+            // tasks find theirs in another cluster's caches; under HMP each idle cluster's
+            // last man has cleaned its caches before a task moves).
+            if (std::string(c.mode) == "eas") {
+                EXPECT_GT(s["cci"]["snoops"].get<std::uint64_t>(), 0u);
+            }
+            EXPECT_EQ(s["cci"]["snoops"], s["cci"]["snoop_hits"]);
+        } else {
+            // The CCI-400 broadcasts: lookups in vain as well.
+            EXPECT_GE(s["cci"]["snoops"].get<std::uint64_t>(), s["cci"]["snoop_hits"].get<std::uint64_t>());
+        }
+    }
+    result r = blsim("run -q " + scenario("bbench-iks-tuned.yaml") + " --out " + (dir / "refused").string() +
+                     " --set soc=" + socs + "sm8150.yaml");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, scenario("bbench-iks-tuned.yaml") +
+                         ":21:7: mode: iks runs the switcher, which pairs the CPUs of two clusters; the SoC has 3\n");
+    EXPECT_FALSE(fs::exists(dir / "refused" / "summary.json"));
+}
+
 TEST_F(run_test, hmp_moves_tasks_between_the_clusters_and_reports_each_move)
 {
     // governor-steps' two tasks, free to run anywhere, under HMP from boot.

@@ -292,3 +292,32 @@ TEST(hmp, placement_needs_a_topology)
 }
 
 } // namespace
+
+// Three clusters (cpu0-3 little 400, cpu4-6 medium 900, cpu7 big 1024): HMP's fast domain is
+// everything above the slowest cluster, so a task forked to big may start on a medium CPU;
+// "big" proper (where EAS's misfits move up to) is the top cluster alone.
+TEST(hmp, three_clusters_make_a_slow_domain_and_a_fast_one_of_the_rest)
+{
+    bls_sched_config c{};
+    c.ncpus = 8;
+    c.latency_ns = 6 * ms;
+    c.min_granularity_ns = 750000;
+    c.wakeup_granularity_ns = 1 * ms;
+    c.balance_interval_ns = 4 * ms;
+    c.placement = BLS_PLACE_HMP;
+    c.nclusters = 3;
+    for (unsigned cpu = 0; cpu < 8; cpu++)
+        c.cpu_cluster[cpu] = cpu < 4 ? 0 : cpu < 7 ? 1 : 2;
+    c.cluster_capacity[0] = 400;
+    c.cluster_capacity[1] = 900;
+    c.cluster_capacity[2] = 1024;
+    bls_hmp_default_config(&c.hmp);
+    bls_sched s;
+    ASSERT_EQ(bls_sched_init(&s, &c, 0xff, 0), 0);
+    EXPECT_EQ(s.hmp_fast, 0xf0u);
+    EXPECT_EQ(s.big, 0x80u);
+    // Forked to big: the first idle CPU of the fast domain, a medium one.
+    const bls_sched_task_config tc = {0, 0, BLS_SCHED_NORMAL, 0, 0, 0, 0, 0};
+    ASSERT_EQ(bls_sched_add_task(&s, &tc, 0), 0);
+    EXPECT_EQ(bls_sched_wake(&s, 0, 0, 0), 4);
+}
