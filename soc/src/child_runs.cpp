@@ -11,9 +11,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cerrno>
 #include <cstring>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -26,6 +28,9 @@ extern char** environ;
 namespace blsim::soc {
 
 namespace {
+
+// set_self_runner's: the one process-wide setting, made by main() before any command runs.
+self_runner_fn self_runner = nullptr;
 
 // In the child, after fork: @path opened as descriptor @target.
 bool open_as(const char* path, int flags, int target)
@@ -66,7 +71,12 @@ bool start(const run_request& r, const child_run_options& opt, pid_t& pid, std::
         error = std::strerror(errno);
         return false;
     }
+    const bool in_process = self_runner && r.exe == "/proc/self/exe";
     const pid_t parent = ::getpid();
+    // Nothing buffered may be written twice, by the parent and by its forked copy.
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
     pid = ::fork();
     if (pid < 0) {
         error = std::strerror(errno);
@@ -93,6 +103,16 @@ bool start(const run_request& r, const child_run_options& opt, pid_t& pid, std::
         if (!open_as("/dev/null", O_RDONLY, 0) || !open_as("/dev/null", O_WRONLY, 1) ||
             !open_as(r.stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 2))
             fail();
+        if (in_process) {
+            // Started: the parent's read of the report pipe ends here, as an exec would end it.
+            if (report_start)
+                ::close(report[1]);
+            const int rc = self_runner(static_cast<int>(args.size()), argv.data());
+            std::cout.flush();
+            std::cerr.flush();
+            std::fflush(nullptr);
+            ::_exit(rc); // not exit(): the parent's atexit handlers and buffers are the parent's
+        }
         ::execv(r.exe.c_str(), argv.data());
         if (!report_start) {
             ssize_t ignored = ::write(2, opt.exec_failure_message.data(), opt.exec_failure_message.size());
@@ -132,6 +152,8 @@ json_file read_json(const std::string& path, Json& doc, std::string& why)
 }
 
 } // namespace
+
+void set_self_runner(self_runner_fn runner) { self_runner = runner; }
 
 bool run_outcome::succeeded() const { return start_error.empty() && WIFEXITED(status) && WEXITSTATUS(status) == 0; }
 

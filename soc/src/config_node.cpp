@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <limits>
-#include <tuple>
 #include <map>
+#include <tuple>
 #include <memory>
 #include <sstream>
 
@@ -419,9 +419,36 @@ private:
 
 } // namespace
 
+namespace {
+
+// The documents parse_yaml read without a diagnostic, by (name, text): a pure function's
+// memo, so it changes no result. Bounded: a sweep or a test reads a handful of files many times.
+struct parsed_cache {
+    static constexpr std::size_t max_entries = 16;
+    std::map<std::pair<std::string, std::string>, node> trees;
+};
+
+parsed_cache& parsed()
+{
+    static parsed_cache cache;
+    return cache;
+}
+
+} // namespace
+
 bool parse_yaml(const std::string& text, const std::string& file_name, node& out,
                 diagnostics& diag, std::vector<key_repeat>* repeats)
 {
+    // (With @repeats the caller wants the renames reported: parsed afresh.)
+    auto key = std::make_pair(file_name, text);
+    if (!repeats) {
+        auto hit = parsed().trees.find(key);
+        if (hit != parsed().trees.end()) {
+            out = hit->second;
+            return true;
+        }
+    }
+    const std::size_t errors = diag.count(), notes = diag.note_count();
     tree_builder b(text, file_name, diag, repeats);
     node n;
     if (!b.build(n))
@@ -431,6 +458,11 @@ bool parse_yaml(const std::string& text, const std::string& file_name, node& out
     } else if (!n.is_map()) {
         diag.error(n.at, "the document must be a mapping of keys to values");
         return false;
+    }
+    if (!repeats && diag.count() == errors && diag.note_count() == notes) {
+        if (parsed().trees.size() >= parsed_cache::max_entries)
+            parsed().trees.clear();
+        parsed().trees.emplace(std::move(key), n);
     }
     out = std::move(n);
     return true;

@@ -546,12 +546,27 @@ int cmd_run(int argc, char** argv)
 
 } // namespace
 
+namespace {
+
+int dispatch(int argc, char** argv);
+
+} // namespace
+
 int main(int argc, char** argv)
 {
     // SystemC prints a banner on first use unless told not to; results go to files and the
     // terminal should show only blsim's own output.
     setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "DISABLE", 1);
+    // The runs compare, regress, sweep and explore start are forks of this process that
+    // dispatch `blsim run ...` here (child_runs.h).
+    blsim::soc::set_self_runner(dispatch);
+    return dispatch(argc, argv);
+}
 
+namespace {
+
+int dispatch(int argc, char** argv)
+{
     if (argc < 2)
         return usage_error("no command given");
     const std::string cmd = argv[1];
@@ -637,3 +652,5 @@ int main(int argc, char** argv)
         return exit_internal;
     }
 }
+
+} // namespace

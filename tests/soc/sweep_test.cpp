@@ -547,6 +547,29 @@ TEST_F(sweep_test, the_smoke_sweep_runs_writes_its_layout_and_resumes_without_re
     EXPECT_EQ(mcsv.substr(mcsv.find('\n') + 1), fnv_id("duration_s=1\n") + ",1,,,0,,,0,0\n");
 }
 
+TEST_F(sweep_test, a_points_run_is_the_run_blsim_run_makes_of_its_overrides)
+{
+    // The points run in forks of the sweep process (child_runs.h), not in fresh processes:
+    // what each writes must be what `blsim run` writes for the same overrides.
+    write(dir / "one.yaml", "base: " + source_dir + "/configs/scenarios/bbench-iks-tuned.yaml\n"
+                            "parameters: [{key: duration_s, values: [0.5]},\n"
+                            "             {key: governor.interactive.go_hispeed_load_pct, values: [95]}]\n"
+                            "seeds: [3]\nmetrics: [energy_j.total]\n");
+    const result r = blsim("sweep one.yaml --out out -j1");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json m = json::parse(slurp(dir / "out/manifest.json"));
+    const fs::path point = dir / "out/points" / m["points"][0]["id"].get<std::string>() / "seed-3";
+    const result direct = blsim("run -q " + source_dir + "/configs/scenarios/bbench-iks-tuned.yaml --out direct"
+                                " --set duration_s=0.5 --set governor.interactive.go_hispeed_load_pct=95 --set seed=3");
+    ASSERT_EQ(direct.status, 0) << direct.err;
+    json a = json::parse(slurp(point / "summary.json")), b = json::parse(slurp(dir / "direct/summary.json"));
+    a.erase("host");
+    b.erase("host");
+    EXPECT_EQ(a.dump(1), b.dump(1));
+    EXPECT_EQ(slurp(point / "switches.csv"), slurp(dir / "direct/switches.csv"));
+    EXPECT_EQ(slurp(point / "effective-config.yaml"), slurp(dir / "direct/effective-config.yaml"));
+}
+
 TEST_F(sweep_test, shards_partition_the_points_and_merge_to_the_single_runs_bytes)
 {
     ASSERT_EQ(blsim("sweep " + quote(smoke) + " --out single -j2").status, 0);

@@ -17,6 +17,16 @@
 
 namespace blsim::soc {
 
+// How a request for this very binary (exe "/proc/self/exe", the commands' default) runs: with
+// a runner set, the child is a fork of this process that calls it with the run's argv
+// ({"blsim", "run", ...}) and exits with what it returns, so that a point pays neither the
+// exec nor the dynamic loading of a fresh process (docs/performance.md, "Sweeps"). What a run
+// computes depends only on its arguments and files, so the results are the same either way.
+// Without a runner, or for another exe, the child executes `exe`. Set once, by main(), before
+// any command runs.
+using self_runner_fn = int (*)(int argc, char** argv);
+void set_self_runner(self_runner_fn runner);
+
 struct run_request {
     std::string exe;                     // the blsim binary
     std::string out_dir;                 // --out

@@ -59,6 +59,7 @@ public:
 
     bool ok() const { return entries_.empty(); }
     std::size_t count() const { return entries_.size(); }
+    std::size_t note_count() const { return notes_.size(); }
     std::vector<std::string> messages() const;
     // The first error's message without its location.
     std::string first_text() const;
@@ -94,6 +95,9 @@ struct key_repeat {
 // key inside the new mapping and leaves it; json-c then keeps the last value); any other is
 // renamed to the key followed by the mapping's counter (from 1, moved on while the name is
 // taken), "run" to "run1". Each repeat is appended to @repeats.
+// A document read once without a problem is kept (by its name and text, the last few) and a
+// second parse of the same text returns the same tree at once: a sweep loads its base once per
+// point, and its forked runs inherit what the parent read (docs/performance.md, "Sweeps").
 bool parse_yaml(const std::string& text, const std::string& file_name, node& out,
                 diagnostics& diag, std::vector<key_repeat>* repeats = nullptr);
 
