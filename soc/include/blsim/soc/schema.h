@@ -12,9 +12,9 @@
 #include <charconv>
 #include <cmath>
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -37,7 +37,7 @@ public:
     bool given(const std::string& path) const { return marks_.count(path) != 0; }
 
 private:
-    std::map<std::string, mark> marks_;
+    std::unordered_map<std::string, mark> marks_; // looked up only, never walked in order
 };
 
 struct doc_row {
