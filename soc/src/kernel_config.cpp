@@ -167,9 +167,9 @@ bls_kernel_config platform::kernel_config(unsigned ncpus) const
         for (std::size_t i = 0; i < cp.opps.size(); i++) {
             em.cap[c][i] = ref > 0 ? 1024.0 * cp.capacity_dmips_mhz * cp.opps[i].freq_mhz / ref : 0;
             em.core_power[c][i] = cp.opps[i].core_power_eas;
-            em.cluster_power[c][i] = cp.opps[i].cluster_power_eas;
+            em.cluster_power[c][i] = soc.energy.scheduler_cluster_terms ? cp.opps[i].cluster_power_eas : 0;
         }
-        em.cluster_idle_power[c] = cp.wfi_power_eas;
+        em.cluster_idle_power[c] = soc.energy.scheduler_cluster_terms ? cp.wfi_power_eas : 0;
     }
 
     // cpuidle: the SoC's states, or WFI alone.

@@ -310,7 +310,12 @@ schema<model::energy_params> energy_schema()
     s.choice("model", &p::model,
              {{"eas", model::power_model_kind::eas}, {"cv2f", model::power_model_kind::cv2f}},
              "Power model of a busy core and cluster: the EAS tables, or C*V^2*f; idle and static "
-             "power are the same in both (clusters' leakage and clock_uw_per_mhz_v2).");
+             "power are the same in both (clusters' leakage and clock_uw_per_mhz_v2).")
+        .boolean("scheduler_cluster_terms", &p::scheduler_cluster_terms,
+                 "Whether the scheduler's energy model (mode eas) counts the EAS tables' cluster terms "
+                 "(cluster_power_eas while busy, wfi_power_eas while idle), as the EAS patches' TC2 model "
+                 "did; false: each core's power alone, as Linux's energy model built from the device "
+                 "tree's dynamic-power-coefficient. The hardware's power is the same either way.");
     return s;
 }
 

@@ -125,6 +125,11 @@ enum class power_model_kind { eas, cv2f };
 
 struct energy_params {
     power_model_kind model = power_model_kind::eas;
+    // Whether the scheduler's energy model (mode eas) holds the tables' cluster terms
+    // (cluster_power_eas, wfi_power_eas), as the EAS patches' TC2 model did; false: cores
+    // only, as Linux's energy model built from the device tree's dynamic-power-coefficient.
+    // The hardware's power is the same either way.
+    bool scheduler_cluster_terms = true;
 };
 
 // GIC-400 (GICv2): eight CPU interfaces at most (its target fields are 8 bits wide).
