@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstring>
 
 #include "blsim/soc/platform.h"
 
@@ -48,7 +50,10 @@ bls_governor_tunables governor_tunables(const governor_config& g)
 bls_kernel_config platform::kernel_config(unsigned ncpus) const
 {
     const model::soc_params& soc = cfg_.soc;
-    bls_kernel_config kc{};
+    // Zeroed up to the per-task tables, and of those only the run's tasks' entries are
+    // written (below): the tables are sized for BLS_MAX_TASKS, which start-up should not pay.
+    bls_kernel_config kc;
+    std::memset(&kc, 0, offsetof(bls_kernel_config, tasks));
 
     // The device tree.
     kc.hw.ncpus = ncpus;
@@ -202,6 +207,7 @@ bls_kernel_config platform::kernel_config(unsigned ncpus) const
         uint32_t mask = 0;
         for (int c : ti.cpus)
             mask |= 1u << c;
+        kc.tasks[t] = bls_sched_task_config{};
         kc.tasks[t].affinity = mask;
         kc.tasks[t].nice = ti.nice;
         kc.tasks[t].policy = ti.policy == workloads::task_info::fifo       ? BLS_SCHED_FIFO

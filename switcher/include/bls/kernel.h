@@ -123,9 +123,6 @@ struct bls_kernel {
 	void *wl_ctx;
 	struct bls_kernel_config cfg;
 	struct bls_mcpm mcpm;
-	struct bls_step step[BLS_MAX_TASKS];
-	double left_ref_ns[BLS_MAX_TASKS]; /* of a RUN step */
-	int has_step[BLS_MAX_TASKS];
 	uint64_t picks;                      /* scheduling points, all CPUs (the whole "no task
 					      * lost" check runs every BLS_SCHED_FULL_CHECK_EVERY) */
 	unsigned mailbox_mhz[BLS_MAX_CPUS];  /* a frequency request per logical CPU */
@@ -157,9 +154,14 @@ struct bls_kernel {
 	struct bls_cpuidle cpuidle;
 	struct bls_governor gov;
 	struct bls_kernel_stats stats;
-	struct bls_task_stats task_stats[BLS_MAX_TASKS];
-	/* Last: bls_kernel_init zeroes what comes before, and bls_sched_init what it needs of
-	 * this (its tables are sized for BLS_MAX_TASKS; a run's start-up should not pay that). */
+	/* Per task, sized for BLS_MAX_TASKS: bls_kernel_init zeroes what comes before them, and
+	 * of them only the run's tasks' entries (a run's start-up should not pay for the cap). */
+	struct bls_task_stats task_stats[BLS_MAX_TASKS]; /* public, read-only */
+	struct bls_step step[BLS_MAX_TASKS];             /* private: each task's current step */
+	double left_ref_ns[BLS_MAX_TASKS];               /* ... of a RUN step, the work left */
+	int has_step[BLS_MAX_TASKS];
+	/* Last: bls_sched_init initialises what it needs of it (its tables are sized for
+	 * BLS_MAX_TASKS as well). */
 	struct bls_sched sched;
 };
 

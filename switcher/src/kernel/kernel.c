@@ -193,12 +193,21 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 		if (hw->cpu_cluster[c] >= hw->nclusters)
 			return -BLS_EINVAL;
 
-	memset(k, 0, offsetof(struct bls_kernel, sched)); /* bls_sched_init does the rest */
+	/* Zeroed: everything before the per-task tables, and their entries of this run's
+	 * tasks; bls_sched_init does the scheduler. */
+	memset(k, 0, offsetof(struct bls_kernel, task_stats));
+	memset(k->task_stats, 0, cfg->ntasks * sizeof(k->task_stats[0]));
+	memset(k->step, 0, cfg->ntasks * sizeof(k->step[0]));
+	memset(k->left_ref_ns, 0, cfg->ntasks * sizeof(k->left_ref_ns[0]));
+	memset(k->has_step, 0, cfg->ntasks * sizeof(k->has_step[0]));
 	k->ops = ops;
 	k->plat = plat;
 	k->wl = wl;
 	k->wl_ctx = wl_ctx;
-	k->cfg = *cfg;
+	/* The configuration, of its task tables only the run's tasks. */
+	memcpy(&k->cfg, cfg, offsetof(struct bls_kernel_config, tasks));
+	memcpy(k->cfg.tasks, cfg->tasks, cfg->ntasks * sizeof(cfg->tasks[0]));
+	memcpy(k->cfg.forked, cfg->forked, cfg->ntasks * sizeof(cfg->forked[0]));
 	k->cfg.hw.ops = ops;
 	k->cfg.hw.plat = plat;
 
