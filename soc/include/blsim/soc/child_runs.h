@@ -22,8 +22,9 @@ namespace blsim::soc {
 // ({"blsim", "run", ...}) and exits with what it returns, so that a point pays neither the
 // exec nor the dynamic loading of a fresh process (docs/performance.md, "Sweeps"). What a run
 // computes depends only on its arguments and files, so the results are the same either way.
-// Without a runner, or for another exe, the child executes `exe`. Set once, by main(), before
-// any command runs.
+// Without a runner, or for another exe, the child executes `exe`; so does every child of an
+// AddressSanitizer build (scripts/check-sanitizers), where the forked copy's coroutine stacks
+// make the sanitizer warn. Set once, by main(), before any command runs.
 using self_runner_fn = int (*)(int argc, char** argv);
 void set_self_runner(self_runner_fn runner);
 
