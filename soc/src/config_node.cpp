@@ -4,21 +4,38 @@
 #include <yaml.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <tuple>
 #include <memory>
+#include <mutex>
+#include <unordered_set>
 #include <sstream>
 
 #include "blsim/model/invariant.h"
 
 namespace blsim::cfg {
 
+const std::string interned::empty_;
+
+interned::interned(const std::string& s)
+{
+    if (s.empty())
+        return;
+    // Node-based: an element never moves, so the pointers handed out stay valid. Never
+    // shrinks: a process reads a handful of files. The lock: a test may parse on threads.
+    static std::mutex lock;
+    static std::unordered_set<std::string> names;
+    std::lock_guard<std::mutex> hold(lock);
+    p_ = &*names.insert(s).first;
+}
+
 std::string mark::str() const
 {
     if (line <= 0)
         return file;
-    return file + ":" + std::to_string(line) + ":" + std::to_string(col);
+    return file.str() + ":" + std::to_string(line) + ":" + std::to_string(col);
 }
 
 const node* node::find(std::string_view key) const
@@ -408,7 +425,7 @@ private:
         }
     }
 
-    std::string file_;
+    interned file_;
     diagnostics& diag_;
     std::vector<key_repeat>* repeats_;
     std::unique_ptr<yaml_parser_t, parser_deleter> parser_;
@@ -422,10 +439,16 @@ private:
 namespace {
 
 // The documents parse_yaml read without a diagnostic, by (name, text): a pure function's
-// memo, so it changes no result. Bounded: a sweep or a test reads a handful of files many times.
+// memo, so it changes no result. Bounded: a sweep or a test reads a handful of files many times,
+// among many one-off documents (each --set value is one), so the least recently used goes first.
 struct parsed_cache {
     static constexpr std::size_t max_entries = 16;
-    std::map<std::pair<std::string, std::string>, node> trees;
+    struct entry {
+        node tree;
+        std::uint64_t used = 0;
+    };
+    std::map<std::pair<std::string, std::string>, entry> trees;
+    std::uint64_t clock = 0;
 };
 
 parsed_cache& parsed()
@@ -444,7 +467,8 @@ bool parse_yaml(const std::string& text, const std::string& file_name, node& out
     if (!repeats) {
         auto hit = parsed().trees.find(key);
         if (hit != parsed().trees.end()) {
-            out = hit->second;
+            hit->second.used = ++parsed().clock;
+            out = hit->second.tree;
             return true;
         }
     }
@@ -460,9 +484,12 @@ bool parse_yaml(const std::string& text, const std::string& file_name, node& out
         return false;
     }
     if (!repeats && diag.count() == errors && diag.note_count() == notes) {
-        if (parsed().trees.size() >= parsed_cache::max_entries)
-            parsed().trees.clear();
-        parsed().trees.emplace(std::move(key), n);
+        auto& trees = parsed().trees;
+        if (trees.size() >= parsed_cache::max_entries)
+            trees.erase(std::min_element(trees.begin(), trees.end(), [](const auto& a, const auto& b) {
+                return a.second.used < b.second.used;
+            }));
+        trees.emplace(std::move(key), parsed_cache::entry{n, ++parsed().clock});
     }
     out = std::move(n);
     return true;

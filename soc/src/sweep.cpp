@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <random>
@@ -887,11 +888,114 @@ bool metric_of(const json& summary, const std::string& path, double& v)
     return true;
 }
 
+namespace {
+
+// Reads the numbers at a few dotted paths while the parser streams the document (nlohmann's
+// SAX interface), building no tree: a summary.json is read for two or three numbers per run,
+// and building its whole tree was most of the parent's work per point. Gives what metric_of
+// gives on the parsed document: the value at the path, a later repeat of a key replacing an
+// earlier one, nothing through an array, nothing when the value is not a number.
+class metric_reader : public nlohmann::json_sax<json> {
+public:
+    explicit metric_reader(const std::vector<std::string>& paths) : found(paths.size())
+    {
+        for (const std::string& p : paths) {
+            std::vector<std::string> parts;
+            std::size_t from = 0;
+            for (std::size_t dot; (dot = p.find('.', from)) != std::string::npos; from = dot + 1)
+                parts.push_back(p.substr(from, dot - from));
+            parts.push_back(p.substr(from));
+            wanted_.push_back(std::move(parts));
+        }
+    }
+
+    std::vector<std::optional<double>> found;
+
+    bool null() override { return value({}); }
+    bool boolean(bool) override { return value({}); }
+    bool number_integer(number_integer_t v) override { return value(static_cast<double>(v)); }
+    bool number_unsigned(number_unsigned_t v) override { return value(static_cast<double>(v)); }
+    bool number_float(number_float_t v, const string_t&) override { return value(v); }
+    bool string(string_t&) override { return value({}); }
+    bool binary(binary_t&) override { return value({}); }
+    bool start_object(std::size_t) override
+    {
+        value({});
+        open_.push_back(false);
+        return true;
+    }
+    bool key(string_t& k) override
+    {
+        if (arrays_ == 0) {
+            // The key of the innermost object; the strings are kept and reused (no allocation
+            // per key).
+            depth_ = open_.size();
+            if (keys_.size() < depth_)
+                keys_.resize(depth_);
+            keys_[depth_ - 1].assign(k);
+        }
+        return true;
+    }
+    bool end_object() override { return close(); }
+    bool start_array(std::size_t) override
+    {
+        value({});
+        open_.push_back(true);
+        arrays_++;
+        return true;
+    }
+    bool end_array() override
+    {
+        arrays_--;
+        return close();
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+private:
+    // The value just read sits at keys_ when no array is open around it.
+    bool value(std::optional<double> v)
+    {
+        if (arrays_ != 0 || open_.empty() || depth_ != open_.size())
+            return true;
+        // A value replaces whatever the same key held before, the paths below it included.
+        for (std::size_t i = 0; i < wanted_.size(); i++)
+            if (wanted_[i].size() >= depth_ && std::equal(keys_.begin(), keys_.begin() + static_cast<std::ptrdiff_t>(depth_), wanted_[i].begin()))
+                found[i] = wanted_[i].size() == depth_ ? v : std::nullopt;
+        return true;
+    }
+    bool close()
+    {
+        open_.pop_back();
+        if (arrays_ == 0 && depth_ > open_.size())
+            depth_ = open_.size();
+        return true;
+    }
+
+    std::vector<std::vector<std::string>> wanted_;
+    std::vector<bool> open_; // the containers open, true for an array
+    std::size_t arrays_ = 0;
+    std::vector<std::string> keys_; // [0, depth_): the key of each open object, while no array is open
+    std::size_t depth_ = 0;
+};
+
+} // namespace
+
+bool metrics_of_text(const std::string& text, const std::vector<std::string>& paths,
+                     std::vector<std::optional<double>>& values)
+{
+    metric_reader r(paths);
+    if (!json::sax_parse(text, &r))
+        return false;
+    values = std::move(r.found);
+    return true;
+}
+
 } // namespace sweep_detail
 
 using sweep_detail::csv_cell;
 using sweep_detail::json_value_text;
 using sweep_detail::metric_of;
+using sweep_detail::metrics_of_text;
 
 // --- values and ids -----------------------------------------------------------------------
 
@@ -1305,15 +1409,14 @@ std::size_t aggregate(const fs::path& dir, const manifest& m, const std::vector<
             std::error_code ec;
             if (fs::exists(pdir / (seed_dir(seed) + ".failed"), ec))
                 failed++;
-            json summary;
-            std::string why;
-            if (read_json_file((pdir / seed_dir(seed) / "summary.json").string(), summary, why) != json_file::ok)
+            std::string text, why;
+            std::vector<std::optional<double>> found;
+            if (!read_source((pdir / seed_dir(seed) / "summary.json").string(), text, why) ||
+                !metrics_of_text(text, m.metrics, found))
                 continue;
-            for (std::size_t k = 0; k < m.metrics.size(); k++) {
-                double v = 0;
-                if (metric_of(summary, m.metrics[k], v))
-                    values[k].push_back(v);
-            }
+            for (std::size_t k = 0; k < m.metrics.size(); k++)
+                if (found[k])
+                    values[k].push_back(*found[k]);
         }
         failed_total += failed;
         json row;

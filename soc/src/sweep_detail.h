@@ -5,6 +5,7 @@
 
 #include <iosfwd>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,11 @@ std::string csv_cell(const std::string& s);
 // The number at the dotted @path ("energy_j.total") in @summary; false when it is missing or
 // not a number.
 bool metric_of(const nlohmann::ordered_json& summary, const std::string& path, double& v);
+// The numbers at @paths in the JSON document @text, as metric_of would find them in it, read
+// without building the document (empty where metric_of finds none); false when @text is not
+// JSON.
+bool metrics_of_text(const std::string& text, const std::vector<std::string>& paths,
+                     std::vector<std::optional<double>>& values);
 // Whether @metric is a numeric path summary.json can have (docs/results.md), names of
 // clusters, CPUs, tasks and the like standing anywhere a name goes; if not, @suggestion is
 // the closest one a slip of a few letters away ("" when none is that close).

@@ -422,13 +422,63 @@ TEST_F(sweep_test, every_number_of_real_summaries_is_an_accepted_metric)
         const result r = blsim("run " + source_dir + "/configs/scenarios/" + scenario +
                                " --set duration_s=0.3 --set jitter.enabled=true --out " + scenario);
         ASSERT_EQ(r.status, 0) << scenario << r.err;
-        walk(json::parse(slurp(dir / scenario / "summary.json")), "");
+        const std::string text = slurp(dir / scenario / "summary.json");
+        const std::size_t before = paths.size();
+        walk(json::parse(text), "");
+        const auto doc = nlohmann::ordered_json::parse(text);
+        // The sweep reads its metrics streaming: the same numbers as from the parsed document.
+        const std::vector<std::string> mine(paths.begin() + static_cast<std::ptrdiff_t>(before), paths.end());
+        std::vector<std::optional<double>> got;
+        ASSERT_TRUE(blsim::soc::sweep_detail::metrics_of_text(text, mine, got));
+        for (std::size_t i = 0; i < mine.size(); i++) {
+            double v = 0;
+            ASSERT_TRUE(blsim::soc::sweep_detail::metric_of(doc, mine[i], v)) << mine[i];
+            ASSERT_TRUE(got[i]) << mine[i];
+            EXPECT_EQ(*got[i], v) << mine[i];
+        }
     }
     ASSERT_GT(paths.size(), 100u);
     for (const std::string& p : paths) {
         std::string close;
         EXPECT_TRUE(blsim::soc::sweep_detail::summary_metric_known(p, close)) << p;
     }
+}
+
+TEST(sweep_metrics, the_streaming_reader_finds_what_metric_of_finds_in_the_parsed_document)
+{
+    using blsim::soc::sweep_detail::metric_of;
+    using blsim::soc::sweep_detail::metrics_of_text;
+    // A later repeat of a key replaces the earlier value; nothing is read through an array; a
+    // path to an object, a string, a boolean or null is no number; nested keys that share a
+    // name with an outer one do not match the outer path.
+    const std::string text = R"({"a": {"b": 1, "c": {"d": 2.5}, "b": 3},
+        "list": [{"x": 1}, 2], "x": -7, "s": "4", "t": true, "n": null,
+        "e": {"e": {"e": 9}}, "late": {"v": 1}, "late": 6, "u": 18446744073709551615})";
+    const std::vector<std::string> paths = {"a.b", "a.c.d", "a.c", "list", "list.x", "x", "s", "t", "n",
+                                            "e.e.e", "e.e", "e", "late", "late.v", "u", "missing", "a.b.c"};
+    std::vector<std::optional<double>> got;
+    ASSERT_TRUE(metrics_of_text(text, paths, got));
+    ASSERT_EQ(got.size(), paths.size());
+    const auto doc = nlohmann::ordered_json::parse(text);
+    for (std::size_t i = 0; i < paths.size(); i++) {
+        double v = 0;
+        const bool found = metric_of(doc, paths[i], v);
+        EXPECT_EQ(got[i].has_value(), found) << paths[i];
+        if (found && got[i]) {
+            EXPECT_EQ(*got[i], v) << paths[i];
+        }
+    }
+    EXPECT_EQ(got[0], 3.0);
+    EXPECT_EQ(got[1], 2.5);
+    EXPECT_EQ(got[5], -7.0);
+    EXPECT_EQ(got[9], 9.0);
+    EXPECT_EQ(got[12], 6.0);
+    EXPECT_FALSE(got[2]);
+    EXPECT_FALSE(got[4]);
+    EXPECT_FALSE(got[6]);
+    // Not JSON: refused, as the sweep's reading of a torn file must be.
+    EXPECT_FALSE(metrics_of_text(R"({"a": 1,)", paths, got));
+    EXPECT_FALSE(metrics_of_text("", paths, got));
 }
 
 TEST_F(sweep_test, every_points_overrides_are_validated_against_the_base_naming_the_parameter)

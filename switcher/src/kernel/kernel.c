@@ -193,9 +193,13 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 		if (hw->cpu_cluster[c] >= hw->nclusters)
 			return -BLS_EINVAL;
 
-	/* Zeroed: everything before the per-task tables, and their entries of this run's
+	/* Zeroed: everything before the per-task tables but the configuration's own task
+	 * tables (copied below, the run's tasks only), and the tables' entries of this run's
 	 * tasks; bls_sched_init does the scheduler. */
-	memset(k, 0, offsetof(struct bls_kernel, task_stats));
+	const size_t cfg_tasks = offsetof(struct bls_kernel, cfg) + offsetof(struct bls_kernel_config, tasks);
+	const size_t after_cfg = offsetof(struct bls_kernel, cfg) + sizeof(k->cfg);
+	memset(k, 0, cfg_tasks);
+	memset((char *)k + after_cfg, 0, offsetof(struct bls_kernel, task_stats) - after_cfg);
 	memset(k->task_stats, 0, cfg->ntasks * sizeof(k->task_stats[0]));
 	memset(k->step, 0, cfg->ntasks * sizeof(k->step[0]));
 	memset(k->left_ref_ns, 0, cfg->ntasks * sizeof(k->left_ref_ns[0]));

@@ -14,8 +14,36 @@
 
 namespace blsim::cfg {
 
+// A string kept once per process: a mark's file name. Every node and every key of a tree
+// carries one, and a sweep copies its base scenario's tree for each point; copying an interned
+// name copies a pointer, where a std::string of a path would allocate. Compares and reads as
+// the string it holds.
+class interned {
+public:
+    interned() = default;
+    interned(const std::string& s);
+    interned(const char* s) : interned(std::string(s)) {}
+
+    const std::string& str() const { return *p_; }
+    operator const std::string&() const { return *p_; }
+    bool empty() const { return p_->empty(); }
+
+    friend bool operator==(const interned& a, const interned& b) { return a.p_ == b.p_; }
+    friend bool operator!=(const interned& a, const interned& b) { return a.p_ != b.p_; }
+    friend bool operator==(const interned& a, const std::string& b) { return *a.p_ == b; }
+    friend bool operator==(const std::string& a, const interned& b) { return a == *b.p_; }
+    friend bool operator!=(const interned& a, const std::string& b) { return *a.p_ != b; }
+    friend bool operator==(const interned& a, const char* b) { return *a.p_ == b; }
+    friend bool operator!=(const interned& a, const char* b) { return *a.p_ != b; }
+    friend std::ostream& operator<<(std::ostream& os, const interned& a) { return os << *a.p_; }
+
+private:
+    static const std::string empty_;
+    const std::string* p_ = &empty_;
+};
+
 struct mark {
-    std::string file;
+    interned file;
     int line = 0; // 1-based; 0 when unknown
     int col = 0;  // 1-based
 

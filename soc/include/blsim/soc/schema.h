@@ -26,7 +26,9 @@ namespace blsim::cfg {
 // bound value came from (for the semantic checks that run afterwards).
 class bind_context {
 public:
-    explicit bind_context(diagnostics& d) : diag(d) {}
+    // A scenario records a few hundred keys: room for them at once, rather than rehashing
+    // on the way (a sweep binds one scenario per point, twice).
+    explicit bind_context(diagnostics& d) : diag(d) { marks_.reserve(1024); }
 
     diagnostics& diag;
 
