@@ -13,7 +13,7 @@ clock_domain::clock_domain(std::string name, int freq_mhz)
     BLSIM_CHECK(freq_mhz > 0);
 }
 
-sc_core::sc_time clock_domain::cycles(double cycles) const
+sc_core::sc_time clock_domain::convert(double cycles) const
 {
     // cycles / MHz = microseconds; round up to whole picoseconds so that a non-zero
     // latency never collapses to zero time.

@@ -1,13 +1,45 @@
 // model/src/reg_table.cpp
 #include "blsim/model/reg_table.h"
 
+#include <algorithm>
 #include <cstring>
 #include <systemc>
 
 namespace blsim::model {
 
+void reg_table::build_index() const
+{
+    std::uint64_t words = 0;
+    for (const reg_def& r : regs_)
+        words = std::max<std::uint64_t>(words, r.offset / 4 + std::uint64_t{r.count});
+    linear_ = words > max_index_words || regs_.size() >= 0xffff;
+    if (linear_ || regs_.empty())
+        return;
+    index_.assign(static_cast<std::size_t>(words), 0);
+    for (std::size_t i = regs_.size(); i-- > 0;) { // the first declared written last: it wins
+        const reg_def& r = regs_[i];
+        if (r.offset % 4 != 0) {
+            linear_ = true; // a table of words only; never declared so, but decode it right
+            index_.clear();
+            return;
+        }
+        for (std::uint32_t w = 0; w < r.count; w++)
+            index_[r.offset / 4 + w] = static_cast<std::uint16_t>(i + 1);
+    }
+}
+
 const reg_def* reg_table::find(std::uint32_t offset, unsigned& index) const
 {
+    if (index_.empty() && !linear_)
+        build_index();
+    if (!linear_) {
+        const std::size_t w = offset / 4; // offset is word-aligned
+        if (w >= index_.size() || index_[w] == 0)
+            return nullptr;
+        const reg_def& r = regs_[index_[w] - 1u];
+        index = static_cast<unsigned>(w - r.offset / 4);
+        return &r;
+    }
     for (const reg_def& r : regs_) {
         if (offset >= r.offset && offset < r.offset + 4 * r.count) {
             index = (offset - r.offset) / 4;
@@ -70,10 +102,16 @@ void reg_table::access(unsigned cpu, tlm::tlm_generic_payload& trans)
     unsigned char* data = trans.get_data_ptr();
     if (trans.is_read()) {
         std::uint32_t v = read(cpu, word) >> (8 * lane);
-        std::memcpy(data, &v, len); // little-endian host and model
+        if (len == 4)
+            std::memcpy(data, &v, 4); // a word (nearly every access): a plain store
+        else
+            std::memcpy(data, &v, len); // little-endian host and model
     } else if (trans.is_write()) {
         std::uint32_t v = 0;
-        std::memcpy(&v, data, len);
+        if (len == 4)
+            std::memcpy(&v, data, 4);
+        else
+            std::memcpy(&v, data, len);
         write(cpu, word, v << (8 * lane), mask);
     }
 }

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "blsim/model/invariant.h"
+
 namespace blsim::model {
 
 router::router(sc_core::sc_module_name name) : sc_module(name), in("in"), out("out")
@@ -14,14 +16,22 @@ router::router(sc_core::sc_module_name name) : sc_module(name), in("in"), out("o
 
 const router::range* router::decode(std::uint64_t addr) const
 {
-    for (const range& r : map_)
-        if (addr >= r.base && addr - r.base < r.size)
-            return &r;
+    // Ranges do not overlap (map() refuses it), so whichever matches is the only one.
+    if (last_ < map_.size() && addr - map_[last_].base < map_[last_].size && addr >= map_[last_].base)
+        return &map_[last_];
+    for (std::size_t i = 0; i < map_.size(); i++)
+        if (addr >= map_[i].base && addr - map_[i].base < map_[i].size) {
+            last_ = i;
+            return &map_[i];
+        }
     return nullptr;
 }
 
 void router::map(std::uint64_t base, std::uint64_t size, unsigned target)
 {
+    // The platform composes the map: an overlap would be its bug, and decode() relies on none.
+    for (const range& r : map_)
+        BLSIM_CHECK(base + size <= r.base || r.base + r.size <= base);
     map_.push_back({base, size, target});
 }
 

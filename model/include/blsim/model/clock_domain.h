@@ -28,9 +28,31 @@ public:
     observable<int /*old_mhz*/, int /*new_mhz*/> changed;
 
 private:
+    sc_core::sc_time convert(double cycles) const;
+
     std::string name_;
     int freq_mhz_;
     sc_core::sc_event changed_;
+    // The few whole-cycle latencies the models use (an access, a register, a handshake step)
+    // are converted on every access: each is kept with the frequency it was converted at.
+    static constexpr int memo_cycles = 64;
+    mutable sc_core::sc_time memo_[memo_cycles];
+    mutable int memo_mhz_[memo_cycles] = {};
 };
+
+inline sc_core::sc_time clock_domain::cycles(double cycles) const
+{
+    if (cycles >= 0 && cycles < memo_cycles) {
+        const int n = static_cast<int>(cycles);
+        if (n == cycles) {
+            if (memo_mhz_[n] != freq_mhz_) {
+                memo_[n] = convert(cycles);
+                memo_mhz_[n] = freq_mhz_;
+            }
+            return memo_[n];
+        }
+    }
+    return convert(cycles);
+}
 
 } // namespace blsim::model

@@ -32,7 +32,11 @@ class reg_table {
 public:
     explicit reg_table(std::string owner) : owner_(std::move(owner)) {}
 
-    void add(reg_def r) { regs_.push_back(std::move(r)); }
+    void add(reg_def r)
+    {
+        regs_.push_back(std::move(r));
+        index_.clear(); // rebuilt at the next access
+    }
 
     // Serve @trans (offset relative to the table's base) for @cpu. Accesses of 1, 2 or 4
     // bytes inside one word. Always answers TLM_OK_RESPONSE, as the hardware does.
@@ -46,10 +50,17 @@ public:
 
 private:
     const reg_def* find(std::uint32_t offset, unsigned& index) const;
+    void build_index() const;
     void guest_error(const std::string& what);
 
     std::string owner_;
     std::vector<reg_def> regs_;
+    // Decoding by direct index: for each word offset below the last register's end, 1 + the
+    // register covering it (0: none), the first declared winning as a scan would find it.
+    // Built lazily (the table is filled in the owner's constructor); every access is a load.
+    static constexpr std::size_t max_index_words = 1u << 16;
+    mutable std::vector<std::uint16_t> index_;
+    mutable bool linear_ = false; // a span too wide for an index: the scan
     std::uint64_t guest_errors_ = 0;
 };
 

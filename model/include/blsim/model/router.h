@@ -37,6 +37,9 @@ private:
     const range* decode(std::uint64_t addr) const;
 
     std::vector<range> map_;
+    // The range the last access hit: a core's accesses come in runs to one device (a
+    // register sequence to the SPC, the GIC's interface), so it is tried first.
+    mutable std::size_t last_ = 0;
     std::uint64_t decode_errors_ = 0;
 };
 
