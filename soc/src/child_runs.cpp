@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -110,6 +111,10 @@ bool start(const run_request& r, const child_run_options& opt, pid_t& pid, std::
             !open_as(r.stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 2))
             fail();
         if (in_process) {
+            // A fork keeps the parent's signal handlers (an exec would reset them): the run
+            // dies of Ctrl-C as a 'blsim run' does, and the parent alone says what it means.
+            ::signal(SIGINT, SIG_DFL);
+            ::signal(SIGTERM, SIG_DFL);
             // Started: the parent's read of the report pipe ends here, as an exec would end it.
             if (report_start)
                 ::close(report[1]);
@@ -204,6 +209,42 @@ bool run_children(const std::vector<run_request>& requests, const child_run_opti
             on_done(i, outcomes[i], requests.size() - next + running.size());
     }
     return true;
+}
+
+namespace {
+
+// What interrupt_notice's handler writes: prepared beforehand, since a signal handler may
+// only write(2) what is already there.
+char notice_text[512];
+std::size_t notice_len = 0;
+struct sigaction notice_old_int, notice_old_term;
+
+void notice_and_die(int sig)
+{
+    ssize_t ignored = ::write(STDERR_FILENO, notice_text, notice_len);
+    (void)ignored;
+    ::signal(sig, SIG_DFL);
+    ::raise(sig); // the default action: the exit status says which signal, as for any program
+}
+
+} // namespace
+
+interrupt_notice::interrupt_notice(const std::string& text)
+{
+    const std::string line = "\n" + text + "\n";
+    notice_len = std::min(line.size(), sizeof notice_text);
+    std::memcpy(notice_text, line.data(), notice_len);
+    struct sigaction sa {};
+    sa.sa_handler = notice_and_die;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, &notice_old_int);
+    ::sigaction(SIGTERM, &sa, &notice_old_term);
+}
+
+interrupt_notice::~interrupt_notice()
+{
+    ::sigaction(SIGINT, &notice_old_int, nullptr);
+    ::sigaction(SIGTERM, &notice_old_term, nullptr);
 }
 
 namespace {
@@ -339,6 +380,14 @@ json_file read_json_file(const std::string& path, nlohmann::json& doc, std::stri
 json_file read_json_file(const std::string& path, nlohmann::ordered_json& doc, std::string& why)
 {
     return read_json(path, doc, why);
+}
+
+bool set_split_in_two(const std::string& v, const char* next, std::string& error)
+{
+    if (v.find('=') != std::string::npos || v.empty() || !next || next[0] == '\0' || next[0] == '-')
+        return false;
+    error = "--set " + v + " " + next + ": a --set is one argument, KEY=VALUE: --set " + v + "=" + next;
+    return true;
 }
 
 bool parse_jobs(const std::string& v, unsigned& jobs, std::string& error)

@@ -177,6 +177,8 @@ bool parse_compare_args(const std::vector<std::string>& args, compare_options& o
                 error = "--set needs KEY=VALUE";
                 return false;
             }
+            if (v && set_split_in_two(kv, i + 1 < args.size() ? args[i + 1].c_str() : nullptr, error))
+                return false;
             opt.overrides.push_back(kv);
         } else {
             error = "compare: unknown option '" + a + "'";

@@ -155,6 +155,8 @@ bool parse_explore_args(const std::vector<std::string>& args, explore_options& o
         } else if (is("--set")) {
             if (!value("--set", v))
                 return false;
+            if (a == "--set" && set_split_in_two(v, i + 1 < args.size() ? args[i + 1].c_str() : nullptr, error))
+                return false;
             if (v.rfind("seed=", 0) == 0) {
                 error = "explore: the seed is what explore varies: use --first-seed and --seeds, not --set seed=";
                 return false;

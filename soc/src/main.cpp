@@ -256,6 +256,8 @@ int cmd_run(int argc, char** argv)
             const char* v = value("--set");
             if (!v)
                 return usage_error("--set needs KEY=VALUE");
+            if (std::string split; blsim::soc::set_split_in_two(v, i + 1 < argc ? argv[i + 1] : nullptr, split))
+                return usage_error(split);
             overrides.push_back(v);
         } else if (a.rfind("--set=", 0) == 0) {
             overrides.push_back(a.substr(6));

@@ -501,7 +501,8 @@ schema<replay_config> replay_schema()
 {
     using p = replay_config;
     schema<p> s;
-    s.text("csv", &p::csv, "CSV of time_ms,task,util_pct[,cpu] rows (a header line first), relative to the scenario.")
+    s.text("csv", &p::csv, "CSV of time_ms,task,util_pct[,cpu] rows (a header line first), relative to the scenario "
+           "(to the working directory when given with --set).")
         .real("period_ms", &p::period_ms, 0.1, 1e5, "ms", "Each task runs its utilisation of every period.")
         .boolean("pin_cpus", &p::pin_cpus, "Pin each task to the cpu of its first row (the cpu column), which must "
                  "exist in every mode of the run (as tasks[].cpus).")
@@ -550,7 +551,8 @@ schema<workload_config> workload_schema()
         .tree("rtapp", &workload_config::rtapp,
               "rtapp: an rt-app document ({global, tasks}) written here, as its JSON would be.")
         .text("rtapp_json", &workload_config::rtapp_json,
-              "rtapp: an rt-app JSON file, relative to the scenario (instead of rtapp).")
+              "rtapp: an rt-app JSON file, relative to the scenario (to the working directory when given "
+              "with --set), instead of rtapp.")
         .object("rtapp_io", &workload_config::rtapp_io, rtapp_io_schema(),
                 "rtapp: the block device iorun writes to when global.io_device is not /dev/null.")
         .list("rtapp_taskgroups", &workload_config::rtapp_taskgroups, taskgroup_shares_schema(), 0, BLS_MAX_GROUPS - 1,
@@ -1336,6 +1338,13 @@ void check_modes(const scenario_config& c, const bind_context& ctx, diagnostics&
 // The workload's own rules, and CPU hotplug.
 // A file a scenario names (relative to it) as the run read it: absolute (or built in), so
 // that effective-config.yaml, written elsewhere, names the same file when it is run again.
+// What a file a key names is relative to: the scenario, or the working directory for a path
+// given on the command line (--set), as a path typed in a shell is read (the SoC's likewise).
+std::string relative_to(const mark& given_at, const std::string& scenario_path)
+{
+    return given_at.file == "--set" ? std::string("./") : scenario_path;
+}
+
 std::string source_path_as_run(const std::string& scenario_path, const std::string& ref)
 {
     const std::string resolved = resolve_relative(scenario_path, ref);
@@ -1382,9 +1391,10 @@ void check_workload(scenario_config& c, const std::string& path, const bind_cont
         if (w.replay.csv.empty())
             d.error(ctx.where("workload.replay"), "workload.replay.csv: kind replay needs the trace's CSV file");
         else {
-            load_replay_csv(resolve_relative(path, w.replay.csv), w, ctx.where("workload.replay.csv"),
-                            pinnable_cpus(c), d);
-            w.replay.csv = source_path_as_run(path, w.replay.csv);
+            const mark at = ctx.where("workload.replay.csv");
+            const std::string from = relative_to(at, path);
+            load_replay_csv(resolve_relative(from, w.replay.csv), w, at, pinnable_cpus(c), d);
+            w.replay.csv = source_path_as_run(from, w.replay.csv);
         }
     }
     if (w.kind == "rtapp") {
@@ -1396,8 +1406,9 @@ void check_workload(scenario_config& c, const std::string& path, const bind_cont
             parse_rtapp(w.rtapp, d, w.rtapp_params, "workload.rtapp", pinnable_cpus(c));
         else {
             const mark at = ctx.where("workload.rtapp_json");
-            load_rtapp_json(resolve_relative(path, w.rtapp_json), d, w.rtapp_params, &at, pinnable_cpus(c));
-            w.rtapp_json = source_path_as_run(path, w.rtapp_json);
+            const std::string from = relative_to(at, path);
+            load_rtapp_json(resolve_relative(from, w.rtapp_json), d, w.rtapp_params, &at, pinnable_cpus(c));
+            w.rtapp_json = source_path_as_run(from, w.rtapp_json);
         }
         // The shares given to its taskgroups: each names one, once.
         std::set<std::string> seen;
@@ -1931,13 +1942,51 @@ bool load_scenario(const std::string& path, const std::vector<std::string>& over
     return load_scenario_text(text, path, overrides, out, diag);
 }
 
+namespace {
+
+// An rt-app JSON file given where a scenario goes: it is JSON with C comments (which YAML
+// reads as a syntax error) or JSON without them (which reads as a mapping of unknown keys).
+// Either way its top level is rt-app's 'tasks' (and 'global'), not a scenario's keys.
+bool rtapp_json_given_for_scenario(const std::string& text, const node* root)
+{
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos || text[first] != '{')
+        return false;
+    if (root)
+        return root->find("tasks") && !root->find("workload");
+    return text.find("\"tasks\"") != std::string::npos;
+}
+
+void refuse_rtapp_json(const std::string& path, diagnostics& diag)
+{
+    diag.error(mark{path, 1, 1},
+               "this is an rt-app JSON file, not a scenario: a scenario runs it as its workload "
+               "('workload: {kind: rtapp, rtapp_json: FILE}', docs/workloads.md), e.g. "
+               "blsim run configs/scenarios/rtapp-periodic.yaml --set workload.rtapp_json=" + path);
+}
+
+} // namespace
+
 bool load_scenario_text(const std::string& text, const std::string& path, const std::vector<std::string>& overrides,
                         scenario_config& out, diagnostics& diag)
 {
     std::string error;
     node root;
-    if (!cfg::parse_yaml(text, path, root, diag))
-        return false;
+    {
+        diagnostics parsing;
+        const bool parsed = cfg::parse_yaml(text, path, root, parsing);
+        if (rtapp_json_given_for_scenario(text, parsed ? &root : nullptr)) {
+            refuse_rtapp_json(path, diag);
+            return false;
+        }
+        // Anything to say (an error, a note): parsed again, to say it (parse_yaml's messages
+        // go to the caller's list).
+        if (!parsed || parsing.count() != 0 || parsing.note_count() != 0) {
+            root = node{};
+            if (!cfg::parse_yaml(text, path, root, diag))
+                return false;
+        }
+    }
 
     // A 'soc' override replaces the reference itself, so it is applied before resolving.
     std::vector<std::pair<int, std::string>> later;
@@ -1951,7 +2000,7 @@ bool load_scenario_text(const std::string& text, const std::string& path, const 
 
     bool soc_ok = true;
     if (node* soc = root.find("soc"); soc && soc->is_scalar()) {
-        const std::string soc_path = resolve_relative(soc->at.file == "--set" ? std::string("./") : path, soc->value);
+        const std::string soc_path = resolve_relative(relative_to(soc->at, path), soc->value);
         std::string soc_text;
         node soc_root;
         if (!read_source(soc_path, soc_text, error))

@@ -1067,6 +1067,35 @@ bool load_sweep_spec(const std::string& path, sweep_spec& out, diagnostics& diag
     return load_sweep_spec_text(text, path, out, diag);
 }
 
+namespace {
+
+// A scenario given where a sweep spec goes (an easy slip: both are YAML, and a sweep's
+// directory sits next to the scenarios): one message that says so, rather than a "did you
+// mean" for each of the scenario's keys.
+bool scenario_given_for_spec(const node& root, const std::string& path, diagnostics& diag)
+{
+    if (!root.is_map() || root.keys.empty())
+        return false;
+    for (const char* k : {"base", "parameters", "seeds", "metrics"})
+        if (root.find(k))
+            return false;
+    std::vector<std::string> scenario_keys;
+    for (const cfg::doc_row& r : config_reference_rows())
+        if (r.key.find_first_of(".[") == std::string::npos)
+            scenario_keys.push_back(r.key);
+    std::size_t known = 0;
+    for (const std::string& k : root.keys)
+        known += std::find(scenario_keys.begin(), scenario_keys.end(), k) != scenario_keys.end();
+    if (known * 2 < root.keys.size())
+        return false; // mostly not a scenario's keys either: the usual messages say more
+    diag.error(root.at, "this is a scenario, not a sweep spec: a sweep spec names its scenario as "
+                        "'base: " + path + "' and lists the keys to vary under 'parameters:' "
+                        "(docs/sweeps.md); to run the scenario itself: blsim run " + path);
+    return true;
+}
+
+} // namespace
+
 bool load_sweep_spec_text(const std::string& text, const std::string& path, sweep_spec& out, diagnostics& diag,
                           bool validate_points)
 {
@@ -1076,6 +1105,8 @@ bool load_sweep_spec_text(const std::string& text, const std::string& path, swee
     const std::size_t before = diag.count();
     sweep_spec spec;
     spec.path = path;
+    if (scenario_given_for_spec(root, path, diag))
+        return false;
     check_keys(root, "", {"base", "parameters", "seeds", "metrics"}, diag);
 
     const node* base = required(root, "base", "document", diag);
@@ -1679,9 +1710,13 @@ int sweep(const sweep_options& opt, std::ostream& out, std::ostream& err)
                           (ok ? "done" : "failed (" + why + ")"),
                       !ok, remaining);
     };
-    if (!run_children(requests, how, outcomes, error, finished)) {
-        err << "blsim: sweep: waiting for the runs: " << error << "\n";
-        return exit_failed;
+    {
+        const interrupt_notice notice("blsim: sweep: interrupted; the runs that finished are kept in " +
+                                      dir.string() + ": run the same command again to resume");
+        if (!run_children(requests, how, outcomes, error, finished)) {
+            err << "blsim: sweep: waiting for the runs: " << error << "\n";
+            return exit_failed;
+        }
     }
     prog.end();
 

@@ -1287,6 +1287,46 @@ TEST_F(run_test, usage_errors_exit_2_and_help_exits_0)
     EXPECT_EQ(r.err, "/nonexistent/scenario.yaml: cannot read: No such file or directory\n");
 }
 
+// Slips a new user makes, each answered with what was done and what to write instead.
+TEST_F(run_test, a_set_in_two_arguments_and_an_rtapp_file_given_as_the_scenario_say_what_to_write)
+{
+    fs::create_directories(dir);
+    const std::string here = "cd " + test::quote(dir.string()) + " && "; // relative paths are the test's
+    // "--set key value": not "10: cannot read" (the value taken for the scenario).
+    const std::string hint = "blsim: --set duration_s 10: a --set is one argument, KEY=VALUE: --set duration_s=10\n"
+                             "(see 'blsim --help')\n";
+    for (const char* args : {"run --set duration_s 10", "run x.yaml --set duration_s 10 --out o",
+                             "compare a.yaml b.yaml --set duration_s 10", "explore x.yaml --set duration_s 10"}) {
+        const result r = blsim(args, here);
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_EQ(r.err, hint) << args;
+    }
+    // Without a value after it, the override's own message, located.
+    result r = blsim("run " + std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/default.yaml --set duration_s", here);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "--set:1:1: expected key=value, got 'duration_s'\n");
+
+    // rt-app's JSON (with its C comments, which YAML cannot read, or without) as the scenario.
+    const std::string json = std::string(BLSIM_SOURCE_DIR) + "/configs/rtapp/periodic.json";
+    r = blsim("run " + json + " --out o", here);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, json + ":1:1: this is an rt-app JSON file, not a scenario: a scenario runs it as its workload "
+                            "('workload: {kind: rtapp, rtapp_json: FILE}', docs/workloads.md), e.g. blsim run "
+                            "configs/scenarios/rtapp-periodic.yaml --set workload.rtapp_json=" + json + "\n");
+    EXPECT_FALSE(fs::exists(dir / "o"));
+    std::ofstream(dir / "plain.json") << "{\"tasks\": {\"a\": {\"run\": 1000}}}\n";
+    r = blsim("run plain.json --out o", here);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("plain.json:1:1: this is an rt-app JSON file, not a scenario"), std::string::npos) << r.err;
+    // ... and the suggested command runs it (a path given with --set is the working directory's).
+    r = blsim("run " + std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/rtapp-periodic.yaml -q --set duration_s=0.05 "
+              "--set workload.rtapp_json=plain.json --out o",
+              here);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(slurp(dir / "o" / "effective-config.yaml").find("rtapp_json: " + (dir / "plain.json").string()),
+              std::string::npos);
+}
+
 TEST_F(run_test, docs_config_reference_is_generated_from_the_schema)
 {
     result r = blsim("config-reference");

@@ -739,15 +739,18 @@ std::map<std::string, stamp> finished_runs(const fs::path& out)
     return runs;
 }
 
-TEST_F(sweep_test, a_sweep_killed_with_sigkill_resumes_without_recomputing_finished_runs)
+// Runs long enough (a few hundred simulated seconds each) to stop the sweep between them.
+void write_long_spec(const fs::path& dir)
 {
-    // Runs long enough (a few hundred simulated seconds each) to kill the sweep between them.
     write(dir / "long.yaml", "base: " + source_dir + "/configs/scenarios/bbench-iks-tuned.yaml\n"
                              "parameters: [{key: duration_s, values: [300, 301, 302, 303]}]\n"
                              "metrics: [energy_j.total, perf.bbench.score]\n");
-    ASSERT_EQ(blsim("sweep long.yaml --out whole -j2").status, 0);
+}
 
-    // The sweep as a child of ours, one run at a time, killed once a run has finished.
+// `blsim sweep long.yaml --out out -j1` as a child of ours, its stderr into @err_file, sent
+// @sig once a run has finished; its wait status.
+int stop_sweep_after_a_run(const fs::path& dir, int sig, const fs::path& err_file)
+{
     std::vector<std::string> args = {BLSIM_BINARY, "sweep", (dir / "long.yaml").string(), "--out",
                                      (dir / "out").string(), "-j1"};
     std::vector<char*> argv;
@@ -757,28 +760,27 @@ TEST_F(sweep_test, a_sweep_killed_with_sigkill_resumes_without_recomputing_finis
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     pid_t pid = 0;
-    ASSERT_EQ(posix_spawn(&pid, BLSIM_BINARY, &fa, nullptr, argv.data(), environ), 0);
+    EXPECT_EQ(posix_spawn(&pid, BLSIM_BINARY, &fa, nullptr, argv.data(), environ), 0);
     posix_spawn_file_actions_destroy(&fa);
-    bool exited = false;
     int st = 0;
     while (finished_runs(dir / "out").empty()) {
         if (::waitpid(pid, &st, WNOHANG) == pid) {
-            exited = true;
-            break;
+            ADD_FAILURE() << "the sweep ended before it could be stopped";
+            return st;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    ASSERT_FALSE(exited) << "the sweep ended before it could be killed";
-    ::kill(pid, SIGKILL);
-    ASSERT_EQ(::waitpid(pid, &st, 0), pid);
-    EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
-    const std::map<std::string, stamp> before = finished_runs(dir / "out");
-    ASSERT_FALSE(before.empty());
-    std::this_thread::sleep_for(std::chrono::milliseconds(20)); // mtimes would move if anything rewrote them
+    ::kill(pid, sig);
+    EXPECT_EQ(::waitpid(pid, &st, 0), pid);
+    return st;
+}
 
-    const result r = blsim("sweep long.yaml --out out -j2");
+// The sweep in @dir/out, resumed after it was stopped with @before finished: the runs done are
+// not done again, and the results are those of @dir/whole, the sweep run without a stop.
+void expect_resumed(const fs::path& dir, const result& r, const std::map<std::string, stamp>& before)
+{
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("4 runs, " + std::to_string(before.size()) + " done before, " +
                          std::to_string(4 - before.size()) + " to run"),
@@ -796,6 +798,50 @@ TEST_F(sweep_test, a_sweep_killed_with_sigkill_resumes_without_recomputing_finis
             EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
     EXPECT_EQ(slurp(dir / "out/results.csv"), slurp(dir / "whole/results.csv"));
     EXPECT_EQ(slurp(dir / "out/results.json"), slurp(dir / "whole/results.json"));
+}
+
+TEST_F(sweep_test, a_sweep_killed_with_sigkill_resumes_without_recomputing_finished_runs)
+{
+    write_long_spec(dir);
+    ASSERT_EQ(blsim("sweep long.yaml --out whole -j2").status, 0);
+    const int st = stop_sweep_after_a_run(dir, SIGKILL, dir / "err.txt");
+    EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    const std::map<std::string, stamp> before = finished_runs(dir / "out");
+    ASSERT_FALSE(before.empty());
+    std::this_thread::sleep_for(std::chrono::milliseconds(20)); // mtimes would move if anything rewrote them
+    expect_resumed(dir, blsim("sweep long.yaml --out out -j2"), before);
+}
+
+// Ctrl-C: the sweep says that the same command resumes, and dies of the signal as any program
+// would (the shell's status 130); the same command then resumes.
+TEST_F(sweep_test, a_sweep_interrupted_with_ctrl_c_says_how_to_resume_and_resumes)
+{
+    write_long_spec(dir);
+    ASSERT_EQ(blsim("sweep long.yaml --out whole -j2").status, 0);
+    const int st = stop_sweep_after_a_run(dir, SIGINT, dir / "err.txt");
+    EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT);
+    const std::string err = slurp(dir / "err.txt");
+    const std::string notice = "\nblsim: sweep: interrupted; the runs that finished are kept in " +
+                               (dir / "out").string() + ": run the same command again to resume\n";
+    ASSERT_GE(err.size(), notice.size()) << err;
+    EXPECT_EQ(err.substr(err.size() - notice.size()), notice) << err;
+    const std::map<std::string, stamp> before = finished_runs(dir / "out");
+    ASSERT_FALSE(before.empty());
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    expect_resumed(dir, blsim("sweep long.yaml --out out -j2"), before);
+}
+
+// A scenario given where the spec goes: one message saying so, not one per key.
+TEST_F(sweep_test, a_scenario_given_as_the_spec_is_refused_with_one_message_that_says_so)
+{
+    const std::string scenario = source_dir + "/configs/scenarios/default.yaml";
+    EXPECT_EQ(refused(scenario),
+              scenario + ":9:1: this is a scenario, not a sweep spec: a sweep spec names its scenario as 'base: " +
+                  scenario + "' and lists the keys to vary under 'parameters:' (docs/sweeps.md); to run the "
+                             "scenario itself: blsim run " + scenario + "\n");
+    // A spec with mistakes of its own keeps its own messages.
+    write(dir / "typo.yaml", "bse: x.yaml\nparameters: []\n");
+    EXPECT_NE(refused("typo.yaml").find("unknown key 'bse' (did you mean 'base'?)"), std::string::npos);
 }
 
 } // namespace

@@ -101,6 +101,22 @@ int run_python_script(const std::string& script, const std::string& arg, bool qu
 unsigned runs_at_once(unsigned jobs);
 // The value of -j / --jobs: a positive whole number, into @jobs; false with @error otherwise.
 bool parse_jobs(const std::string& v, unsigned& jobs, std::string& error);
+// While it lives, Ctrl-C (SIGINT) or SIGTERM prints @text on stderr before the process dies of
+// the signal as it would have: for a command that can be resumed, how to resume. One at a
+// time; the handlers before it are restored when it ends. Runs forked in-process reset them.
+class interrupt_notice {
+public:
+    explicit interrupt_notice(const std::string& text);
+    ~interrupt_notice();
+    interrupt_notice(const interrupt_notice&) = delete;
+    interrupt_notice& operator=(const interrupt_notice&) = delete;
+};
+
+// A --set written as two arguments ("--set duration_s 10"): @v the value the option took,
+// @next the argument after it (nullptr when none). True, with @error saying how to write it,
+// when @v has no '=' and @next reads as its value; then @next would otherwise be taken for a
+// scenario ("10: cannot read").
+bool set_split_in_two(const std::string& v, const char* next, std::string& error);
 
 // The keys of a dotted path into summary.json ("energy_j.total"), empty ones included.
 std::vector<std::string> dotted_path(const std::string& path);
