@@ -1696,6 +1696,12 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                          [&](const model::opp_point& o) { return o.freq_mhz == mhz; }))
             d.error(ctx.where(p), p + ": " + std::to_string(mhz) + " MHz is not an OPP of cluster '" +
                                       cluster + "'");
+        else if (c.governor.name != "userspace")
+            // Legal, and what Linux does (a boot frequency the governor then moves off), but
+            // rarely what someone who writes it means.
+            d.note(ctx.where(p), p + ": " + std::to_string(mhz) + " MHz at boot only: the " + c.governor.name +
+                                     " governor sets the frequency from its start (to hold " + std::to_string(mhz) +
+                                     " MHz, also set governor.name=userspace)");
     }
 
     check_modes(c, ctx, d);

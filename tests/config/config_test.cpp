@@ -307,6 +307,26 @@ TEST(MissingFiles, BrokenSocFileDoesNotHideScenarioErrors)
 // ------------------------------------------------------------------------------------------
 // --set overrides
 
+// A boot frequency under a governor that moves off it: legal (Linux boots so), and noted,
+// since whoever writes it usually means to hold it.
+TEST(Overrides, ABootFrequencyUnderAGovernorThatSetsItsOwnIsNoted)
+{
+    diagnostics diag;
+    scenario_config c;
+    ASSERT_TRUE(load_scenario(default_path, {"governor.name=interactive", "governor.freq_mhz.a15=600"}, c, diag));
+    // The file's a7 as well as the --set's a15 (the file's first, as every list of messages).
+    EXPECT_EQ(diag.note_messages(),
+              (messages{default_path + ":16:29: note: governor.freq_mhz.a7: 800 MHz at boot only: the interactive "
+                                       "governor sets the frequency from its start (to hold 800 MHz, also set "
+                                       "governor.name=userspace)",
+                        "--set:2:23: note: governor.freq_mhz.a15: 600 MHz at boot only: the interactive governor "
+                        "sets the frequency from its start (to hold 600 MHz, also set governor.name=userspace)"}));
+    // Under userspace it is held: nothing to say.
+    diagnostics quiet;
+    ASSERT_TRUE(load_scenario(default_path, {"governor.freq_mhz.a15=600"}, c, quiet));
+    EXPECT_EQ(quiet.note_count(), 0u);
+}
+
 TEST(Overrides, GoodOverridesChangeValues)
 {
     loaded r = load(default_path, {"duration_s=5", "soc.clusters.a15.cores=1",
