@@ -1704,6 +1704,25 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
                                      " MHz, also set governor.name=userspace)");
     }
 
+    // Another governor's tunables are kept but not read. Said when that is likely a slip:
+    // written on the command line, or in the same file that names the governor. (A scenario
+    // written for interactive, run with --set governor.name=ondemand, is not a slip.)
+    for (const char* other : {"interactive", "ondemand", "conservative", "schedutil"}) {
+        const std::string p = std::string("governor.") + other;
+        if (c.governor.name == other || !ctx.given(p))
+            continue;
+        mark at = ctx.where(p);
+        bool slip = at.file != "--set" && at.file == ctx.where("governor.name").file;
+        for (const cfg::doc_row& r : config_reference_rows())
+            if (r.key.rfind(p + ".", 0) == 0 && ctx.given(r.key) && ctx.where(r.key).file == "--set") {
+                at = ctx.where(r.key);
+                slip = true;
+                break;
+            }
+        if (slip)
+            d.note(at, p + ": " + other + "'s tunables are not read: the governor is " + c.governor.name);
+    }
+
     check_modes(c, ctx, d);
     // A spurious interrupt every few nanoseconds would leave the run nothing else to simulate.
     if (c.faults.spurious_irq.interval_us > 0 && c.faults.spurious_irq.interval_us < 1)

@@ -327,6 +327,28 @@ TEST(Overrides, ABootFrequencyUnderAGovernorThatSetsItsOwnIsNoted)
     EXPECT_EQ(quiet.note_count(), 0u);
 }
 
+// Another governor's tunables are not read: said where it is likely a slip (written with
+// --set, or in the file that names the governor), not for a file written for one governor run
+// with another.
+TEST(Overrides, AnotherGovernorsTunablesAreNotedWhenWrittenWithTheGovernorNamed)
+{
+    const std::string steps = BLSIM_SOURCE_DIR "/configs/scenarios/governor-steps.yaml"; // interactive
+    diagnostics diag;
+    scenario_config c;
+    ASSERT_TRUE(load_scenario(steps, {"governor.schedutil.rate_limit_us=1000"}, c, diag));
+    EXPECT_EQ(diag.note_messages(),
+              messages{"--set:1:34: note: governor.schedutil: schedutil's tunables are not read: the governor is "
+                       "interactive"});
+    diagnostics switched;
+    ASSERT_TRUE(load_scenario(steps, {"governor.name=ondemand"}, c, switched));
+    EXPECT_EQ(switched.note_count(), 0u) << ::testing::PrintToString(switched.note_messages());
+    diagnostics both;
+    ASSERT_TRUE(load_scenario(steps, {"governor.name=ondemand", "governor.interactive.go_hispeed_load_pct=85"}, c, both));
+    EXPECT_EQ(both.note_messages(),
+              messages{"--set:2:42: note: governor.interactive: interactive's tunables are not read: the governor "
+                       "is ondemand"});
+}
+
 TEST(Overrides, GoodOverridesChangeValues)
 {
     loaded r = load(default_path, {"duration_s=5", "soc.clusters.a15.cores=1",
