@@ -1336,8 +1336,6 @@ void check_modes(const scenario_config& c, const bind_context& ctx, diagnostics&
 }
 
 // The workload's own rules, and CPU hotplug.
-// A file a scenario names (relative to it) as the run read it: absolute (or built in), so
-// that effective-config.yaml, written elsewhere, names the same file when it is run again.
 // What a file a key names is relative to: the scenario, or the working directory for a path
 // given on the command line (--set), as a path typed in a shell is read (the SoC's likewise).
 std::string relative_to(const mark& given_at, const std::string& scenario_path)
@@ -1345,6 +1343,8 @@ std::string relative_to(const mark& given_at, const std::string& scenario_path)
     return given_at.file == "--set" ? std::string("./") : scenario_path;
 }
 
+// A file a scenario names (relative to it) as the run read it: absolute (or built in), so
+// that effective-config.yaml, written elsewhere, names the same file when it is run again.
 std::string source_path_as_run(const std::string& scenario_path, const std::string& ref)
 {
     const std::string resolved = resolve_relative(scenario_path, ref);
@@ -1712,13 +1712,8 @@ void check(const scenario_config& c, const bind_context& ctx, diagnostics& d)
         if (c.governor.name == other || !ctx.given(p))
             continue;
         mark at = ctx.where(p);
-        bool slip = at.file != "--set" && at.file == ctx.where("governor.name").file;
-        for (const cfg::doc_row& r : config_reference_rows())
-            if (r.key.rfind(p + ".", 0) == 0 && ctx.given(r.key) && ctx.where(r.key).file == "--set") {
-                at = ctx.where(r.key);
-                slip = true;
-                break;
-            }
+        const bool slip = ctx.given_below_in(p, "--set", at) ||
+                          (at.file != "--set" && at.file == ctx.where("governor.name").file);
         if (slip)
             d.note(at, p + ": " + other + "'s tunables are not read: the governor is " + c.governor.name);
     }

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 namespace blsim::cfg {
 
@@ -20,6 +21,20 @@ mark bind_context::where(std::string path) const
     }
     auto root = marks_.find("");
     return root == marks_.end() ? mark{} : root->second;
+}
+
+bool bind_context::given_below_in(const std::string& prefix, const std::string& file, mark& at) const
+{
+    bool found = false;
+    for (const auto& [path, m] : marks_) {
+        if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0 ||
+            (path[prefix.size()] != '.' && path[prefix.size()] != '[') || m.file != file)
+            continue;
+        if (!found || std::make_pair(m.line, m.col) < std::make_pair(at.line, at.col))
+            at = m;
+        found = true;
+    }
+    return found;
 }
 
 std::string format_number(double v)

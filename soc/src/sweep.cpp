@@ -899,14 +899,8 @@ class metric_reader : public nlohmann::json_sax<json> {
 public:
     explicit metric_reader(const std::vector<std::string>& paths) : found(paths.size())
     {
-        for (const std::string& p : paths) {
-            std::vector<std::string> parts;
-            std::size_t from = 0;
-            for (std::size_t dot; (dot = p.find('.', from)) != std::string::npos; from = dot + 1)
-                parts.push_back(p.substr(from, dot - from));
-            parts.push_back(p.substr(from));
-            wanted_.push_back(std::move(parts));
-        }
+        for (const std::string& p : paths)
+            wanted_.push_back(dotted_path(p));
     }
 
     std::vector<std::optional<double>> found;

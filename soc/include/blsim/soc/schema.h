@@ -37,6 +37,9 @@ public:
     mark where(std::string path) const;
     // Whether @path was given (in a file or an override), rather than defaulted.
     bool given(const std::string& path) const { return marks_.count(path) != 0; }
+    // Whether a key below @prefix (a path) was given in @file; @at: the first such, in the
+    // file's order.
+    bool given_below_in(const std::string& prefix, const std::string& file, mark& at) const;
 
 private:
     std::unordered_map<std::string, mark> marks_; // looked up only, never walked in order
