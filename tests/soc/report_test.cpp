@@ -34,6 +34,17 @@ bool is_png(const fs::path& p)
     return head == std::string("\x89PNG\r\n\x1a\n", 8);
 }
 
+// How many distinct colours the picture has (decoded by matplotlib): a blank or one-colour
+// image has 1, a drawn figure hundreds.
+std::size_t colours(const fs::path& p)
+{
+    const result r = shell("/usr/bin/python3 -c 'import sys, numpy, matplotlib.image as m; "
+                           "a = m.imread(sys.argv[1]); "
+                           "print(len(numpy.unique(a.reshape(-1, a.shape[-1]), axis=0)))' " +
+                           quote(p.string()));
+    return r.status == 0 ? std::stoul(r.out) : 0;
+}
+
 std::size_t count(const std::string& hay, const std::string& needle)
 {
     std::size_t n = 0;
@@ -84,9 +95,10 @@ TEST_F(report_test, pictures_and_report_render_in_chromium)
     r = plot(quote(run.string()) + " --slowest 3");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(r.err.empty()) << r.err;
-    for (const char* png : {"power_freq.png", "hosts.png", "handshake.png", "blackout_hist.png"}) {
+    for (const char* png : {"power_freq.png", "energy.png", "hosts.png", "handshake.png", "blackout_hist.png"}) {
         EXPECT_TRUE(fs::exists(run / png)) << png;
         EXPECT_TRUE(is_png(run / png)) << png;
+        EXPECT_GT(colours(run / png), 20u) << png << " looks blank";
         EXPECT_NE(r.out.find((run / png).string()), std::string::npos) << r.out;
     }
     ASSERT_TRUE(fs::exists(run / "report.html"));
@@ -103,12 +115,12 @@ TEST_F(report_test, pictures_and_report_render_in_chromium)
     ASSERT_EQ(r.status, 0) << r.err;
     const std::string& dom = r.out;
     EXPECT_NE(dom.find("data-ready=\"1\""), std::string::npos) << "the load handler did not run:\n" << dom;
-    EXPECT_EQ(count(dom, "<img "), 4u) << dom;
-    EXPECT_EQ(count(dom, "data-loaded=\"1\""), 4u) << dom;
+    EXPECT_EQ(count(dom, "<img "), 5u) << dom;
+    EXPECT_EQ(count(dom, "data-loaded=\"1\""), 5u) << dom;
     EXPECT_EQ(count(dom, "data-loaded=\"0\""), 0u) << dom;
     for (const char* id : {"t-energy", "t-cores", "t-perf", "t-switch-counts", "t-switches", "t-tasks",
-                           "t-time-in-state", "fig-power_freq", "fig-hosts", "fig-handshake",
-                           "fig-blackout_hist"})
+                           "t-time-in-state", "glance", "fig-power_freq", "fig-energy", "fig-hosts",
+                           "fig-handshake", "fig-blackout_hist"})
         EXPECT_NE(dom.find(std::string("id=\"") + id + "\""), std::string::npos) << id;
     EXPECT_NE(dom.find("blsim report: switch-pingpong"), std::string::npos);
     EXPECT_NE(dom.find("IKS switches of both logical CPUs on a 100 ms script"), std::string::npos); // the description
@@ -116,6 +128,14 @@ TEST_F(report_test, pictures_and_report_render_in_chromium)
     std::smatch m;
     ASSERT_TRUE(std::regex_search(dom, m, std::regex("switches completed</td><td class=\"n\">([0-9]+)<")));
     EXPECT_EQ(m[1], "4");
+    // The summary at the top: no BBench in this scenario, so energy first; four switches; the
+    // trace linked.
+    ASSERT_TRUE(std::regex_search(dom, m, std::regex("id=\"glance\"><div><span class=\"k\">([a-z ]+)<")));
+    EXPECT_EQ(m[1], "energy");
+    EXPECT_NE(dom.find("<span class=\"k\">switches</span><span class=\"v\">4</span>"), std::string::npos);
+    EXPECT_NE(dom.find("<a href=\"trace.json\">"), std::string::npos);
+    // The energy picture is under "Energy and power", before the other pictures.
+    EXPECT_LT(dom.find("id=\"fig-energy\""), dom.find("<h2>Pictures</h2>"));
     // Every picture names where it comes from; none is linked from the network.
     EXPECT_EQ(dom.find("http://"), std::string::npos);
     EXPECT_EQ(dom.find("https://"), std::string::npos);
@@ -124,6 +144,7 @@ TEST_F(report_test, pictures_and_report_render_in_chromium)
     r = chromium("--screenshot=" + quote((dir / "shot.png").string()) + " --window-size=1280,2400 " + url);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(is_png(dir / "shot.png")) << r.err;
+    EXPECT_GT(colours(dir / "shot.png"), 20u) << "the screenshot looks blank";
 }
 
 TEST_F(report_test, without_trace_or_switches_the_pictures_say_so)
@@ -140,12 +161,13 @@ TEST_F(report_test, without_trace_or_switches_the_pictures_say_so)
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("--trace perfetto"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(run / "power_freq.png"));
-    for (const char* png : {"hosts.png", "handshake.png", "blackout_hist.png"})
+    for (const char* png : {"energy.png", "hosts.png", "handshake.png", "blackout_hist.png"})
         EXPECT_TRUE(is_png(run / png)) << png;
     const std::string html = slurp(run / "report.html");
     EXPECT_NE(html.find("--trace perfetto"), std::string::npos);
     EXPECT_EQ(html.find("power_freq.png"), std::string::npos);
-    EXPECT_EQ(count(html, "<img "), 3u);
+    EXPECT_EQ(html.find("<span class=\"k\">timeline</span>"), std::string::npos); // no trace to link
+    EXPECT_EQ(count(html, "<img "), 4u);
     EXPECT_NE(html.find("id=\"t-switches\""), std::string::npos);
     EXPECT_NE(html.find("none for this workload"), std::string::npos); // a constant workload has no perf
 }
@@ -178,6 +200,7 @@ TEST_F(report_test, one_command_gives_the_timeline_and_the_report)
     result r = blsim("run -q --report --out " + quote(run.string()) + " " + scenario("switch-pingpong.yaml") +
                      " --set duration_s=0.3");
     ASSERT_EQ(r.status, 0) << r.err;
-    for (const char* f : {"trace.json", "report.html", "power_freq.png", "hosts.png", "handshake.png", "blackout_hist.png"})
+    for (const char* f : {"trace.json", "report.html", "power_freq.png", "energy.png", "hosts.png", "handshake.png",
+                          "blackout_hist.png"})
         EXPECT_TRUE(fs::exists(run / f)) << f;
 }
