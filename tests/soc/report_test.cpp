@@ -95,7 +95,8 @@ TEST_F(report_test, pictures_and_report_render_in_chromium)
     r = plot(quote(run.string()) + " --slowest 3");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(r.err.empty()) << r.err;
-    for (const char* png : {"power_freq.png", "energy.png", "hosts.png", "handshake.png", "blackout_hist.png"}) {
+    for (const char* png : {"power_freq.png", "energy.png", "hosts.png", "handshake.png", "anatomy.png",
+                            "blackout_hist.png"}) {
         EXPECT_TRUE(fs::exists(run / png)) << png;
         EXPECT_TRUE(is_png(run / png)) << png;
         EXPECT_GT(colours(run / png), 20u) << png << " looks blank";
@@ -115,12 +116,12 @@ TEST_F(report_test, pictures_and_report_render_in_chromium)
     ASSERT_EQ(r.status, 0) << r.err;
     const std::string& dom = r.out;
     EXPECT_NE(dom.find("data-ready=\"1\""), std::string::npos) << "the load handler did not run:\n" << dom;
-    EXPECT_EQ(count(dom, "<img "), 5u) << dom;
-    EXPECT_EQ(count(dom, "data-loaded=\"1\""), 5u) << dom;
+    EXPECT_EQ(count(dom, "<img "), 6u) << dom;
+    EXPECT_EQ(count(dom, "data-loaded=\"1\""), 6u) << dom;
     EXPECT_EQ(count(dom, "data-loaded=\"0\""), 0u) << dom;
     for (const char* id : {"t-energy", "t-cores", "t-perf", "t-switch-counts", "t-switches", "t-tasks",
                            "t-time-in-state", "glance", "fig-power_freq", "fig-energy", "fig-hosts",
-                           "fig-handshake", "fig-blackout_hist"})
+                           "fig-handshake", "fig-anatomy", "fig-blackout_hist"})
         EXPECT_NE(dom.find(std::string("id=\"") + id + "\""), std::string::npos) << id;
     EXPECT_NE(dom.find("blsim report: switch-pingpong"), std::string::npos);
     EXPECT_NE(dom.find("IKS switches of both logical CPUs on a 100 ms script"), std::string::npos); // the description
@@ -161,13 +162,13 @@ TEST_F(report_test, without_trace_or_switches_the_pictures_say_so)
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("--trace perfetto"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(run / "power_freq.png"));
-    for (const char* png : {"energy.png", "hosts.png", "handshake.png", "blackout_hist.png"})
+    for (const char* png : {"energy.png", "hosts.png", "handshake.png", "anatomy.png", "blackout_hist.png"})
         EXPECT_TRUE(is_png(run / png)) << png;
     const std::string html = slurp(run / "report.html");
     EXPECT_NE(html.find("--trace perfetto"), std::string::npos);
     EXPECT_EQ(html.find("power_freq.png"), std::string::npos);
     EXPECT_EQ(html.find("<span class=\"k\">timeline</span>"), std::string::npos); // no trace to link
-    EXPECT_EQ(count(html, "<img "), 4u);
+    EXPECT_EQ(count(html, "<img "), 5u);
     EXPECT_NE(html.find("id=\"t-switches\""), std::string::npos);
     EXPECT_NE(html.find("none for this workload"), std::string::npos); // a constant workload has no perf
 }
@@ -201,6 +202,6 @@ TEST_F(report_test, one_command_gives_the_timeline_and_the_report)
                      " --set duration_s=0.3");
     ASSERT_EQ(r.status, 0) << r.err;
     for (const char* f : {"trace.json", "report.html", "power_freq.png", "energy.png", "hosts.png", "handshake.png",
-                          "blackout_hist.png"})
+                          "anatomy.png", "blackout_hist.png"})
         EXPECT_TRUE(fs::exists(run / f)) << f;
 }
