@@ -95,8 +95,8 @@ TEST_F(report_test, pictures_and_report_render_in_chromium)
     r = plot(quote(run.string()) + " --slowest 3");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(r.err.empty()) << r.err;
-    for (const char* png : {"power_freq.png", "energy.png", "hosts.png", "handshake.png", "anatomy.png",
-                            "blackout_hist.png"}) {
+    for (const char* png : {"power_freq.png", "energy.png", "governor.png", "hosts.png", "handshake.png",
+                            "anatomy.png", "blackout_hist.png"}) {
         EXPECT_TRUE(fs::exists(run / png)) << png;
         EXPECT_TRUE(is_png(run / png)) << png;
         EXPECT_GT(colours(run / png), 20u) << png << " looks blank";
@@ -116,11 +116,11 @@ TEST_F(report_test, pictures_and_report_render_in_chromium)
     ASSERT_EQ(r.status, 0) << r.err;
     const std::string& dom = r.out;
     EXPECT_NE(dom.find("data-ready=\"1\""), std::string::npos) << "the load handler did not run:\n" << dom;
-    EXPECT_EQ(count(dom, "<img "), 6u) << dom;
-    EXPECT_EQ(count(dom, "data-loaded=\"1\""), 6u) << dom;
+    EXPECT_EQ(count(dom, "<img "), 7u) << dom;
+    EXPECT_EQ(count(dom, "data-loaded=\"1\""), 7u) << dom;
     EXPECT_EQ(count(dom, "data-loaded=\"0\""), 0u) << dom;
     for (const char* id : {"t-energy", "t-cores", "t-perf", "t-switch-counts", "t-switches", "t-tasks",
-                           "t-time-in-state", "glance", "fig-power_freq", "fig-energy", "fig-hosts",
+                           "t-time-in-state", "glance", "fig-power_freq", "fig-energy", "fig-governor", "fig-hosts",
                            "fig-handshake", "fig-anatomy", "fig-blackout_hist"})
         EXPECT_NE(dom.find(std::string("id=\"") + id + "\""), std::string::npos) << id;
     EXPECT_NE(dom.find("blsim report: switch-pingpong"), std::string::npos);
@@ -190,10 +190,32 @@ TEST_F(report_test, usage_errors_exit_2)
 
     EXPECT_EQ(plot("").status, 2);
     EXPECT_EQ(plot(quote(dir.string()) + " --slowest 0").status, 2);
+    r = plot(quote(dir.string()) + " --window 12:10");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("plot: --window 12:10: expected A:B in seconds with A < B, e.g. --window 10:12"),
+              std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir / "report.html"));
 }
 
 } // namespace
+
+TEST_F(report_test, the_governor_picture_shows_the_window_asked_for)
+{
+    const fs::path run = dir / "run";
+    result r = blsim("run -q --trace perfetto --out " + quote(run.string()) + " " +
+                     quote(scenario("governor-steps.yaml")) + " --set duration_s=2");
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = plot(quote(run.string()) + " --window 0.5:1.5");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_GT(colours(run / "governor.png"), 20u);
+    EXPECT_NE(slurp(run / "report.html").find("from 0.500 s to 1.500 s"), std::string::npos);
+    // A window after the run's end is refused before anything is drawn.
+    fs::remove(run / "governor.png");
+    r = plot(quote(run.string()) + " --window 5:6");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("plot: --window 5:6: the run ends at 2 s"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(run / "governor.png"));
+}
 
 TEST_F(report_test, one_command_gives_the_timeline_and_the_report)
 {
