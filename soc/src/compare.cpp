@@ -170,6 +170,13 @@ bool parse_compare_args(const std::vector<std::string>& args, compare_options& o
                 error = "--keep needs a directory";
                 return false;
             }
+        } else if (a == "--report" || a.rfind("--report=", 0) == 0) {
+            const std::string* v = a == "--report" ? value() : nullptr;
+            opt.report_dir = a == "--report" ? (v ? *v : "") : a.substr(9);
+            if (opt.report_dir.empty()) {
+                error = "--report needs a directory";
+                return false;
+            }
         } else if (a == "--set" || a.rfind("--set=", 0) == 0) {
             const std::string* v = a == "--set" ? value() : nullptr;
             const std::string kv = a == "--set" ? (v ? *v : "") : a.substr(6);
@@ -335,8 +342,44 @@ std::string compare_json(const std::vector<compare_row>& rows)
     return doc.dump(2) + "\n";
 }
 
-int run_compare(const compare_options& opt, std::ostream& out, std::ostream& err)
+namespace {
+
+// --report DIR, once the table is printed: DIR/compare.json (the --json document; every row
+// names its run directory) and scripts/plot-compare's pictures and page from it.
+int write_compare_report(const std::string& dir, const std::vector<compare_row>& rows, bool json_out,
+                         std::ostream& out, std::ostream& err)
 {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    std::string error;
+    if (ec || !fs::is_directory(dir)) {
+        err << "blsim: compare: cannot create the --report directory '" << dir
+            << "': " << (ec ? ec.message() : std::string(std::strerror(ENOTDIR))) << "\n";
+        return exit_internal;
+    }
+    if (!write_file_atomically((fs::path(dir) / "compare.json").string(), compare_json(rows), error)) {
+        err << "blsim: compare: --report: " << error << "\n";
+        return exit_internal;
+    }
+    const int st = run_python_script(std::string(BLSIM_SCRIPTS_DIR) + "/plot-compare", dir, true);
+    if (st != 0) {
+        err << "blsim: compare: --report: scripts/plot-compare failed (exit status "
+            << (WIFEXITED(st) ? WEXITSTATUS(st) : -1) << "); the comparison is printed above\n";
+        return exit_internal;
+    }
+    if (!json_out)
+        out << "report: " << (fs::path(dir) / "report.html").string() << "\n";
+    return exit_ok;
+}
+
+} // namespace
+
+int run_compare(const compare_options& given, std::ostream& out, std::ostream& err)
+{
+    // The page reads every run's summary: without --keep, the runs are kept beside it.
+    compare_options opt = given;
+    if (!opt.report_dir.empty() && opt.keep_dir.empty())
+        opt.keep_dir = opt.report_dir;
     const std::size_t n = opt.inputs.size();
     std::vector<compare_row> rows(n);
     std::vector<job> jobs;
@@ -387,6 +430,11 @@ int run_compare(const compare_options& opt, std::ostream& out, std::ostream& err
     }
     if (!opt.overrides.empty() && jobs.empty() && !bad)
         refuse("--set changes the scenarios that compare runs, and no argument is a scenario");
+    if (!opt.report_dir.empty()) {
+        std::error_code ec;
+        if (fs::exists(opt.report_dir, ec) && !fs::is_directory(opt.report_dir, ec))
+            refuse("--report '" + opt.report_dir + "': it exists and is not a directory");
+    }
     if (bad)
         return exit_usage;
 
@@ -485,7 +533,7 @@ int run_compare(const compare_options& opt, std::ostream& out, std::ostream& err
 
     out << (opt.json ? compare_json(rows) : compare_table(rows));
     out.flush();
-    return exit_ok;
+    return opt.report_dir.empty() ? exit_ok : write_compare_report(opt.report_dir, rows, opt.json, out, err);
 }
 
 } // namespace blsim::soc

@@ -116,7 +116,8 @@ const char* const run_help =
     "--set:N:col), all at once; the exit status is then 2 and nothing is written.\n";
 
 const char* const compare_help =
-    "usage: blsim compare [-j N] [--json] [--keep DIR] [--set KEY=VALUE]... SCENARIO_OR_RUN_DIR...\n"
+    "usage: blsim compare [-j N] [--json] [--keep DIR] [--report DIR] [--set KEY=VALUE]...\n"
+    "                     SCENARIO_OR_RUN_DIR...\n"
     "\n"
     "Compare two or more runs, each relative to the first (docs/compare.md). An argument is a\n"
     "scenario (a YAML file, run now as 'blsim run -q') or a run directory holding summary.json\n"
@@ -129,6 +130,10 @@ const char* const compare_help =
     "  --keep DIR          keep each run's results in DIR/<k>-<scenario stem>/ (k: the\n"
     "                      argument's position, from 1); by default they go to a temporary\n"
     "                      directory removed at the end\n"
+    "  --report DIR        also write DIR/report.html: the runs side by side in pictures\n"
+    "                      (performance against power relative to the first, energy by part),\n"
+    "                      with compare.json; the runs are kept in DIR unless --keep says\n"
+    "                      where (scripts/plot-compare, python3-matplotlib; docs/compare.md)\n"
     "  --set KEY=VALUE     override a configuration key in every scenario run (as 'blsim run\n"
     "                      --set'); repeatable; run directories are read unchanged\n"
     "  -h, --help          this text\n"

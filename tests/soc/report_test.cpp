@@ -217,6 +217,46 @@ TEST_F(report_test, the_governor_picture_shows_the_window_asked_for)
     EXPECT_FALSE(fs::exists(run / "governor.png"));
 }
 
+TEST_F(report_test, compare_report_draws_the_runs_side_by_side)
+{
+    const fs::path out = dir / "cmp";
+    result r = blsim("compare -j2 --report " + quote(out.string()) + " " + quote(scenario("bbench-2xa15.yaml")) + " " +
+                     quote(scenario("bbench-iks-tuned.yaml")));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+    EXPECT_NE(r.out.find("report: " + (out / "report.html").string() + "\n"), std::string::npos) << r.out;
+    // The runs are kept beside the page, and compare.json names them.
+    EXPECT_TRUE(fs::exists(out / "1-bbench-2xa15" / "summary.json"));
+    EXPECT_TRUE(fs::exists(out / "2-bbench-iks-tuned" / "summary.json"));
+    EXPECT_NE(slurp(out / "compare.json").find("\"dir\": \"" + (out / "1-bbench-2xa15").string() + "\""),
+              std::string::npos);
+    for (const char* png : {"compare.png", "energy.png"})
+        EXPECT_GT(colours(out / png), 20u) << png << " looks blank";
+
+    const std::string url = quote("file://" + (out / "report.html").string());
+    r = chromium("--virtual-time-budget=5000 --dump-dom " + url);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(count(r.out, "data-loaded=\"1\""), 2u) << r.out;
+    EXPECT_EQ(count(r.out, "data-loaded=\"0\""), 0u) << r.out;
+    for (const char* id : {"t-compare", "fig-compare", "fig-energy"})
+        EXPECT_NE(r.out.find(std::string("id=\"") + id + "\""), std::string::npos) << id;
+    // Each row links its run; the IKS row carries its ratios to the first.
+    EXPECT_NE(r.out.find("<a href=\"1-bbench-2xa15/summary.json\">"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("<td>bbench-iks-tuned</td><td class=\"n\">iks</td><td class=\"n\">5.250 (0.89x)</td>"),
+              std::string::npos) << r.out;
+    r = chromium("--screenshot=" + quote((dir / "cmp-shot.png").string()) + " --window-size=1280,2000 " + url);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_GT(colours(dir / "cmp-shot.png"), 20u) << "the screenshot looks blank";
+
+    // A --report path that is a file is refused before anything runs.
+    { std::ofstream(dir / "file") << "x"; }
+    r = blsim("compare --report " + quote((dir / "file").string()) + " " + quote(scenario("bbench-2xa15.yaml")) +
+              " " + quote(scenario("bbench-2xa7.yaml")));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("blsim: compare: --report '" + (dir / "file").string() + "': it exists and is not a directory"),
+              std::string::npos) << r.err;
+}
+
 TEST_F(report_test, one_command_gives_the_timeline_and_the_report)
 {
     const fs::path run = dir / "run";

@@ -43,6 +43,8 @@ struct compare_options {
     unsigned jobs = 0;                   // runs at once; 0: std::thread::hardware_concurrency()
     bool json = false;
     std::string keep_dir;                // empty: the runs' results go to a temporary directory
+    std::string report_dir;              // --report DIR: the side-by-side page (and, without
+                                         // --keep, the runs' results) go there
     std::string exe = "/proc/self/exe";  // the blsim that runs the scenarios
 };
 
