@@ -217,6 +217,25 @@ TEST_F(report_test, the_governor_picture_shows_the_window_asked_for)
     EXPECT_FALSE(fs::exists(run / "governor.png"));
 }
 
+TEST_F(report_test, the_governor_picture_marks_hmps_cross_cluster_moves)
+{
+    // 2 s of BBench under HMP: the tasks start on the A15s and move; every cross-cluster move
+    // the summary counts is marked (the trace's xmigrated instants).
+    const fs::path run = dir / "run";
+    result r = blsim("run -q --trace perfetto --out " + quote(run.string()) + " " + quote(scenario("bbench-hmp.yaml")) +
+                     " --set duration_s=2");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string summary = slurp(run / "summary.json");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(summary, m, std::regex("\"migrations\": \\{\\s*\"count\": ([0-9]+)")));
+    const std::string moves = m[1];
+    EXPECT_NE(moves, "0");
+    ASSERT_EQ(plot(quote(run.string()) + " --window 0:2").status, 0);
+    EXPECT_NE(slurp(run / "report.html").find("In the window: 0 switches, " + moves + " cross-cluster task moves."),
+              std::string::npos);
+    EXPECT_GT(colours(run / "governor.png"), 20u);
+}
+
 TEST_F(report_test, compare_report_draws_the_runs_side_by_side)
 {
     const fs::path out = dir / "cmp";
