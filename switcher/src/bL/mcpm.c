@@ -1,4 +1,4 @@
-/* switcher/src/mcpm.c -- multi-cluster power management (bls/mcpm.h; the algorithm and its
+/* switcher/src/bL/mcpm.c -- multi-cluster power management (bls/mcpm.h; the algorithm and its
  * state diagrams: docs/mcpm.md). */
 #include "bls/mcpm.h"
 

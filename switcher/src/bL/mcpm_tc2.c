@@ -1,4 +1,4 @@
-/* switcher/src/mcpm_tc2.c -- the MCPM backend for TC2 (tc2_pm.c's role): each callback is a
+/* switcher/src/bL/mcpm_tc2.c -- the MCPM backend for TC2 (tc2_pm.c's role): each callback is a
  * few lines of mechanism over the SPC, GIC and CCI drivers, in tc2_pm.c's order. */
 #include "bls/mcpm.h"
 

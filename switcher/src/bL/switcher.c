@@ -1,4 +1,4 @@
-/* switcher/src/switcher.c -- the In-Kernel Switcher (bls/switcher.h; the sequence and its
+/* switcher/src/bL/switcher.c -- the In-Kernel Switcher (bls/switcher.h; the sequence and its
  * sources: docs/switcher.md). */
 #include "bls/switcher.h"
 

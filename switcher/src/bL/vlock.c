@@ -1,4 +1,4 @@
-/* switcher/src/vlock.c -- voting locks (bls/vlock.h). */
+/* switcher/src/bL/vlock.c -- voting locks (bls/vlock.h). */
 #include "bls/vlock.h"
 
 #include "bls/check.h"

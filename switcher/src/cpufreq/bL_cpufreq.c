@@ -1,4 +1,4 @@
-/* switcher/src/cpufreq.c -- the big.LITTLE cpufreq driver (bls/cpufreq.h). */
+/* switcher/src/cpufreq/bL_cpufreq.c -- the big.LITTLE cpufreq driver (bls/cpufreq.h). */
 #include "bls/cpufreq.h"
 
 #include <stddef.h>

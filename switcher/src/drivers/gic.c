@@ -1,4 +1,4 @@
-/* switcher/src/gic.c -- the GIC-400 driver: what the kernel needs of the interrupt
+/* switcher/src/drivers/gic.c -- the GIC-400 driver: what the kernel needs of the interrupt
  * controller (bls/hw.h). */
 #include "bls/hw.h"
 

@@ -1,4 +1,4 @@
-/* switcher/src/spc.c -- TC2's power controller (bls/spc.h). */
+/* switcher/src/drivers/spc.c -- TC2's power controller (bls/spc.h). */
 #include "bls/spc.h"
 
 static uint32_t spc_read(const struct bls_hw *hw, unsigned cpu, uint32_t off)
