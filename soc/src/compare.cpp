@@ -146,6 +146,14 @@ bool parse_compare_args(const std::vector<std::string>& args, compare_options& o
     for (std::size_t i = 0; i < args.size(); i++) {
         const std::string& a = args[i];
         auto value = [&]() -> const std::string* { return i + 1 < args.size() ? &args[++i] : nullptr; };
+        // --keep DIR and --report DIR: a directory, as the next argument or after '='.
+        auto dir_option = [&](const std::string& flag, std::string& dir) {
+            const std::string* v = a == flag ? value() : nullptr;
+            dir = a == flag ? (v ? *v : "") : a.substr(flag.size() + 1);
+            if (dir.empty())
+                error = flag + " needs a directory";
+            return !dir.empty();
+        };
         if (options_done || a.empty() || a[0] != '-' || a == "-") {
             opt.inputs.push_back(a);
         } else if (a == "--") {
@@ -164,19 +172,11 @@ bool parse_compare_args(const std::vector<std::string>& args, compare_options& o
             if (!parse_jobs(a.substr(a[1] == 'j' ? 2 : 7), opt.jobs, error))
                 return false;
         } else if (a == "--keep" || a.rfind("--keep=", 0) == 0) {
-            const std::string* v = a == "--keep" ? value() : nullptr;
-            opt.keep_dir = a == "--keep" ? (v ? *v : "") : a.substr(7);
-            if (opt.keep_dir.empty()) {
-                error = "--keep needs a directory";
+            if (!dir_option("--keep", opt.keep_dir))
                 return false;
-            }
         } else if (a == "--report" || a.rfind("--report=", 0) == 0) {
-            const std::string* v = a == "--report" ? value() : nullptr;
-            opt.report_dir = a == "--report" ? (v ? *v : "") : a.substr(9);
-            if (opt.report_dir.empty()) {
-                error = "--report needs a directory";
+            if (!dir_option("--report", opt.report_dir))
                 return false;
-            }
         } else if (a == "--set" || a.rfind("--set=", 0) == 0) {
             const std::string* v = a == "--set" ? value() : nullptr;
             const std::string kv = a == "--set" ? (v ? *v : "") : a.substr(6);
