@@ -95,7 +95,8 @@ std::string violation_kind(const std::vector<std::string>& lines, int wait_statu
     return kind;
 }
 
-bool parse_explore_args(const std::vector<std::string>& args, explore_options& opt, bool& help, std::string& error)
+bool parse_explore_args(const std::vector<std::string>& args, explore_options& opt, bool& help, std::string& error,
+                        explore_extra_options extra)
 {
     help = std::find(args.begin(), args.end(), "-h") != args.end() ||
            std::find(args.begin(), args.end(), "--help") != args.end();
@@ -169,26 +170,11 @@ bool parse_explore_args(const std::vector<std::string>& args, explore_options& o
                 error = "--out needs a directory";
                 return false;
             }
-        } else if (is("--mutant")) {
-            if (!value("--mutant", opt.mutant))
-                return false;
-            if (!mutants_built()) {
-                error = "--mutant: this blsim was built without the mutants (cmake -DBLSIM_MUTANTS=ON)";
-                return false;
-            }
-            if (!mutant_named(opt.mutant)) {
-                error = "--mutant needs one of: " + mutant_names();
-                return false;
-            }
-        } else if (is("--inject-bug")) {
-            if (!value("--inject-bug", opt.inject_bug))
-                return false;
-            if (injected_bug_named(opt.inject_bug) == injected_bug::none) {
-                error = "--inject-bug needs one of: " + injected_bug_names();
-                return false;
-            }
         } else if (a == "--stop-at-first") {
             opt.stop_at_first = true;
+        } else if (extra && extra(args, i, opt, error)) {
+            if (!error.empty())
+                return false;
         } else {
             error = "explore: unknown option '" + a + "'";
             return false;
@@ -319,8 +305,10 @@ int run_explore(const explore_options& opt, std::ostream& out, std::ostream& err
         sets += " --mutant " + opt.mutant;
     if (!opt.inject_bug.empty())
         sets += " --inject-bug " + opt.inject_bug;
+    // A run with a test hook reproduces in the binary that has them.
+    const std::string blsim = opt.mutant.empty() && opt.inject_bug.empty() ? "blsim" : "blsim-test";
     auto reproduce = [&](long long seed) {
-        return "blsim run " + shell_word(opt.scenario) + sets + " --set seed=" + std::to_string(seed) +
+        return blsim + " run " + shell_word(opt.scenario) + sets + " --set seed=" + std::to_string(seed) +
                " --trace perfetto --out out/explore-seed-" + std::to_string(seed);
     };
 

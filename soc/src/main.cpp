@@ -30,12 +30,36 @@
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/sweep.h"
 #include "blsim/soc/tune.h"
+#ifdef BLSIM_TEST_HOOKS
+#include "blsim/soc/test_hooks.h"
+#endif
 
 namespace {
 
 constexpr int exit_ok = 0;
 constexpr int exit_internal = 1;
 constexpr int exit_usage = 2;
+
+// The test build's binary, blsim-test, is this file compiled with BLSIM_TEST_HOOKS: it also
+// takes --mutant and --inject-bug (blsim/soc/test_hooks.h). The release blsim has neither.
+#ifdef BLSIM_TEST_HOOKS
+#define RUN_TEST_HOOKS_HELP                                                                        \
+    "  --inject-bug NAME   make the simulator misbehave on purpose, to see its run-time\n"       \
+    "                      checks stop the run (exit 1): meter-time-reversal,\n"                 \
+    "                      mcpm-state-corruption, task-lost (blsim-test only)\n"                 \
+    "  --mutant NAME       run a known-bad variant of the switcher's C code, to see blsim\n"     \
+    "                      explore find it (docs/explore.md): gic-forgets-pending-sgis,\n"       \
+    "                      vlock-without-voting, last-man-ignores-inbound,\n"                    \
+    "                      gate-opened-before-save (blsim-test only)\n"
+#define EXPLORE_TEST_HOOKS_HELP                                                                    \
+    "  --mutant NAME       run every seed with a known-bad variant of the C code (blsim-test\n"  \
+    "                      run --help lists them), to see that the exploration finds it\n"       \
+    "  --inject-bug NAME   every run misbehaves on purpose (blsim-test run --help): to see a\n"  \
+    "                      violation reported\n"
+#else
+#define RUN_TEST_HOOKS_HELP ""
+#define EXPLORE_TEST_HOOKS_HELP ""
+#endif
 
 const char* const main_help =
     "usage: blsim <command> [options]\n"
@@ -103,13 +127,7 @@ const char* const run_help =
     "                      perfetto; runs scripts/plot with python3-matplotlib; docs/report.md)\n"
     "  -q, --quiet         print nothing on success (no progress line either; the progress\n"
     "                      line of simulated time, speed and ETA shows only on a terminal)\n"
-    "  --inject-bug NAME   make the simulator misbehave on purpose, to see its run-time\n"
-    "                      checks stop the run (exit 1): meter-time-reversal,\n"
-    "                      mcpm-state-corruption, task-lost\n"
-    "  --mutant NAME       run a known-bad variant of the switcher's C code, to see blsim\n"
-    "                      explore find it (docs/explore.md): gic-forgets-pending-sgis,\n"
-    "                      vlock-without-voting, last-man-ignores-inbound,\n"
-    "                      gate-opened-before-save (builds with BLSIM_MUTANTS, the default)\n"
+    RUN_TEST_HOOKS_HELP
     "  -h, --help          this text\n"
     "\n"
     "Configuration errors are printed as file:line:col: message (an override's location is\n"
@@ -209,10 +227,7 @@ const char* const explore_help =
     "  --first-seed S      the first seed (default 1)\n"
     "  -j, --jobs N        at most N runs at once (default: the number of online CPUs)\n"
     "  --set KEY=VALUE     an override for every run (not seed), as blsim run takes it\n"
-    "  --mutant NAME       run every seed with a known-bad variant of the C code (blsim run\n"
-    "                      --help lists them), to see that the exploration finds it\n"
-    "  --inject-bug NAME   every run misbehaves on purpose (blsim run --help): to see a\n"
-    "                      violation reported\n"
+    EXPLORE_TEST_HOOKS_HELP
     "  --stop-at-first     start no further seed once one has violated (the lowest violating\n"
     "                      seed is still found: every seed below it has run)\n"
     "  --out DIR           also write DIR/explore.json: every violating seed, its kind, the\n"
@@ -236,8 +251,17 @@ int cmd_run(int argc, char** argv)
     bool trace_perfetto = false, trace_ftrace = false, trace_vcd = false, gzip = false, report = false;
     std::string rtapp_log;
     bool rtapp_log_given = false;
-    blsim::soc::injected_bug bug = blsim::soc::injected_bug::none;
-    unsigned mutant = 0;
+#ifdef BLSIM_TEST_HOOKS
+    blsim::soc::test_hooks hooks;
+    const std::vector<std::string> args(argv, argv + argc);
+    std::string hook_error;
+    auto take_hook = [&](int& i) {
+        std::size_t k = static_cast<std::size_t>(i);
+        const bool taken = blsim::soc::take_test_hook(args, k, hooks, hook_error);
+        i = static_cast<int>(k);
+        return taken;
+    };
+#endif
 
     for (int i = 0; i < argc; i++) {
         const std::string a = argv[i];
@@ -266,18 +290,11 @@ int cmd_run(int argc, char** argv)
             overrides.push_back(v);
         } else if (a.rfind("--set=", 0) == 0) {
             overrides.push_back(a.substr(6));
-        } else if (a == "--inject-bug") {
-            const char* v = value("--inject-bug");
-            bug = v ? blsim::soc::injected_bug_named(v) : blsim::soc::injected_bug::none;
-            if (bug == blsim::soc::injected_bug::none)
-                return usage_error("--inject-bug needs one of: " + blsim::soc::injected_bug_names());
-        } else if (a == "--mutant") {
-            const char* v = value("--mutant");
-            if (!blsim::soc::mutants_built())
-                return usage_error("--mutant: this blsim was built without the mutants (cmake -DBLSIM_MUTANTS=ON)");
-            mutant = v ? blsim::soc::mutant_named(v) : 0;
-            if (!mutant)
-                return usage_error("--mutant needs one of: " + blsim::soc::mutant_names());
+#ifdef BLSIM_TEST_HOOKS
+        } else if (take_hook(i)) {
+            if (!hook_error.empty())
+                return usage_error(hook_error);
+#endif
         } else if (a == "--trace" || a.rfind("--trace=", 0) == 0) {
             const char* v = a == "--trace" ? value("--trace") : nullptr;
             std::string kinds = a == "--trace" ? (v ? v : "") : a.substr(8);
@@ -371,7 +388,12 @@ int cmd_run(int argc, char** argv)
     } guard{staging}, log_guard{log_staging};
 
     const auto t0 = std::chrono::steady_clock::now();
-    blsim::soc::platform plat(cfg, bug, mutant);
+#ifdef BLSIM_TEST_HOOKS
+    blsim::soc::platform plat(cfg, hooks.mutant);
+    blsim::soc::inject_bug(plat, hooks.bug);
+#else
+    blsim::soc::platform plat(cfg);
+#endif
     // The VCD file is written while the run goes, in the staging directory, renamed at the end.
     const std::string vcd_tmp = (std::filesystem::path(staging) / ".trace.tmp").string();
     plat.enable_traces(trace_perfetto, trace_ftrace, trace_vcd ? vcd_tmp : std::string());
@@ -634,7 +656,21 @@ int dispatch(int argc, char** argv)
             blsim::soc::explore_options opt;
             bool help = false;
             std::string error;
-            if (!blsim::soc::parse_explore_args(std::vector<std::string>(argv + 2, argv + argc), opt, help, error))
+#ifdef BLSIM_TEST_HOOKS
+            const blsim::soc::explore_extra_options hooks = [](const std::vector<std::string>& args, std::size_t& i,
+                                                               blsim::soc::explore_options& o, std::string& err) {
+                blsim::soc::test_hooks h;
+                std::string given;
+                const bool mutant = args[i].rfind("--mutant", 0) == 0;
+                if (!blsim::soc::take_test_hook(args, i, h, err, &given))
+                    return false;
+                (mutant ? o.mutant : o.inject_bug) = given;
+                return true;
+            };
+#else
+            const blsim::soc::explore_extra_options hooks = nullptr;
+#endif
+            if (!blsim::soc::parse_explore_args(std::vector<std::string>(argv + 2, argv + argc), opt, help, error, hooks))
                 return usage_error(error);
             if (help) {
                 std::cout << explore_help;

@@ -66,76 +66,7 @@ double reference_capacity(const model::soc_params& soc)
 
 } // namespace
 
-constexpr injected_bug all_injected_bugs[] = {injected_bug::meter_time_reversal, injected_bug::mcpm_state_corruption,
-                                              injected_bug::task_lost};
-
-const char* to_string(injected_bug b)
-{
-    switch (b) {
-    case injected_bug::none: return "none";
-    case injected_bug::meter_time_reversal: return "meter-time-reversal";
-    case injected_bug::mcpm_state_corruption: return "mcpm-state-corruption";
-    case injected_bug::task_lost: return "task-lost";
-    }
-    return "?";
-}
-
-injected_bug injected_bug_named(const std::string& name)
-{
-    for (injected_bug b : all_injected_bugs)
-        if (name == to_string(b))
-            return b;
-    return injected_bug::none;
-}
-
-std::string injected_bug_names()
-{
-    std::string names;
-    for (injected_bug b : all_injected_bugs)
-        names += (names.empty() ? "" : ", ") + std::string(to_string(b));
-    return names;
-}
-
-namespace {
-
-// enum bls_mutant's names, in its order (index = value).
-constexpr const char* mutant_names_table[] = {
-    "none", "gic-forgets-pending-sgis", "vlock-without-voting", "last-man-ignores-inbound",
-    "gate-opened-before-save",
-};
-static_assert(sizeof mutant_names_table / sizeof mutant_names_table[0] == BLS_MUTANT_COUNT,
-              "a name for every bls_mutant");
-
-} // namespace
-
-unsigned mutant_named(const std::string& name)
-{
-    for (unsigned m = 1; m < BLS_MUTANT_COUNT; m++)
-        if (name == mutant_names_table[m])
-            return m;
-    return 0;
-}
-
-const char* mutant_name(unsigned mutant) { return mutant < BLS_MUTANT_COUNT ? mutant_names_table[mutant] : "?"; }
-
-std::string mutant_names()
-{
-    std::string s;
-    for (unsigned m = 1; m < BLS_MUTANT_COUNT; m++)
-        s += (m > 1 ? ", " : "") + std::string(mutant_names_table[m]);
-    return s;
-}
-
-bool mutants_built()
-{
-#ifdef BLS_MUTANTS
-    return true;
-#else
-    return false;
-#endif
-}
-
-platform::platform(const scenario_config& cfg, injected_bug bug, unsigned mutant) : cfg_(cfg)
+platform::platform(const scenario_config& cfg, unsigned mutant) : cfg_(cfg)
 {
     // Every time in the model is an integer number of picoseconds.
     if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
@@ -326,7 +257,6 @@ platform::platform(const scenario_config& cfg, injected_bug bug, unsigned mutant
         sc_core::sc_spawn([this] { timeline_step(); }, "timeline", &opts);
         timeline_event_.notify(sc_core::sc_time(script_.front().at_ms, sc_core::SC_MS));
     }
-    inject(bug);
 }
 
 void platform::raise(unsigned logical, unsigned irq)
@@ -338,46 +268,6 @@ void platform::raise(unsigned logical, unsigned irq)
     else
         probe_->irq_raised(now_ps(), logical, irq);
     gic_->raise_spi(irq);
-}
-
-void platform::inject(injected_bug bug)
-{
-    if (bug == injected_bug::none)
-        return;
-    sc_core::sc_spawn_options opts;
-    opts.spawn_method();
-    opts.set_sensitivity(&inject_event_);
-    opts.dont_initialize();
-    sc_core::sc_spawn(
-        [this, bug] {
-            if (bug == injected_bug::meter_time_reversal) {
-                // What the trace verb once did: integrate up to one core's local time, ahead
-                // of the kernel's, and then hear of a change at the kernel's time.
-                meter_->advance_all(now_ps() + 1000000);
-                meter_->voltage(now_ps(), 0, clusters_[0]->voltage().voltage_mv());
-            } else if (bug == injected_bug::mcpm_state_corruption) {
-                // Its next power-down then asks for an illegal transition, DOWN -> GOING_DOWN.
-                kernel_.mcpm.cpu_state[pc_->cluster_of(0)][0] = BLS_CPU_DOWN;
-            } else if (bug == injected_bug::task_lost) {
-                // A migration gone wrong: the first sleeping task moved (its CPU and the
-                // CPU's task set) to a CPU nobody runs, whose timer will never wake it. The
-                // next scheduling point finds it.
-                bls_sched& s = kernel_.sched;
-                unsigned offline = 0;
-                while (offline < s.cfg.ncpus && (s.online >> offline & 1u))
-                    offline++;
-                for (unsigned i = 0; i < s.ntasks && offline < s.cfg.ncpus; i++)
-                    if (s.task[i].state == BLS_TASK_SLEEPING) {
-                        const std::uint64_t bit = std::uint64_t{1} << (i % 64);
-                        s.on_cpu[s.task[i].cpu][i / 64] &= ~bit;
-                        s.on_cpu[offline][i / 64] |= bit;
-                        s.task[i].cpu = offline;
-                        break;
-                    }
-            }
-        },
-        "injected_bug", &opts);
-    inject_event_.notify(sc_core::sc_time(cfg_.duration_s / 2, sc_core::SC_SEC));
 }
 
 void platform::timeline_step()

@@ -38,9 +38,11 @@ protected:
         fs::create_directories(dir);
     }
     void TearDown() override { fs::remove_all(dir); }
+    // The test build's blsim-test: the explorations below use its --mutant and --inject-bug
+    // (blsim/soc/test_hooks.h); without them it is the release blsim.
     result blsim(const std::string& args)
     {
-        return blsim_test::shell("cd " + quote(dir.string()) + " && CI=true " + BLSIM_BINARY + " " + args);
+        return blsim_test::shell("cd " + quote(dir.string()) + " && CI=true " + BLSIM_TEST_BINARY + " " + args);
     }
     fs::path dir;
 };
@@ -91,7 +93,7 @@ TEST_F(explore_test, a_violating_seed_is_reported_with_its_kind_and_the_command_
                              "a change dated # s arrived after the meter had integrated up to # s (a negative "
                              "interval)";
     EXPECT_NE(r.out.find("      3           1  " + kind + "\n"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("  blsim run " + pingpong +
+    EXPECT_NE(r.out.find("  blsim-test run " + pingpong +
                          " --set jitter.enabled=true --set duration_s=0.2 --inject-bug meter-time-reversal"
                          " --set seed=2 --trace perfetto --out out/explore-seed-2\n"),
               std::string::npos)

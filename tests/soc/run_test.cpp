@@ -34,6 +34,12 @@ result blsim(const std::string& args, const std::string& env = "")
     return test::shell(env + std::string(BLSIM_BINARY) + " " + args);
 }
 
+// The test build's binary, with --inject-bug and --mutant (blsim/soc/test_hooks.h).
+result blsim_hooked(const std::string& args)
+{
+    return test::shell(std::string(BLSIM_TEST_BINARY) + " " + args);
+}
+
 class run_test : public ::testing::Test {
 protected:
     void SetUp() override
@@ -495,9 +501,32 @@ TEST_F(run_test, both_logical_cpus_switching_at_once_keep_energy_plausible_at_an
         EXPECT_NEAR(e, energies.front(), 0.1 * energies.front());
 }
 
+// The test hooks are the test build's: the release blsim neither takes nor lists them, and
+// blsim-test, the same command line with them, does.
+TEST_F(run_test, the_release_blsim_has_no_test_hooks_and_blsim_test_has_them)
+{
+    if (BLSIM_RELEASE_HAS_HOOKS)
+        GTEST_SKIP() << "built with -DBLSIM_MUTANTS=ON: blsim itself has the hooks";
+    for (const std::string opt : {"--mutant vlock-without-voting", "--inject-bug task-lost"}) {
+        const result r = blsim("run " + opt + " --out " + dir.string());
+        EXPECT_EQ(r.status, 2);
+        EXPECT_EQ(r.err, "blsim: run: unknown option '" + opt.substr(0, opt.find(' ')) + "'\n(see 'blsim --help')\n");
+        EXPECT_FALSE(fs::exists(dir));
+    }
+    const result help = blsim("run --help");
+    EXPECT_EQ(help.out.find("--mutant"), std::string::npos);
+    EXPECT_EQ(help.out.find("--inject-bug"), std::string::npos);
+    const result explore = blsim("explore builtin:configs/scenarios/default.yaml --mutant vlock-without-voting");
+    EXPECT_EQ(explore.status, 2);
+    EXPECT_EQ(explore.err, "blsim: explore: unknown option '--mutant'\n(see 'blsim --help')\n");
+    const result hooked = blsim_hooked("run --help");
+    EXPECT_NE(hooked.out.find("  --mutant NAME       run a known-bad variant"), std::string::npos);
+    EXPECT_NE(hooked.out.find("  --inject-bug NAME   make the simulator misbehave"), std::string::npos);
+}
+
 TEST_F(run_test, an_invariant_violated_stops_the_run_with_exit_1_and_writes_nothing)
 {
-    result r = blsim("run --inject-bug meter-time-reversal --set duration_s=1 --out " + dir.string());
+    result r = blsim_hooked("run --inject-bug meter-time-reversal --set duration_s=1 --out " + dir.string());
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.err, "blsim: internal error: invariant 'accounting-interval' violated at 0.500000000000 s in "
                      "cluster a15: a change dated 0.500000000000 s arrived after the meter had integrated up to "
@@ -510,7 +539,7 @@ TEST_F(run_test, an_invariant_violated_stops_the_run_with_exit_1_and_writes_noth
 // on), and it is still no results set: no summary.json.
 TEST_F(run_test, an_invariant_violated_with_a_trace_asked_for_writes_the_trace_up_to_it)
 {
-    result r = blsim("run --inject-bug meter-time-reversal --set duration_s=1 --trace perfetto,ftrace --out " +
+    result r = blsim_hooked("run --inject-bug meter-time-reversal --set duration_s=1 --trace perfetto,ftrace --out " +
                      dir.string());
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.err, "blsim: internal error: invariant 'accounting-interval' violated at 0.500000000000 s in "
@@ -558,7 +587,7 @@ TEST_F(run_test, a_check_of_the_c_code_stays_on_and_stops_the_run)
     // switch requested at 500 ms) the transition check fails, in the default (optimised)
     // build as in any other.
     const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switch-pingpong.yaml";
-    result r = blsim("run " + scenario + " --inject-bug mcpm-state-corruption --out " + dir.string());
+    result r = blsim_hooked("run " + scenario + " --inject-bug mcpm-state-corruption --out " + dir.string());
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.err.rfind("blsim: internal error: check failed at 0.502", 0), 0u) << r.err;
     EXPECT_NE(r.err.find(" s in cpu0: (from == BLS_CPU_DOWN && to == BLS_CPU_COMING_UP) ||"), std::string::npos) << r.err;
@@ -571,7 +600,7 @@ TEST_F(run_test, a_task_lost_by_the_scheduler_stops_the_run_at_the_next_scheduli
     // Halfway (500 ms), a sleeping task moved to cpu2, which no logical CPU runs under IKS:
     // it would never be woken. The kernel's check at the next scheduling point names it so.
     const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/switch-pingpong.yaml";
-    result r = blsim("run " + scenario + " --inject-bug task-lost --out " + dir.string());
+    result r = blsim_hooked("run " + scenario + " --inject-bug task-lost --out " + dir.string());
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.err.rfind("blsim: internal error: check failed at 0.50", 0), 0u) << r.err;
     EXPECT_NE(r.err.find("\"no task lost: each is on an online run queue that counts it\" "
@@ -1897,7 +1926,7 @@ TEST_F(run_test, a_failed_run_leaves_an_existing_set_untouched_and_no_temporarie
     ASSERT_EQ(blsim("run -q --set duration_s=0.1 --out " + dir.string()).status, 0);
     const std::vector<std::string> before = listing(dir);
     const std::string summary = slurp(dir / "summary.json");
-    result r = blsim("run -q --force --inject-bug meter-time-reversal --set duration_s=1 --trace perfetto,vcd --out " +
+    result r = blsim_hooked("run -q --force --inject-bug meter-time-reversal --set duration_s=1 --trace perfetto,vcd --out " +
                      dir.string());
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("blsim: the trace up to the violation is not written: " + dir.string() +

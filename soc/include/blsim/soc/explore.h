@@ -16,16 +16,24 @@ struct explore_options {
     long long seeds = 100;               // --seeds: first_seed .. first_seed + seeds - 1
     unsigned jobs = 0;                   // -j: runs at once; 0: the hardware's concurrency
     bool stop_at_first = false;          // --stop-at-first: start no seed after a violation
-    std::string mutant;                  // --mutant NAME, given to every run (a known-bad variant)
-    std::string inject_bug;              // --inject-bug NAME, given to every run (tests: every run fails)
+    // The test build's hooks (blsim-test only; blsim/soc/test_hooks.h), given to every run:
+    std::string mutant;                  // --mutant NAME: a known-bad variant of the C code
+    std::string inject_bug;              // --inject-bug NAME: every run fails on purpose
     std::string out_dir;                 // --out: explore.json and the violating runs' stderr; empty: none
     std::string exe = "/proc/self/exe";  // the blsim that runs the seeds
 };
 
+// Options a binary adds to explore's own: given the arguments and the index of one, takes it
+// (and its value, advancing the index) into @opt and returns true, or returns false for an
+// option it does not know; sets @error for a bad value. blsim-test's adds --mutant and
+// --inject-bug; the release blsim has none.
+using explore_extra_options = bool (*)(const std::vector<std::string>& args, std::size_t& i,
+                                       explore_options& opt, std::string& error);
+
 // Parse explore's arguments (those after "explore"). False with @error on a usage error;
 // @help for -h/--help.
 bool parse_explore_args(const std::vector<std::string>& args, explore_options& opt, bool& help,
-                        std::string& error);
+                        std::string& error, explore_extra_options extra = nullptr);
 
 // The whole command. Progress and messages to @err, the summary to @out. Returns 0 when no
 // seed broke an invariant, 1 when one did (or an environment failure), 2 for bad input (the

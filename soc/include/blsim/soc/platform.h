@@ -40,31 +40,13 @@ public:
     using std::logic_error::logic_error;
 };
 
-// Simulator bugs that can be made to happen on purpose, to prove that the run-time checks
-// catch them (blsim run --inject-bug NAME; tests use it). Never part of a configuration.
-enum class injected_bug {
-    none,
-    meter_time_reversal, // halfway through, the energy meter hears of a change 1 us in its past
-    mcpm_state_corruption, // halfway through, MCPM's record says cpu0 is down while it runs
-    task_lost,             // halfway through, the scheduler moves a sleeping task to an offline CPU
-};
-// The name of @b on the command line, and back (none for an unknown name).
-const char* to_string(injected_bug b);
-injected_bug injected_bug_named(const std::string& name);
-// Every name, comma-separated, for messages.
-std::string injected_bug_names();
-
-// The switcher's known-bad variants (switcher/include/bls/mutant.h), by their names on the
-// command line (blsim run --mutant NAME): the enum bls_mutant value, 0 for an unknown name.
-// Only in a build with BLSIM_MUTANTS (mutants_built()).
-unsigned mutant_named(const std::string& name);
-const char* mutant_name(unsigned mutant);
-std::string mutant_names(); // "a, b, c"
-bool mutants_built();
+enum class injected_bug; // blsim/soc/test_hooks.h: the test build's own
 
 class platform {
 public:
-    explicit platform(const scenario_config& cfg, injected_bug bug = injected_bug::none, unsigned mutant = 0);
+    // @mutant: a known-bad variant of the switcher's C code to run (enum bls_mutant), which
+    // only a switcher built with its mutants has (blsim-test; blsim/soc/test_hooks.h).
+    explicit platform(const scenario_config& cfg, unsigned mutant = 0);
     ~platform();
 
     // Simulate cfg.duration_s and bring the accounting up to the end time.
@@ -129,6 +111,7 @@ public:
 
 private:
     friend struct platform_ops_impl;
+    friend void inject_bug(platform& plat, injected_bug bug);
     void check_power_loss(std::uint64_t dirty_lines, const std::string& what);
     // The C code saw the hardware misbehave (enum bls_guest_error): warned, counted, the run
     // goes on.
@@ -181,7 +164,6 @@ private:
     sc_core::sc_event inject_event_;
     std::size_t timeline_next_ = 0;
     void timeline_step();
-    void inject(injected_bug bug);
     // The C kernel's configuration: the SoC as its drivers see it, the scheduler, cpuidle,
     // cpufreq and the governor, the tasks (soc/src/kernel_config.cpp).
     bls_kernel_config kernel_config(unsigned ncpus) const;
