@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -310,6 +311,18 @@ std::string shell_word(const std::string& s)
     for (char c : s)
         q += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return q + "'";
+}
+
+std::string script_path(const std::string& name)
+{
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::canonical("/proc/self/exe", ec);
+    if (!ec) {
+        const std::filesystem::path installed = exe.parent_path() / BLSIM_SCRIPTS_FROM_BIN / name;
+        if (std::filesystem::exists(installed, ec))
+            return installed.lexically_normal().string();
+    }
+    return std::string(BLSIM_SOURCE_SCRIPTS_DIR) + "/" + name;
 }
 
 int run_python_script(const std::string& script, const std::string& arg, bool quiet)

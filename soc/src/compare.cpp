@@ -361,7 +361,7 @@ int write_compare_report(const std::string& dir, const std::vector<compare_row>&
         err << "blsim: compare: --report: " << error << "\n";
         return exit_internal;
     }
-    const int st = run_python_script(std::string(BLSIM_SCRIPTS_DIR) + "/plot-compare", dir, true);
+    const int st = run_python_script(script_path("plot-compare"), dir, true);
     if (st != 0) {
         err << "blsim: compare: --report: scripts/plot-compare failed (exit status "
             << (WIFEXITED(st) ? WEXITSTATUS(st) : -1) << "); the comparison is printed above\n";

@@ -538,7 +538,7 @@ int cmd_run(int argc, char** argv)
     if (report) {
         // The pictures and the page come from the results just written (scripts/plot), run
         // without a shell: the directory is an argument as it is.
-        const int st = blsim::soc::run_python_script(BLSIM_PLOT_SCRIPT, out_dir, quiet);
+        const int st = blsim::soc::run_python_script(blsim::soc::script_path("plot"), out_dir, quiet);
         if (st != 0) {
             std::cerr << "blsim: --report: scripts/plot failed (exit status " << (WIFEXITED(st) ? WEXITSTATUS(st) : -1)
                       << "); the run's results are written\n";

@@ -419,7 +419,7 @@ int run_pareto(const sweep_options& opt, std::ostream& out, std::ostream& err)
     out << "written: " << (dir / "pareto.csv").string() << ", " << (dir / "pareto.json").string();
     if (opt.plot) {
         const std::string script =
-            opt.plot_script.empty() ? std::string(BLSIM_SCRIPTS_DIR) + "/plot-pareto" : opt.plot_script;
+            opt.plot_script.empty() ? script_path("plot-pareto") : opt.plot_script;
         const int st = run_python_script(script, dir.string(), false);
         if (st != 0) {
             out << "\n";

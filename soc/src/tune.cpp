@@ -3,6 +3,8 @@
 // that a tune spec's keys and values are judged exactly as 'blsim run --set' judges them.
 #include "blsim/soc/tune.h"
 
+#include "blsim/soc/child_runs.h"
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -124,7 +126,7 @@ int run_tune(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return exit_internal;
     }
     exe[n] = '\0';
-    std::string python = "/usr/bin/python3", script = BLSIM_TUNE_SCRIPT, flag = "--blsim", self = exe;
+    std::string python = "/usr/bin/python3", script = script_path("tune"), flag = "--blsim", self = exe;
     std::vector<std::string> words = {python, script, flag, self};
     words.insert(words.end(), args.begin(), args.end());
     std::vector<char*> argv;

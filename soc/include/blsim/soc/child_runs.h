@@ -92,6 +92,13 @@ private:
 // it is a plain word, otherwise single-quoted.
 std::string shell_word(const std::string& s);
 
+// The path of blsim's helper script @name (plot, plot-compare, plot-pareto, tune): beside an
+// installed binary, PREFIX/share/blsim/scripts/@name (the binary being PREFIX/bin/blsim, as
+// `cmake --install` lays them out); otherwise, for a binary in its build tree, the source
+// tree's scripts/@name. Found from the running binary's own path, so an installed blsim works
+// from any directory.
+std::string script_path(const std::string& name);
+
 // Runs `/usr/bin/python3 @script @arg` (no shell: @arg is passed as it is) with stdin from
 // /dev/null, and stdout too when @quiet; waits for it. Its wait status, or -1 when it could not
 // be started. For the plot scripts (scripts/plot, scripts/plot-pareto).
