@@ -3,7 +3,6 @@
 
 #include <cstdio>
 #include <cstring>
-#include <systemc>
 
 namespace blsim::model {
 
@@ -30,8 +29,6 @@ invariant_violation::invariant_violation(std::uint64_t t_ps, std::string block, 
       name_("check"), t_ps_(t_ps), block_(std::move(block))
 {
 }
-
-std::uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
 
 void check_failed(const char* check, const char* file, int line, std::uint64_t t_ps, const std::string& block)
 {

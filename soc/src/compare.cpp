@@ -19,6 +19,7 @@
 
 #include "blsim/soc/child_runs.h"
 #include "blsim/soc/scenario.h"
+#include "blsim/soc/exit_codes.h"
 
 namespace blsim::soc {
 
@@ -36,10 +37,6 @@ const compare_metric_info compare_metric_table[compare_metrics] = {
 };
 
 namespace {
-
-constexpr int exit_ok = 0;
-constexpr int exit_internal = 1;
-constexpr int exit_usage = 2;
 
 // How many lines of a failed run's stderr are shown.
 constexpr std::size_t stderr_tail_lines = 10;
@@ -355,17 +352,17 @@ int write_compare_report(const std::string& dir, const std::vector<compare_row>&
     if (ec || !fs::is_directory(dir)) {
         err << "blsim: compare: cannot create the --report directory '" << dir
             << "': " << (ec ? ec.message() : std::string(std::strerror(ENOTDIR))) << "\n";
-        return exit_internal;
+        return exit_failed;
     }
     if (!write_file_atomically((fs::path(dir) / "compare.json").string(), compare_json(rows), error)) {
         err << "blsim: compare: --report: " << error << "\n";
-        return exit_internal;
+        return exit_failed;
     }
     const int st = run_python_script(script_path("plot-compare"), dir, true);
     if (st != 0) {
         err << "blsim: compare: --report: scripts/plot-compare failed (exit status "
             << (WIFEXITED(st) ? WEXITSTATUS(st) : -1) << "); the comparison is printed above\n";
-        return exit_internal;
+        return exit_failed;
     }
     if (!json_out)
         out << "report: " << (fs::path(dir) / "report.html").string() << "\n";
@@ -444,7 +441,7 @@ int run_compare(const compare_options& given, std::ostream& out, std::ostream& e
         std::string tmpl, why;
         if (!make_scratch_dir("blsim-compare", tmpl, why)) {
             err << "blsim: error: compare: cannot create a temporary directory " << why << "\n";
-            return exit_internal;
+            return exit_failed;
         }
         work.path = tmpl;
         if (!opt.keep_dir.empty()) {
@@ -488,7 +485,7 @@ int run_compare(const compare_options& given, std::ostream& out, std::ostream& e
         std::string error;
         if (!run_children(requests, {runs_at_once(opt.jobs), false, ""}, outcomes, error)) {
             err << "blsim: compare: waiting for the runs: " << error << "\n";
-            return exit_internal;
+            return exit_failed;
         }
 
         // The runs' stderr, in argument order: a failed run's last lines, a successful run's
@@ -500,7 +497,7 @@ int run_compare(const compare_options& given, std::ostream& out, std::ostream& e
             if (!o.start_error.empty()) {
                 err << "blsim: compare: cannot start '" << opt.exe << "' to run '" << in << "': " << o.start_error
                     << "\n";
-                rc = rc ? rc : exit_internal;
+                rc = rc ? rc : exit_failed;
                 continue;
             }
             const std::vector<std::string> lines = file_lines(jobs[k].err_file);
@@ -511,7 +508,7 @@ int run_compare(const compare_options& given, std::ostream& out, std::ostream& e
                 }
                 continue;
             }
-            const int cls = WIFEXITED(o.status) && WEXITSTATUS(o.status) == exit_usage ? exit_usage : exit_internal;
+            const int cls = WIFEXITED(o.status) && WEXITSTATUS(o.status) == exit_usage ? exit_usage : exit_failed;
             rc = rc ? rc : cls;
             err << "blsim: compare: the run of '" << in << "' failed (" << describe_status(o.status) << ")";
             write_stderr_tail(err, lines, stderr_tail_lines);
@@ -524,7 +521,7 @@ int run_compare(const compare_options& given, std::ostream& out, std::ostream& e
             if (!read_compare_summary((fs::path(j.out_dir) / "summary.json").string(), rows[j.row], error)) {
                 err << "blsim: compare: the run of '" << opt.inputs[j.row] << "' left no readable results: " << error
                     << "\n";
-                return exit_internal;
+                return exit_failed;
             }
             if (!opt.keep_dir.empty())
                 rows[j.row].dir = j.out_dir;

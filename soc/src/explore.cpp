@@ -21,6 +21,7 @@
 #include "blsim/soc/platform.h"
 #include "blsim/soc/results.h"
 #include "blsim/soc/scenario.h"
+#include "blsim/soc/exit_codes.h"
 
 namespace blsim::soc {
 
@@ -28,10 +29,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
 namespace {
-
-constexpr int exit_ok = 0;
-constexpr int exit_failed = 1;
-constexpr int exit_usage = 2;
 
 constexpr long long max_seeds = 100000000;     // one exploration
 constexpr long long max_seed = 2147483647;     // the scenario's seed key

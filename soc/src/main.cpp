@@ -22,6 +22,7 @@
 
 #include "blsim/soc/child_runs.h"
 #include "blsim/soc/compare.h"
+#include "blsim/soc/exit_codes.h"
 #include "blsim/soc/explore.h"
 #include "blsim/soc/platform.h"
 #include "blsim/soc/regress.h"
@@ -36,9 +37,10 @@
 
 namespace {
 
-constexpr int exit_ok = 0;
-constexpr int exit_internal = 1;
-constexpr int exit_usage = 2;
+using blsim::soc::exit_failed;
+using blsim::soc::exit_ok;
+using blsim::soc::exit_usage;
+
 
 // The test build's binary, blsim-test, is this file compiled with BLSIM_TEST_HOOKS: it also
 // takes --mutant and --inject-bug (blsim/soc/test_hooks.h). The release blsim has neither.
@@ -445,7 +447,7 @@ int cmd_run(int argc, char** argv)
         } else if (!files.empty()) {
             std::cerr << "blsim: cannot write the trace up to the violation: " << error << "\n";
         }
-        return exit_internal;
+        return exit_failed;
     }
     if (show_progress) {
         std::fputs("\r\033[K", stderr); // the line goes: the summary follows
@@ -464,7 +466,7 @@ int cmd_run(int argc, char** argv)
         files = plat.trace_files(gzip); // the trace writers check what they draw (docs/traces.md)
     } catch (const std::exception& e) {
         std::cerr << "blsim: internal error: " << e.what() << "\n";
-        return exit_internal;
+        return exit_failed;
     }
     std::vector<std::string> names;
     for (const auto& f : files)
@@ -478,7 +480,7 @@ int cmd_run(int argc, char** argv)
             std::string vcd, why;
             if (!blsim::soc::read_source(vcd_tmp + ".vcd", vcd, why)) {
                 std::cerr << "blsim: error: cannot write results: " << out_dir << "/trace.vcd: " << why << "\n";
-                return exit_internal;
+                return exit_failed;
             }
             const std::size_t d = vcd.find("$date"), e = vcd.find("$end", d);
             if (d != std::string::npos && e != std::string::npos)
@@ -489,13 +491,13 @@ int cmd_run(int argc, char** argv)
             if (!out) {
                 std::cerr << "blsim: error: cannot write results: " << out_dir << "/trace.vcd: " << std::strerror(errno)
                           << "\n";
-                return exit_internal;
+                return exit_failed;
             }
         }
         std::filesystem::rename(vcd_tmp + ".vcd", std::filesystem::path(staging) / "trace.vcd", ec);
         if (ec) {
             std::cerr << "blsim: error: cannot write results: " << out_dir << "/trace.vcd: " << ec.message() << "\n";
-            return exit_internal;
+            return exit_failed;
         }
         names.push_back("trace.vcd");
     }
@@ -518,20 +520,20 @@ int cmd_run(int argc, char** argv)
         const std::string shown =
             error.rfind(log_staging, 0) == 0 ? rtapp_log + error.substr(log_staging.size()) : error;
         std::cerr << "blsim: error: cannot write results: " << shown << "\n";
-        return exit_internal;
+        return exit_failed;
     }
     if (!blsim::soc::write_files(staging, files, error) || !blsim::soc::publish_out_dir(staging, out_dir, error)) {
         // An environment failure (a full disk, a directory made unwritable meanwhile): the
         // older set, if any, is as it was, and the staging directory goes.
         const std::string shown = error.rfind(staging, 0) == 0 ? out_dir + error.substr(staging.size()) : error;
         std::cerr << "blsim: error: cannot write results: " << shown << "\n";
-        return exit_internal;
+        return exit_failed;
     }
     staging.clear();
     if (!log_in_set) {
         if (!blsim::soc::publish_out_dir(log_staging, rtapp_log, error)) {
             std::cerr << "blsim: error: cannot write results: " << error << "\n";
-            return exit_internal;
+            return exit_failed;
         }
         log_staging.clear();
     }
@@ -542,14 +544,14 @@ int cmd_run(int argc, char** argv)
         if (st != 0) {
             std::cerr << "blsim: --report: scripts/plot failed (exit status " << (WIFEXITED(st) ? WEXITSTATUS(st) : -1)
                       << "); the run's results are written\n";
-            return exit_internal;
+            return exit_failed;
         }
         // The set now holds the pictures and the page too: summary.json lists them.
         names = blsim::soc::set_files(out_dir);
         if (!blsim::soc::write_file_atomically((std::filesystem::path(out_dir) / "summary.json").string(),
                                                blsim::soc::summary_json(plat, host, names), error)) {
             std::cerr << "blsim: error: cannot write results: " << error << "\n";
-            return exit_internal;
+            return exit_failed;
         }
         names.erase(std::remove_if(names.begin(), names.end(),
                                    [&](const std::string& n) {
@@ -689,10 +691,10 @@ int dispatch(int argc, char** argv)
         // The environment, not a bug: a full disk, an unwritable directory.
         std::cerr << "blsim: error: " << (e.path1().empty() ? "" : e.path1().string() + ": ")
                   << e.code().message() << "\n";
-        return exit_internal;
+        return exit_failed;
     } catch (const std::exception& e) {
         std::cerr << "blsim: internal error: " << e.what() << "\n";
-        return exit_internal;
+        return exit_failed;
     }
 }
 

@@ -22,6 +22,7 @@
 #include "blsim/soc/child_runs.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/schema.h"
+#include "blsim/soc/exit_codes.h"
 
 namespace blsim::soc {
 
@@ -29,10 +30,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::json; // objects keep their keys sorted: goldens are written that way
 
 namespace {
-
-constexpr int exit_ok = 0;
-constexpr int exit_fail = 1;
-constexpr int exit_usage = 2;
 
 // How many lines of a failed run's stderr are shown.
 constexpr std::size_t stderr_tail_lines = 10;
@@ -499,7 +496,7 @@ int run_regress(const regress_options& opt, std::ostream& out, std::ostream& err
     std::string tmpl, why;
     if (!make_scratch_dir("blsim-regress", tmpl, why)) {
         err << "blsim: error: regress: cannot create a temporary directory " << why << "\n";
-        return exit_fail;
+        return exit_failed;
     }
     work.path = tmpl;
     std::vector<run_request> runs(cases.size());
@@ -514,7 +511,7 @@ int run_regress(const regress_options& opt, std::ostream& out, std::ostream& err
     std::string error;
     if (!run_children(runs, {runs_at_once(opt.jobs), false, ""}, outcomes, error)) {
         err << "blsim: regress: waiting for the runs: " << error << "\n";
-        return exit_fail;
+        return exit_failed;
     }
 
     // Each case's outcome, in name order: its run's messages, then its numbers.
@@ -574,7 +571,7 @@ int run_regress(const regress_options& opt, std::ostream& out, std::ostream& err
         if (unusable) {
             err << "blsim: regress: --bless: " << unusable << " of " << metric_count
                 << " metrics have no value (above); no golden file was written\n";
-            return exit_fail;
+            return exit_failed;
         }
         std::size_t fresh = 0, changed = 0;
         for (std::size_t k = 0; k < cases.size(); k++) {
@@ -596,7 +593,7 @@ int run_regress(const regress_options& opt, std::ostream& out, std::ostream& err
             std::string error;
             if (!write_file_atomically(cases[k].golden, doc.dump(2) + "\n", error)) {
                 err << "blsim: regress: --bless: cannot write " << error << "\n";
-                return exit_fail;
+                return exit_failed;
             }
             fresh += case_fresh;
             changed += case_changed;
@@ -670,7 +667,7 @@ int run_regress(const regress_options& opt, std::ostream& out, std::ostream& err
     }
     out << "\n";
     out.flush();
-    return failed_cases.empty() ? exit_ok : exit_fail;
+    return failed_cases.empty() ? exit_ok : exit_failed;
 }
 
 } // namespace blsim::soc

@@ -27,6 +27,7 @@
 #include "blsim/soc/child_runs.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/schema.h"
+#include "blsim/soc/exit_codes.h"
 #include "sweep_detail.h"
 
 namespace blsim::soc {
@@ -38,10 +39,6 @@ using cfg::mark;
 using cfg::node;
 
 namespace {
-
-constexpr int exit_ok = 0;
-constexpr int exit_failed = 1;
-constexpr int exit_usage = 2;
 
 constexpr const char* builtin_prefix = "builtin:";
 
@@ -812,10 +809,6 @@ bool summary_metric_known(const std::string& metric, std::string& suggestion)
 }
 
 } // namespace sweep_detail
-
-namespace {
-
-} // namespace
 
 namespace sweep_detail {
 

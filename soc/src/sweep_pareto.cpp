@@ -19,6 +19,7 @@
 #include "blsim/soc/child_runs.h"
 #include "blsim/soc/results.h"
 #include "blsim/soc/sweep.h"
+#include "blsim/soc/exit_codes.h"
 #include "sweep_detail.h"
 
 
@@ -28,10 +29,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
 namespace {
-
-constexpr int exit_ok = 0;
-constexpr int exit_failed = 1;
-constexpr int exit_usage = 2;
 
 // Rows of the front printed; pareto.csv has them all.
 constexpr std::size_t max_printed_rows = 30;

@@ -18,6 +18,7 @@
 
 #include "blsim/soc/config_node.h"
 #include "blsim/soc/scenario.h"
+#include "blsim/soc/exit_codes.h"
 
 namespace blsim::soc {
 
@@ -47,9 +48,6 @@ const char* const tune_help =
     "search goes on), 1 every trial failed, a baseline failed or an environment failure, 2 bad\n"
     "input, nothing written.\n";
 
-constexpr int exit_ok = 0;
-constexpr int exit_internal = 1;
-constexpr int exit_usage = 2;
 
 } // namespace
 
@@ -123,7 +121,7 @@ int run_tune(const std::vector<std::string>& args, std::ostream& out, std::ostre
     const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) {
         err << "blsim: tune: cannot find this binary (/proc/self/exe): " << std::strerror(errno) << "\n";
-        return exit_internal;
+        return exit_failed;
     }
     exe[n] = '\0';
     std::string python = "/usr/bin/python3", script = script_path("tune"), flag = "--blsim", self = exe;
@@ -138,7 +136,7 @@ int run_tune(const std::vector<std::string>& args, std::ostream& out, std::ostre
     ::execv(python.c_str(), argv.data());
     err << "blsim: tune: cannot run " << python << " " << script << ": " << std::strerror(errno)
         << " (scripts/setup installs python3 and python3-optuna)\n";
-    return exit_internal;
+    return exit_failed;
 }
 
 } // namespace blsim::soc

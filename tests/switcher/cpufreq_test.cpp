@@ -1,5 +1,5 @@
 // tests/switcher/cpufreq_test.cpp -- the merged virtual OPP table and the switch decision,
-// for TC2's tables (iks-facts §3.3).
+// for TC2's tables (arm_big_little.c, docs/sources.md).
 #include <gtest/gtest.h>
 
 #include <vector>

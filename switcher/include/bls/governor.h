@@ -88,8 +88,8 @@ struct bls_governor_tunables {
 	struct bls_schedutil_tunables schedutil;
 };
 
-/* Linux's defaults for every tunable (iks-facts.md 4.1; docs/os.md for the others); the
- * interactive governor's are its 2013 generation's. */
+/* Linux's defaults for every tunable (cpufreq_interactive.c, docs/sources.md; docs/os.md for
+ * the others); the interactive governor's are its 2013 generation's. */
 void bls_governor_default_tunables(struct bls_governor_tunables *t);
 
 /* bls_interactive_default_tunables - @t as generation @v starts them (go_hispeed_load 85 in

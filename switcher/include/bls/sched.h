@@ -140,7 +140,7 @@ struct bls_sched_config {
  * (to_ratio): what deadline admission adds up. */
 uint64_t bls_sched_bw(uint64_t period_ns, uint64_t runtime_ns);
 
-/* bls_hmp_default_config - Linaro's LSK defaults (iks-facts.md 6.3; docs/modes.md). */
+/* bls_hmp_default_config - Linaro's LSK defaults (docs/sources.md, "Scheduling"; docs/modes.md). */
 void bls_hmp_default_config(struct bls_hmp_config *h);
 
 struct bls_sched_task_config {

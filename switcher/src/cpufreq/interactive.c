@@ -1,5 +1,5 @@
 /* switcher/src/cpufreq/interactive.c -- Android's interactive governor (cpufreq_interactive.c
- * of the 3.x kernels; iks-facts.md 4.2) in two generations, each with our second threshold
+ * of the 3.x kernels; docs/sources.md) in two generations, each with our second threshold
  * pair (docs/os.md, "The interactive governor's generations").
  *
  * 2013 (late-2012/2013 AOSP): per CPU, a deferrable timer every timer_rate, and a slack timer

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "blsim/model/params.h"
+#include "blsim/model/power_formulas.h"
 #include "blsim/model/power_state.h"
 
 namespace blsim::model {
@@ -83,16 +84,8 @@ public:
 
 std::unique_ptr<power_model> make_power_model(const energy_params& p);
 
-// The leakage terms at @voltage_mv, in mW: one powered core; @l2_kb of L2 RAM; and a powered
-// cluster's shared logic while every core is idle (its logic's and its L2's leakage, and its
-// clock at @freq_mhz).
-double core_leakage_mw(const cluster_params& cluster, int voltage_mv);
-double l2_leakage_mw(const cluster_params& cluster, double l2_kb, int voltage_mv);
-double uncore_idle_mw(const cluster_params& cluster, int freq_mhz, int voltage_mv);
-// The shared logic's power at OPP @opp with a core busy and the rail at @voltage_mv (the OPP's
-// own, or another during a DVFS transition), by the EAS tables (what eas_power_model draws):
-// the configuration check compares it, at the OPP's voltage, with uncore_idle_mw.
-double eas_uncore_busy_mw(const cluster_params& cluster, int opp, int voltage_mv);
+// The power formulas (leakage, C·V²·f, the shared logic idle and busy): power_formulas.h.
+
 
 class energy_meter {
 public:

@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/schema.h -- typed, documented configuration schemas.
+// soc/config/include/blsim/soc/schema.h -- typed, documented configuration schemas.
 //
 // A schema<T> declares, once, every key of a plain struct T: its type, unit, range and
 // description, and which member it fills. From that one declaration come

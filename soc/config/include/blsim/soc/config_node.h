@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/config_node.h -- a YAML document as a tree that remembers where every
+// soc/config/include/blsim/soc/config_node.h -- a YAML document as a tree that remembers where every
 // value came from, plus the diagnostics list that configuration errors are collected into.
 //
 // libyaml parses; this tree keeps each node's file, line and column (1-based) so that

@@ -1,4 +1,4 @@
-// soc/src/rtapp_config.cpp -- rt-app's grammar (doc/tutorial.txt, src/rt-app_parse_config.c)
+// soc/config/src/rtapp_config.cpp -- rt-app's grammar (doc/tutorial.txt, src/rt-app_parse_config.c)
 // read into workloads::rtapp_params, every unsupported construct refused by name.
 //
 // Global keys accepted and without effect in simulation, as they only set up rt-app's own

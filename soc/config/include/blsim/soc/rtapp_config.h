@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/rtapp_config.h -- rt-app documents (JSON files, or the same structure
+// soc/config/include/blsim/soc/rtapp_config.h -- rt-app documents (JSON files, or the same structure
 // written in YAML inside a scenario) into workloads::rtapp_params.
 //
 // The grammar is rt-app's (doc/tutorial.txt, src/rt-app_parse_config.c): a mapping with

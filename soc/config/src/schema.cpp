@@ -1,4 +1,4 @@
-// soc/src/schema.cpp -- scalar conversions and helpers shared by every schema.
+// soc/config/src/schema.cpp -- scalar conversions and helpers shared by every schema.
 #include "blsim/soc/schema.h"
 
 #include <cerrno>

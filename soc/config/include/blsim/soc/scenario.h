@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/scenario.h -- a scenario: which SoC, which workload and governor, how
+// soc/config/include/blsim/soc/scenario.h -- a scenario: which SoC, which workload and governor, how
 // long, which seed. Loaded from YAML, overridden from the command line, validated in one pass.
 #pragma once
 
@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "blsim/model/faults.h"
-#include "blsim/model/jitter.h"
+#include "blsim/model/fault_params.h"
+#include "blsim/model/jitter_params.h"
 #include "blsim/model/params.h"
 #include "blsim/soc/config_node.h"
 #include "blsim/soc/schema.h"
