@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "blsim/soc/sweep.h"
-#include "../../soc/src/sweep_detail.h"
+#include "../../soc/batch/src/sweep_detail.h"
 #include "shell.h"
 
 extern char** environ;

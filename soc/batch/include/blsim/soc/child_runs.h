@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/child_runs.h -- running `blsim run` child processes, at most N at
+// soc/batch/include/blsim/soc/child_runs.h -- running `blsim run` child processes, at most N at
 // once, for the commands that run scenarios by the same binary (compare, regress, sweep).
 //
 // The contract: each request becomes `blsim run -q --out OUT_DIR [--set K=V]... [EXTRA]...

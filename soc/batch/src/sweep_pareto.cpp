@@ -1,4 +1,4 @@
-// soc/src/sweep_pareto.cpp -- `blsim sweep pareto DIR`: which points of a finished sweep are
+// soc/batch/src/sweep_pareto.cpp -- `blsim sweep pareto DIR`: which points of a finished sweep are
 // worth having (the Pareto front of a performance metric against a cost, energy by default),
 // and the cheapest point that keeps a given share of a baseline's performance
 // (docs/sweeps.md, "Analysis").
@@ -17,7 +17,7 @@
 #include <sstream>
 
 #include "blsim/soc/child_runs.h"
-#include "blsim/soc/results.h"
+#include "blsim/soc/results_dir.h"
 #include "blsim/soc/sweep.h"
 #include "blsim/soc/exit_codes.h"
 #include "sweep_detail.h"

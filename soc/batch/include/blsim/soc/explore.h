@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/explore.h -- `blsim explore`: one scenario run under many seeds, each
+// soc/batch/include/blsim/soc/explore.h -- `blsim explore`: one scenario run under many seeds, each
 // in its own process, every run checking its invariants; the seeds whose run broke one are
 // reported with the command that reproduces each (docs/explore.md).
 #pragma once

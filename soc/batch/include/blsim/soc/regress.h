@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/regress.h -- `blsim regress`: a set of golden cases, each a scenario
+// soc/batch/include/blsim/soc/regress.h -- `blsim regress`: a set of golden cases, each a scenario
 // run short whose chosen summary.json numbers must stay within a tolerance of the values
 // blessed beside it (docs/regress.md).
 #pragma once

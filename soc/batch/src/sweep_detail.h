@@ -1,4 +1,4 @@
-// soc/src/sweep_detail.h -- private to the sweep commands (sweep.cpp, sweep_pareto.cpp): how
+// soc/batch/src/sweep_detail.h -- private to the sweep commands (sweep.cpp, sweep_pareto.cpp): how
 // values and numbers are written in results.csv, so that every file of a sweep writes them
 // one way.
 #pragma once

@@ -1,4 +1,4 @@
-// soc/src/explore.cpp -- `blsim explore` (docs/explore.md): a scenario under N seeds, each run
+// soc/batch/src/explore.cpp -- `blsim explore` (docs/explore.md): a scenario under N seeds, each run
 // in its own process through child_runs, every run checking its invariants as it goes; the
 // seeds whose run stopped on one are grouped by kind and each given its reproducing command.
 #include "blsim/soc/explore.h"
@@ -18,8 +18,7 @@
 #include <ostream>
 
 #include "blsim/soc/child_runs.h"
-#include "blsim/soc/platform.h"
-#include "blsim/soc/results.h"
+#include "blsim/soc/results_dir.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/exit_codes.h"
 

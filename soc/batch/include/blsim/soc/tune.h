@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/tune.h -- `blsim tune`: a scenario's parameters searched by an
+// soc/batch/include/blsim/soc/tune.h -- `blsim tune`: a scenario's parameters searched by an
 // optimiser (Optuna's TPE) for the lowest objective under constraints (docs/tune.md).
 //
 // The search itself is scripts/tune (Python, Debian's python3-optuna); this side only starts

@@ -1,6 +1,6 @@
-// soc/src/sweep.cpp -- `blsim sweep` and `blsim sweep merge` (docs/sweeps.md).
+// soc/batch/src/sweep.cpp -- `blsim sweep` and `blsim sweep merge` (docs/sweeps.md).
 #include "blsim/soc/sweep.h"
-#include "blsim/soc/results.h"
+#include "blsim/soc/results_dir.h"
 
 #include <sys/wait.h>
 #include <unistd.h>

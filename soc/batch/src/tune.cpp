@@ -1,4 +1,4 @@
-// soc/src/tune.cpp -- `blsim tune` (docs/tune.md): starts scripts/tune, the Optuna search, with
+// soc/batch/src/tune.cpp -- `blsim tune` (docs/tune.md): starts scripts/tune, the Optuna search, with
 // this binary's path; and answers its override checks with the scenario loader itself, so
 // that a tune spec's keys and values are judged exactly as 'blsim run --set' judges them.
 #include "blsim/soc/tune.h"

@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/compare.h -- `blsim compare`: several runs side by side, each
+// soc/batch/include/blsim/soc/compare.h -- `blsim compare`: several runs side by side, each
 // relative to the first (docs/compare.md). An argument is a scenario (run now, by the same
 // binary, in parallel) or a run directory holding summary.json (read).
 #pragma once

@@ -1,6 +1,6 @@
-// soc/src/regress.cpp -- `blsim regress` (docs/regress.md).
+// soc/batch/src/regress.cpp -- `blsim regress` (docs/regress.md).
 #include "blsim/soc/regress.h"
-#include "blsim/soc/results.h"
+#include "blsim/soc/results_dir.h"
 
 #include <sys/wait.h>
 #include <unistd.h>

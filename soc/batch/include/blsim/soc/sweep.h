@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/sweep.h -- `blsim sweep`: one scenario run over a grid of parameter
+// soc/batch/include/blsim/soc/sweep.h -- `blsim sweep`: one scenario run over a grid of parameter
 // values and seeds, each run in its own process, resumable, shardable across machines, with
 // the chosen metrics aggregated per point (docs/sweeps.md).
 #pragma once

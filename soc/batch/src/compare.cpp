@@ -1,6 +1,6 @@
-// soc/src/compare.cpp -- `blsim compare` (docs/compare.md).
+// soc/batch/src/compare.cpp -- `blsim compare` (docs/compare.md).
 #include "blsim/soc/compare.h"
-#include "blsim/soc/results.h"
+#include "blsim/soc/results_dir.h"
 
 #include <sys/wait.h>
 #include <unistd.h>

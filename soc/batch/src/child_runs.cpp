@@ -1,4 +1,4 @@
-// soc/src/child_runs.cpp -- running `blsim run` child processes (child_runs.h).
+// soc/batch/src/child_runs.cpp -- running `blsim run` child processes (child_runs.h).
 #include "blsim/soc/child_runs.h"
 
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/exit_codes.h -- blsim's exit statuses: one name per meaning, the same
+// soc/batch/include/blsim/soc/exit_codes.h -- blsim's exit statuses: one name per meaning, the same
 // for every command (blsim --help and each command's help say which apply).
 #pragma once
 
