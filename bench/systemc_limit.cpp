@@ -77,7 +77,7 @@ int main(int argc, char* argv[])
     if (threads < 1 || threads > 10000)
         return usage("--threads must be 1..10000");
 
-    // blsim's resolution (soc/src/platform.cpp). Periods differ between threads (1 ns plus a
+    // blsim's resolution (soc/platform/src/platform.cpp). Periods differ between threads (1 ns plus a
     // few ps each) so that, like blsim's cores, their wake-ups fall mostly at distinct times.
     sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
     std::vector<waiter*> procs;

@@ -39,7 +39,7 @@ protected:
     }
     void TearDown() override { fs::remove_all(dir); }
     // The test build's blsim-test: the explorations below use its --mutant and --inject-bug
-    // (blsim/soc/test_hooks.h); without them it is the release blsim.
+    // (soc/cli/test_hooks.h); without them it is the release blsim.
     result blsim(const std::string& args)
     {
         return blsim_test::shell("cd " + quote(dir.string()) + " && CI=true " + BLSIM_TEST_BINARY + " " + args);

@@ -34,7 +34,7 @@ result blsim(const std::string& args, const std::string& env = "")
     return test::shell(env + std::string(BLSIM_BINARY) + " " + args);
 }
 
-// The test build's binary, with --inject-bug and --mutant (blsim/soc/test_hooks.h).
+// The test build's binary, with --inject-bug and --mutant (soc/cli/test_hooks.h).
 result blsim_hooked(const std::string& args)
 {
     return test::shell(std::string(BLSIM_TEST_BINARY) + " " + args);

@@ -16,7 +16,7 @@ struct explore_options {
     long long seeds = 100;               // --seeds: first_seed .. first_seed + seeds - 1
     unsigned jobs = 0;                   // -j: runs at once; 0: the hardware's concurrency
     bool stop_at_first = false;          // --stop-at-first: start no seed after a violation
-    // The test build's hooks (blsim-test only; blsim/soc/test_hooks.h), given to every run:
+    // The test build's hooks (blsim-test only; soc/cli/test_hooks.h), given to every run:
     std::string mutant;                  // --mutant NAME: a known-bad variant of the C code
     std::string inject_bug;              // --inject-bug NAME: every run fails on purpose
     std::string out_dir;                 // --out: explore.json and the violating runs' stderr; empty: none

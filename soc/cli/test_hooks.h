@@ -1,8 +1,8 @@
-// soc/include/blsim/soc/test_hooks.h -- what only the test build's binary, blsim-test, can do:
+// soc/cli/test_hooks.h -- what only the test build's binary, blsim-test, can do:
 // run the switcher's known-bad variants (--mutant NAME) and make the simulator misbehave on
 // purpose (--inject-bug NAME), so that tests can show blsim explore and the run-time checks
 // catching each (docs/explore.md). The release blsim has neither option: this file's source
-// (soc/src/test_hooks.cpp) is linked into blsim-test only, with the switcher built with its
+// (soc/cli/test_hooks.cpp) is linked into blsim-test only, with the switcher built with its
 // mutants (bls_switcher_mutants), and its main() compiled with BLSIM_TEST_HOOKS.
 #pragma once
 

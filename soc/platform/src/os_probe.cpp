@@ -1,4 +1,4 @@
-// soc/src/os_probe.cpp
+// soc/platform/src/os_probe.cpp
 #include "blsim/soc/os_probe.h"
 
 #include <algorithm>

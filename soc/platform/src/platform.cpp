@@ -1,4 +1,4 @@
-// soc/src/platform.cpp
+// soc/platform/src/platform.cpp
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "blsim/soc/platform.h"
 

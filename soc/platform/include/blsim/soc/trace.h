@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/trace.h -- a run's timeline, for the tools the field already uses.
+// soc/platform/include/blsim/soc/trace.h -- a run's timeline, for the tools the field already uses.
 //
 // The recorder is an observer: the platform hands it the models' power-state, clock, voltage
 // and power changes and the C kernel's tracepoints (scheduler, cpuidle, cpufreq, the

@@ -1,4 +1,4 @@
-// soc/src/reports.cpp
+// soc/platform/src/reports.cpp
 #include "blsim/soc/reports.h"
 
 #include <iostream>

@@ -1,4 +1,4 @@
-// soc/src/sc_main_stub.cpp -- blsim and its tests have their own main(); libsystemc still
+// soc/cli/sc_main_stub.cpp -- blsim and its tests have their own main(); libsystemc still
 // references sc_main, so every executable links this definition, which must never run.
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/reports.h -- one handler for SystemC's reports.
+// soc/platform/include/blsim/soc/reports.h -- one handler for SystemC's reports.
 //
 // SystemC prints its reports on stdout by default, with file and process lines. blsim's
 // output is its own: a warning (the guest misprogramming a device, a register the hardware

@@ -1,4 +1,4 @@
-// soc/src/trace.cpp
+// soc/platform/src/trace.cpp
 #include "blsim/soc/trace.h"
 
 #include <bls/mcpm.h>

@@ -1,4 +1,4 @@
-// soc/src/results.cpp
+// soc/report/src/results.cpp
 #include "blsim/soc/results.h"
 
 #include "blsim/workloads/audio.h"

@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/results.h -- what a run reports: summary.json (schema in
+// soc/report/include/blsim/soc/results.h -- what a run reports: summary.json (schema in
 // docs/results.md), switches.csv, the human summary, rt-app's logs. Writing them as a set:
 // results_dir.h.
 #pragma once

@@ -1,4 +1,4 @@
-// soc/src/platform_ops.cpp -- the hardware verbs of bls/platform_ops.h, over the SystemC models.
+// soc/platform/src/platform_ops.cpp -- the hardware verbs of bls/platform_ops.h, over the SystemC models.
 //
 // The analogue of a kernel platform backend (tc2_pm.c): each verb is a few lines of
 // mechanism; protocols and policies stay in the C code that calls them. Verbs documented as

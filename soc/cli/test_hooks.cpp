@@ -1,6 +1,6 @@
-// soc/src/test_hooks.cpp -- the test build's hooks (blsim/soc/test_hooks.h): linked into
+// soc/cli/test_hooks.cpp -- the test build's hooks (soc/cli/test_hooks.h): linked into
 // blsim-test only, never into the release blsim.
-#include "blsim/soc/test_hooks.h"
+#include "test_hooks.h"
 
 #include <systemc>
 

@@ -1,4 +1,4 @@
-// soc/src/main.cpp -- the blsim command line.
+// soc/cli/main.cpp -- the blsim command line.
 //
 // Exit status: 0 success, 2 bad input (usage or configuration; nothing written),
 // 1 internal error (a simulator bug or an environment failure such as an unwritable --out).
@@ -32,7 +32,7 @@
 #include "blsim/soc/sweep.h"
 #include "blsim/soc/tune.h"
 #ifdef BLSIM_TEST_HOOKS
-#include "blsim/soc/test_hooks.h"
+#include "test_hooks.h"
 #endif
 
 namespace {
@@ -43,7 +43,7 @@ using blsim::soc::exit_usage;
 
 
 // The test build's binary, blsim-test, is this file compiled with BLSIM_TEST_HOOKS: it also
-// takes --mutant and --inject-bug (blsim/soc/test_hooks.h). The release blsim has neither.
+// takes --mutant and --inject-bug (soc/cli/test_hooks.h). The release blsim has neither.
 #ifdef BLSIM_TEST_HOOKS
 #define RUN_TEST_HOOKS_HELP                                                                        \
     "  --inject-bug NAME   make the simulator misbehave on purpose, to see its run-time\n"       \

@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/platform.h -- the composition root: builds the SoC a scenario
+// soc/platform/include/blsim/soc/platform.h -- the composition root: builds the SoC a scenario
 // describes, installs the C kernel as the software of every core, wires observers, runs.
 //
 // SystemC allows one elaboration per process: construct at most one platform per process.
@@ -40,12 +40,12 @@ public:
     using std::logic_error::logic_error;
 };
 
-enum class injected_bug; // blsim/soc/test_hooks.h: the test build's own
+enum class injected_bug; // soc/cli/test_hooks.h: the test build's own
 
 class platform {
 public:
     // @mutant: a known-bad variant of the switcher's C code to run (enum bls_mutant), which
-    // only a switcher built with its mutants has (blsim-test; blsim/soc/test_hooks.h).
+    // only a switcher built with its mutants has (blsim-test; soc/cli/test_hooks.h).
     explicit platform(const scenario_config& cfg, unsigned mutant = 0);
     ~platform();
 
@@ -165,7 +165,7 @@ private:
     std::size_t timeline_next_ = 0;
     void timeline_step();
     // The C kernel's configuration: the SoC as its drivers see it, the scheduler, cpuidle,
-    // cpufreq and the governor, the tasks (soc/src/kernel_config.cpp).
+    // cpufreq and the governor, the tasks (soc/platform/src/kernel_config.cpp).
     bls_kernel_config kernel_config(unsigned ncpus) const;
     // A doorbell of @logical.
     void raise(unsigned logical, unsigned irq);
@@ -174,10 +174,10 @@ private:
     bls_kernel kernel_;
 };
 
-// The governor's tunables as the kernel takes them (soc/src/kernel_config.cpp).
+// The governor's tunables as the kernel takes them (soc/platform/src/kernel_config.cpp).
 bls_governor_tunables governor_tunables(const governor_config& g);
 
-// The platform-operations table implemented over the models (soc/src/platform_ops.cpp).
+// The platform-operations table implemented over the models (soc/platform/src/platform_ops.cpp).
 const bls_platform_ops& systemc_platform_ops();
 
 } // namespace blsim::soc

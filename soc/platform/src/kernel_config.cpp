@@ -1,4 +1,4 @@
-// soc/src/kernel_config.cpp -- the C kernel's configuration, built from the scenario: the
+// soc/platform/src/kernel_config.cpp -- the C kernel's configuration, built from the scenario: the
 // device-tree part (where the devices are), the boot command line (boot frequencies), and the
 // sysctl and sysfs settings (scheduler, cpuidle, governor).
 #include <bls/cpuidle.h>

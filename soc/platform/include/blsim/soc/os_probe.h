@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/os_probe.h -- an observer of the operating system's tracepoints
+// soc/platform/include/blsim/soc/os_probe.h -- an observer of the operating system's tracepoints
 // (scheduler, cpuidle, cpufreq, the big.LITTLE mode): what the kernel's own counters do not
 // keep, such as each task's wake-up latency distribution, the cross-cluster migrations of HMP
 // and EAS with their latencies, and the run's intervals in each mode with their energy. The C

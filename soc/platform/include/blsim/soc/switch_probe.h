@@ -1,4 +1,4 @@
-// soc/include/blsim/soc/switch_probe.h -- the latency probe: turns the switcher's and the
+// soc/platform/include/blsim/soc/switch_probe.h -- the latency probe: turns the switcher's and the
 // cpufreq driver's tracepoints and the power controller's state changes into one record per
 // switch, and checks the invariants a switch must keep.
 //
