@@ -1,4 +1,4 @@
-// tests/soc/explore_test.cpp -- `blsim explore` (docs/explore.md) end to end with the binary:
+// tests/batch/explore_test.cpp -- `blsim explore` (docs/explore.md) end to end with the binary:
 // clean seeds, a violation on every run reported with its kind and its command, stopping at
 // the first, the kind's normalisation, bad input refused before anything runs; and the race
 // it found in the switcher (a CPU parked at its gate as a switch's inbound) staying fixed.

@@ -1,4 +1,4 @@
-// tests/soc/tune_test.cpp -- `blsim tune` (docs/tune.md), end to end with the binary and
+// tests/batch/tune_test.cpp -- `blsim tune` (docs/tune.md), end to end with the binary and
 // scripts/tune: the same seed and -j give the same trials byte for byte; a tune extended with a
 // larger --trials keeps its finished trials and equals one run through; bad specs are refused
 // with located messages and nothing written; a failing trial is recorded and the search goes

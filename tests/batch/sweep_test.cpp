@@ -1,4 +1,4 @@
-// tests/soc/sweep_test.cpp -- `blsim sweep` (docs/sweeps.md): the spec's expansion into points
+// tests/batch/sweep_test.cpp -- `blsim sweep` (docs/sweeps.md): the spec's expansion into points
 // (lists, ranges, zip, one_at_a_time, seeded random samples) and their stable ids, in process;
 // end to end with the binary: bad specs refused with located messages and nothing written, the
 // shipped smoke spec, shards that partition the points and merge into the single run's bytes,

@@ -1,4 +1,4 @@
-// tests/soc/report_test.cpp -- scripts/plot over real runs: its pictures, and its report.html
+// tests/report/report_test.cpp -- scripts/plot over real runs: its pictures, and its report.html
 // rendered by Debian's headless chromium (docs/report.md). Needs python3-matplotlib and
 // chromium (scripts/setup installs both).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// tests/soc/regress_test.cpp -- `blsim regress` (docs/regress.md): the shipped set passes; a
+// tests/batch/regress_test.cpp -- `blsim regress` (docs/regress.md): the shipped set passes; a
 // golden changed by hand drifts and --bless restores it byte for byte; a case without a golden
 // or a metric the summary lacks fails; the tolerances worked by hand; bad cases, goldens and
 // options refused with located messages and nothing run; a failed run's report (through a

@@ -1,4 +1,4 @@
-// tests/soc/run_test.cpp -- whole runs through the blsim command line, as a user runs it.
+// tests/cli/run_test.cpp -- whole runs through the blsim command line, as a user runs it.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -175,7 +175,7 @@ TEST_F(run_test, an_idle_cluster_powers_down_through_mcpm)
 {
     // One A7 core, alone, with nothing to run: it boots the system and takes itself and its
     // cluster down as MCPM's last man.
-    const std::string soc = std::string(BLSIM_TEST_DATA) + "/../../soc/data/a7x1.yaml";
+    const std::string soc = std::string(BLSIM_TEST_DATA) + "/../../data/a7x1.yaml";
     result r = blsim("run -q --out " + dir.string() + " " + scenario("default.yaml") + " --set duration_s=1 --set 'workload.tasks=[]'" +
                      " --set soc=" + soc + " --set governor.freq_mhz={}");
     ASSERT_EQ(r.status, 0) << r.err;
@@ -1159,7 +1159,7 @@ TEST_F(run_test, an_rt_app_thread_runs_each_phase_on_that_phases_cpus)
 // The lowest-priority FIFO hog, throttled each second, gets 950 ms of each of the first ones.
 TEST_F(run_test, cpus_whose_real_time_tasks_are_throttled_idle_until_the_period_ends)
 {
-    const fs::path cfg = rtapp_scenario(dir, "rt", "iks", "1.5", "soc/data/rtapp-rt-mix.json");
+    const fs::path cfg = rtapp_scenario(dir, "rt", "iks", "1.5", "data/rtapp-rt-mix.json");
     result r = blsim("run -q " + cfg.string() + " --out " + dir.string());
     fs::remove(cfg);
     ASSERT_EQ(r.status, 0) << r.err;
@@ -1175,7 +1175,7 @@ TEST_F(run_test, cpus_whose_real_time_tasks_are_throttled_idle_until_the_period_
 TEST_F(run_test, deadline_threads_get_their_runtime_every_period_and_no_more)
 {
     for (const char* mode : {"iks", "hmp"}) {
-        const fs::path cfg = rtapp_scenario(dir, "dl", mode, "1", "soc/data/rtapp-dl.json");
+        const fs::path cfg = rtapp_scenario(dir, "dl", mode, "1", "data/rtapp-dl.json");
         result r = blsim("run -q " + cfg.string() + " --out " + dir.string() + " --force");
         fs::remove(cfg);
         ASSERT_EQ(r.status, 0) << mode << ": " << r.err;
@@ -1215,7 +1215,7 @@ TEST_F(run_test, deadline_admission_is_checked_against_the_runs_cpus)
 TEST_F(run_test, forked_threads_start_when_forked_and_run_their_definition)
 {
     for (const char* mode : {"iks", "hmp", "eas"}) {
-        const fs::path cfg = rtapp_scenario(dir, "fork", mode, "0.5", "soc/data/rtapp-fork.json");
+        const fs::path cfg = rtapp_scenario(dir, "fork", mode, "0.5", "data/rtapp-fork.json");
         result r = blsim("run -q " + cfg.string() + " --out " + dir.string() + " --force");
         fs::remove(cfg);
         ASSERT_EQ(r.status, 0) << mode << ": " << r.err;
@@ -1245,7 +1245,7 @@ TEST_F(run_test, forked_threads_start_when_forked_and_run_their_definition)
 // scenario's workload.rtapp_taskgroups sets a group's cpu.shares.
 TEST_F(run_test, taskgroups_share_the_cpu_by_group_then_by_task)
 {
-    const fs::path cfg = rtapp_scenario(dir, "tg", "hmp", "1", "soc/data/rtapp-taskgroups.json");
+    const fs::path cfg = rtapp_scenario(dir, "tg", "hmp", "1", "data/rtapp-taskgroups.json");
     result r = blsim("run -q " + cfg.string() + " --out " + dir.string());
     fs::remove(cfg);
     ASSERT_EQ(r.status, 0) << r.err;
@@ -1254,7 +1254,7 @@ TEST_F(run_test, taskgroups_share_the_cpu_by_group_then_by_task)
     for (const char* b : {"b-1", "b-2", "b-3"})
         EXPECT_NEAR(s["tasks"][b]["runtime_s"].get<double>(), 0.5 / 3, 0.01) << b;
     // /a at 512 shares against /b's 1024: a third of the CPU, and two ninths for each b.
-    const fs::path cfg2 = rtapp_scenario(dir, "tg2", "hmp", "1", "soc/data/rtapp-taskgroups.json");
+    const fs::path cfg2 = rtapp_scenario(dir, "tg2", "hmp", "1", "data/rtapp-taskgroups.json");
     r = blsim("run -q " + cfg2.string() + " --out " + dir.string() +
               " --force --set 'workload.rtapp_taskgroups=[{path: /a, shares: 512}]'");
     fs::remove(cfg2);
@@ -1273,7 +1273,7 @@ TEST_F(run_test, taskgroups_share_the_cpu_by_group_then_by_task)
 // longer on the A7 (8.128 us): 23.993 us and 28.708 us of runtime.
 TEST_F(run_test, an_rt_app_mem_event_costs_the_dram_fetch_and_the_stores_at_the_cpus_speed)
 {
-    const fs::path cfg = rtapp_scenario(dir, "mem", "hmp", "0.01", "soc/data/rtapp-mem.json");
+    const fs::path cfg = rtapp_scenario(dir, "mem", "hmp", "0.01", "data/rtapp-mem.json");
     result r = blsim("run -q " + cfg.string() + " --out " + dir.string() + " --set governor.name=performance");
     fs::remove(cfg);
     ASSERT_EQ(r.status, 0) << r.err;

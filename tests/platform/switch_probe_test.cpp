@@ -1,4 +1,4 @@
-// tests/soc/switch_probe_test.cpp -- the switch probe's bound of 'switch-completes'.
+// tests/platform/switch_probe_test.cpp -- the switch probe's bound of 'switch-completes'.
 #include <gtest/gtest.h>
 
 #include "blsim/soc/switch_probe.h"

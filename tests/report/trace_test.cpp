@@ -1,4 +1,4 @@
-// tests/soc/trace_test.cpp -- the timelines a run writes with --trace: their structure, as the
+// tests/report/trace_test.cpp -- the timelines a run writes with --trace: their structure, as the
 // tools that open them need it (docs/traces.md).
 #include <gtest/gtest.h>
 #include <zlib.h>

@@ -1,4 +1,4 @@
-// tests/soc/rtapp_log_test.cpp -- blsim run --rtapp-log: rt-app's per-thread log files, as a
+// tests/report/rtapp_log_test.cpp -- blsim run --rtapp-log: rt-app's per-thread log files, as a
 // user (or LISA, or an awk script) reads them (docs/results.md, "rt-app's log").
 #include <gtest/gtest.h>
 
@@ -21,7 +21,7 @@ using blsim_test::result, blsim_test::simulated, blsim_test::slurp;
 
 result blsim(const std::string& args) { return blsim_test::shell(std::string(BLSIM_BINARY) + " " + args); }
 
-const std::string periodic = std::string(BLSIM_SOURCE_DIR) + "/tests/soc/data/rtapp-log-periodic.yaml";
+const std::string periodic = std::string(BLSIM_SOURCE_DIR) + "/tests/data/rtapp-log-periodic.yaml";
 const std::string shipped = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/rtapp-periodic.yaml";
 
 const std::string header = "#idx     perf      run   period           start             end          rel_st      slack "
@@ -52,7 +52,7 @@ protected:
     rtapp_log_test() : scratch_test("rtapp-log-test") {}
 };
 
-// Worked by hand (tests/soc/data/rtapp-log-periodic.yaml): run 2000 us then a relative 10000 us
+// Worked by hand (tests/data/rtapp-log-periodic.yaml): run 2000 us then a relative 10000 us
 // timer, alone on cpu0, an A15 at 1200 MHz (the reference CPU at its top OPP: a run of 2000 us
 // takes 2000 us), idle in WFI only. The use case starts when the boot hands the thread its
 // first step, t0 (about 6 us: the boot's register accesses). Each timer's wake-up is t0 + k x

@@ -1,4 +1,4 @@
-// tests/soc/scan_test.cpp -- every documented key of the configuration, scanned: each runs
+// tests/cli/scan_test.cpp -- every documented key of the configuration, scanned: each runs
 // right or is refused.
 //
 // For every number and integer key (from the schema itself: docs/config.md's table), the

@@ -1,4 +1,4 @@
-// tests/soc/compare_test.cpp -- `blsim compare` (docs/compare.md): the table and the JSON
+// tests/batch/compare_test.cpp -- `blsim compare` (docs/compare.md): the table and the JSON
 // from hand-written run directories, the refusals, a failed run's report (through a stand-in
 // for blsim), and two real scenarios run end to end.
 #include <gtest/gtest.h>

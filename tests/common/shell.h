@@ -1,4 +1,4 @@
-// tests/soc/shell.h -- what the end-to-end tests share: running a command line (blsim, a
+// tests/common/shell.h -- what the end-to-end tests share: running a command line (blsim, a
 // script, chromium), a scratch directory per test, and reading the files it wrote.
 #pragma once
 
