@@ -30,6 +30,7 @@
 #include "blsim/soc/results.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/sweep.h"
+#include "blsim/soc/trace_writers.h"
 #include "blsim/soc/tune.h"
 #ifdef BLSIM_TEST_HOOKS
 #include "test_hooks.h"
@@ -429,7 +430,7 @@ int cmd_run(int argc, char** argv)
         std::string error;
         std::vector<std::pair<std::string, std::string>> files;
         try {
-            files = plat.trace_files(gzip);
+            files = blsim::soc::trace_files(plat, gzip);
         } catch (const std::exception& e2) { // the trace writer's own check failed too
             std::cerr << "blsim: internal error: " << e2.what() << "\n";
         }
@@ -463,7 +464,7 @@ int cmd_run(int argc, char** argv)
     std::string error;
     std::vector<std::pair<std::string, std::string>> files;
     try {
-        files = plat.trace_files(gzip); // the trace writers check what they draw (docs/traces.md)
+        files = blsim::soc::trace_files(plat, gzip); // the trace writers check what they draw (docs/traces.md)
     } catch (const std::exception& e) {
         std::cerr << "blsim: internal error: " << e.what() << "\n";
         return exit_failed;

@@ -444,28 +444,15 @@ void platform::enable_traces(bool perfetto, bool ftrace, const std::string& vcd_
     }
 }
 
-std::vector<std::pair<std::string, std::string>> platform::trace_files(bool compress) const
+std::vector<policy_limits> platform::policy_limits_now() const
 {
-    std::vector<std::pair<std::string, std::string>> files;
-    if (!trace_)
-        return files;
-    const std::uint64_t end = now_ps();
-    if (trace_perfetto_) {
-        std::string text = trace_->perfetto_json(probe_->records(), end);
-        files.emplace_back(compress ? "trace.json.gz" : "trace.json", compress ? gzip(text) : std::move(text));
+    std::vector<policy_limits> policies;
+    for (unsigned i = 0; i < kernel_.gov.npolicies; i++) {
+        const bls_policy& p = kernel_.gov.policy[i];
+        policies.push_back({p.first_cpu, p.freq_mhz[0], p.freq_mhz[p.nfreqs - 1]});
     }
-    if (trace_ftrace_) {
-        std::vector<policy_limits> policies;
-        for (unsigned i = 0; i < kernel_.gov.npolicies; i++) {
-            const bls_policy& p = kernel_.gov.policy[i];
-            policies.push_back({p.first_cpu, p.freq_mhz[0], p.freq_mhz[p.nfreqs - 1]});
-        }
-        std::string text = trace_->ftrace_text(policies);
-        files.emplace_back(compress ? "trace.txt.gz" : "trace.txt", compress ? gzip(text) : std::move(text));
-    }
-    return files;
+    return policies;
 }
-
 
 std::uint64_t platform::task_runtime_ns(unsigned t) const
 {

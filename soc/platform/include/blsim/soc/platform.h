@@ -99,13 +99,18 @@ public:
     const model::generic_timer& timers() const { return *timer_; }
     const workloads::workload& workload() const { return *workload_; }
 
-    // Timelines (docs/traces.md). Call before run(): @perfetto and @ftrace record what
-    // trace_files() writes at the end; @vcd_path (without its .vcd) opens SystemC's VCD file
-    // of power states, interrupt lines and clocks, written while the run goes.
+    // Timelines (docs/traces.md). Call before run(): @perfetto and @ftrace record what the
+    // report's trace_files() writes at the end (blsim/soc/trace_writers.h); @vcd_path (without
+    // its .vcd) opens SystemC's VCD file of power states, interrupt lines and clocks, written
+    // while the run goes.
     void enable_traces(bool perfetto, bool ftrace, const std::string& vcd_path);
-    // The trace files as (name, content): trace.json and trace.txt, gzip-compressed (.gz)
-    // with @gzip.
-    std::vector<std::pair<std::string, std::string>> trace_files(bool gzip) const;
+    // The recorder (null: tracing off), which files it records for, and what the writers add
+    // to it: the switches' records, the cpufreq policies' limits now.
+    const trace_recorder* trace() const { return trace_.get(); }
+    bool traces_perfetto() const { return trace_perfetto_; }
+    bool traces_ftrace() const { return trace_ftrace_; }
+    const std::vector<switch_record>& switch_records() const { return probe_->records(); }
+    std::vector<policy_limits> policy_limits_now() const;
     // Flush and close the VCD file (before it is moved into place).
     void close_vcd();
 

@@ -3,7 +3,7 @@
 // The recorder is an observer: the platform hands it the models' power-state, clock, voltage
 // and power changes and the C kernel's tracepoints (scheduler, cpuidle, cpufreq, the
 // switcher), each at its time. It keeps compact records and formats nothing while the run
-// goes; at the end it writes
+// goes; at the end the writers of soc/report/ (blsim/soc/trace_writers.h) turn them into
 //   - Chrome's trace-event JSON (trace.json, or trace.json.gz), which ui.perfetto.dev and
 //     chrome://tracing open: a process per cluster with tracks per physical CPU, a process of
 //     logical CPUs with each switch's phases as nested slices, flow arrows, counters;
@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <charconv>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -50,14 +51,9 @@ public:
     // A tracepoint of the C kernel (enum bls_trace_event), on physical CPU @cpu.
     void kernel(std::uint64_t t_ps, unsigned cpu, unsigned event, unsigned a, unsigned b);
 
-    // The files, at the end of the run (@end_ps closes what is still open).
-    std::string perfetto_json(const std::vector<switch_record>& switches, std::uint64_t end_ps) const;
-    // @policies: the cpufreq policies' limits, printed as cpu_frequency_limits at time 0.
-    std::string ftrace_text(const std::vector<policy_limits>& policies) const;
-
     std::size_t records() const { return recs_.size(); }
 
-private:
+    // What was recorded, in the order it came, for the writers (blsim/soc/trace_writers.h).
     enum class kind : std::uint8_t { core, cluster, counter, kernel };
     struct rec {
         std::uint64_t t_ps;
@@ -67,6 +63,10 @@ private:
         std::uint32_t a, b; // a kernel event's arguments
         double value;
     };
+    const std::vector<rec>& recs() const { return recs_; }
+    const trace_context& context() const { return ctx_; }
+
+private:
     trace_context ctx_;
     std::vector<rec> recs_;
     struct last_sample {
@@ -105,6 +105,14 @@ private:
     std::vector<signal> signals_;
     std::vector<change_rec> changes_;
 };
+
+// Appends @v in decimal (no locale, no printf): how the trace files and the VCD write integers.
+inline void append_int(std::string& b, std::uint64_t v)
+{
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    b.append(buf, r.ptr);
+}
 
 // @text compressed in gzip's format (RFC 1952), as `gzip -9` would write it.
 std::string gzip(const std::string& text);
