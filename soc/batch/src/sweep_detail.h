@@ -1,6 +1,6 @@
-// soc/batch/src/sweep_detail.h -- private to the sweep commands (sweep.cpp, sweep_pareto.cpp): how
-// values and numbers are written in results.csv, so that every file of a sweep writes them
-// one way.
+// soc/batch/src/sweep_detail.h -- private to the sweep commands (sweep.cpp, sweep_run.cpp,
+// sweep_metrics.cpp, sweep_pareto.cpp): how values and numbers are written in results.csv, so
+// that every file of a sweep writes them one way, and the metrics' paths.
 #pragma once
 
 #include <iosfwd>
@@ -33,6 +33,11 @@ bool metrics_of_text(const std::string& text, const std::vector<std::string>& pa
 // clusters, CPUs, tasks and the like standing anywhere a name goes; if not, @suggestion is
 // the closest one a slip of a few letters away ("" when none is that close).
 bool summary_metric_known(const std::string& metric, std::string& suggestion);
+// "a.b.c" -> {"a", "b", "c"}; @pattern's paths with each {a,b} expanded ('*' kept); the edit
+// distance of @a and @b.
+std::vector<std::string> split_dots(const std::string& s);
+std::vector<std::string> expand_pattern(const std::string& pattern);
+std::size_t levenshtein(const std::string& a, const std::string& b);
 
 // 'blsim sweep pareto' (sweep_pareto.cpp): its arguments (@args[0] is "pareto") into @opt,
 // and the command.
