@@ -42,7 +42,6 @@ using blsim::soc::exit_failed;
 using blsim::soc::exit_ok;
 using blsim::soc::exit_usage;
 
-
 // The test build's binary, blsim-test, is this file compiled with BLSIM_TEST_HOOKS: it also
 // takes --mutant and --inject-bug (soc/cli/test_hooks.h). The release blsim has neither.
 #ifdef BLSIM_TEST_HOOKS
