@@ -3,22 +3,7 @@
 // use them (soc/config/) as the energy meter does.
 #include "blsim/model/power_formulas.h"
 
-#include <cmath>
-
 namespace blsim::model {
-
-// exp((V - ref) / e-fold): how much a leakage given at ref_mv grows at @voltage_mv.
-double leakage_scale(const leakage_params& l, int voltage_mv)
-{
-    return std::exp((voltage_mv - l.ref_mv) / l.e_fold_mv);
-}
-
-// uW/MHz/V^2 * MHz * V^2 = uW
-double cv2f_mw(double uw_per_mhz_v2, int freq_mhz, int voltage_mv)
-{
-    const double v = voltage_mv * 1e-3;
-    return uw_per_mhz_v2 * freq_mhz * v * v * 1e-3;
-}
 
 double core_leakage_mw(const cluster_params& c, int voltage_mv)
 {

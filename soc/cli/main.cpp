@@ -662,11 +662,12 @@ int dispatch(int argc, char** argv)
             const blsim::soc::explore_extra_options hooks = [](const std::vector<std::string>& args, std::size_t& i,
                                                                blsim::soc::explore_options& o, std::string& err) {
                 blsim::soc::test_hooks h;
-                std::string given;
-                const bool mutant = args[i].rfind("--mutant", 0) == 0;
-                if (!blsim::soc::take_test_hook(args, i, h, err, &given))
+                if (!blsim::soc::take_test_hook(args, i, h, err))
                     return false;
-                (mutant ? o.mutant : o.inject_bug) = given;
+                if (h.mutant)
+                    o.mutant = blsim::soc::mutant_name(h.mutant);
+                if (h.bug != blsim::soc::injected_bug::none)
+                    o.inject_bug = blsim::soc::to_string(h.bug);
                 return true;
             };
 #else

@@ -62,6 +62,8 @@ unsigned mutant_named(const std::string& name)
     return 0;
 }
 
+const char* mutant_name(unsigned mutant) { return mutant < BLS_MUTANT_COUNT ? mutant_names_table[mutant] : "?"; }
+
 std::string mutant_names()
 {
     std::string s;
@@ -70,8 +72,7 @@ std::string mutant_names()
     return s;
 }
 
-bool take_test_hook(const std::vector<std::string>& args, std::size_t& i, test_hooks& hooks, std::string& error,
-                    std::string* given)
+bool take_test_hook(const std::vector<std::string>& args, std::size_t& i, test_hooks& hooks, std::string& error)
 {
     const std::string& a = args[i];
     const bool mutant = a == "--mutant" || a.rfind("--mutant=", 0) == 0;
@@ -86,8 +87,6 @@ bool take_test_hook(const std::vector<std::string>& args, std::size_t& i, test_h
     } else {
         v = a.substr(name.size() + 1);
     }
-    if (given)
-        *given = v;
     if (mutant) {
         hooks.mutant = mutant_named(v);
         if (!hooks.mutant)

@@ -31,6 +31,7 @@ std::string injected_bug_names();
 // The switcher's known-bad variants (switcher/include/bls/mutant.h), by their names on the
 // command line: the enum bls_mutant value, 0 for an unknown name.
 unsigned mutant_named(const std::string& name);
+const char* mutant_name(unsigned mutant);
 std::string mutant_names(); // "a, b, c"
 
 // What the command line asked for.
@@ -40,10 +41,9 @@ struct test_hooks {
 };
 
 // If args[i] is --mutant or --inject-bug (or --NAME=VALUE), take it and its value into
-// @hooks (and the value as given into @given), advance @i past them and return true; false
-// for any other option. A missing or unknown value sets @error (and returns true).
-bool take_test_hook(const std::vector<std::string>& args, std::size_t& i, test_hooks& hooks, std::string& error,
-                    std::string* given = nullptr);
+// @hooks, advance @i past them and return true; false for any other option. A missing or
+// unknown value sets @error (and returns true).
+bool take_test_hook(const std::vector<std::string>& args, std::size_t& i, test_hooks& hooks, std::string& error);
 
 // Arrange @bug to happen halfway through @plat's run. Call after constructing the platform,
 // before running it.

@@ -15,15 +15,6 @@
 
 #include "blsim/model/invariant.h"
 
-// A check of this code (a simulator bug, not a user's error), reported as the models' checks
-// are; at time 0: a configuration is read before anything is simulated. Not BLSIM_CHECK,
-// which reads the simulated time from SystemC: this library does without it.
-#define CFG_CHECK(condition)                                                                    \
-    do {                                                                                       \
-        if (!(condition))                                                                      \
-            ::blsim::model::check_failed(#condition, __FILE__, __LINE__, 0, __func__);         \
-    } while (0)
-
 namespace blsim::cfg {
 
 const std::string interned::empty_;
@@ -217,7 +208,7 @@ public:
         event_guard end{};
         if (!next(end.ev))
             return false;
-        CFG_CHECK(end.ev.type == YAML_DOCUMENT_END_EVENT);
+        BLSIM_CHECK_AT(end.ev.type == YAML_DOCUMENT_END_EVENT, 0); // before any simulation: at 0
         event_guard more{};
         if (!next(more.ev))
             return false;
@@ -626,7 +617,7 @@ struct emitter {
     void emit(yaml_event_t& ev)
     {
         int ok = yaml_emitter_emit(&e, &ev);
-        CFG_CHECK(ok && "the emitter only fails on malformed event sequences");
+        BLSIM_CHECK_AT(ok && "the emitter only fails on malformed event sequences", 0);
         (void)ok;
     }
 

@@ -1,22 +1,11 @@
-// soc/platform/src/trace.cpp
+// soc/platform/src/trace.cpp -- the trace recorder, the VCD recorder and gzip (blsim/soc/trace.h).
 #include "blsim/soc/trace.h"
 
-#include <bls/mcpm.h>
 #include <bls/types.h>
 #include <zlib.h>
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <cinttypes>
-#include <cstdio>
-#include <cstring>
-#include <map>
-#include <sstream>
 #include <stdexcept>
-
-#include "blsim/model/invariant.h"
-#include "blsim/soc/scenario.h"
 
 namespace blsim::soc {
 

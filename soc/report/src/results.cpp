@@ -7,12 +7,6 @@
 #include "blsim/workloads/percentile.h"
 #include "blsim/workloads/rtapp.h"
 
-#include <signal.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <algorithm>
 #include <map>
 #include <charconv>
@@ -20,8 +14,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -220,7 +212,6 @@ std::string summary_json(platform& p, const host_stats& host, const std::vector<
         res_clusters[cp.name] = r;
     }
     j["residency_s"] = {{"cores", res_cores}, {"clusters", res_clusters}};
-
 
     // Latency distributions in microseconds: nearest-rank percentiles from constant-memory
     // histograms (within model::log_histogram::relative_error() of the exact rank; minimum

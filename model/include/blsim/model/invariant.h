@@ -46,12 +46,14 @@ private:
 
 // BLSIM_CHECK(condition): an always-on assertion of the models (not compiled out with
 // NDEBUG); a failure is a simulator bug, reported at the current simulated time.
-#define BLSIM_CHECK(condition)                                                                  \
+// BLSIM_CHECK_AT(condition, t_ps): the same at a given time, for code that runs before any
+// simulation and without SystemC (the configuration, soc/config/: at 0).
+#define BLSIM_CHECK_AT(condition, t_ps)                                                         \
     do {                                                                                       \
         if (!(condition))                                                                      \
-            ::blsim::model::check_failed(#condition, __FILE__, __LINE__, ::blsim::model::now_ps(), \
-                                         __func__);                                            \
+            ::blsim::model::check_failed(#condition, __FILE__, __LINE__, (t_ps), __func__);   \
     } while (0)
+#define BLSIM_CHECK(condition) BLSIM_CHECK_AT(condition, ::blsim::model::now_ps())
 
 // The simulated time now, in ps (0 outside a simulation).
 std::uint64_t now_ps();

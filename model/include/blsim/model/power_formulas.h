@@ -3,14 +3,24 @@
 // SystemC, no state.
 #pragma once
 
+#include <cmath>
+
 #include "blsim/model/params.h"
 
 namespace blsim::model {
 
-// exp((V - ref) / e-fold): how much a leakage given at ref_mv grows at @voltage_mv.
-double leakage_scale(const leakage_params& l, int voltage_mv);
-// C·V²·f: uW/MHz/V^2 * MHz * V^2, in mW.
-double cv2f_mw(double uw_per_mhz_v2, int freq_mhz, int voltage_mv);
+// exp((V - ref) / e-fold): how much a leakage given at ref_mv grows at @voltage_mv. Inline,
+// as these two were in energy.cpp: the energy meter prices every state change with them.
+inline double leakage_scale(const leakage_params& l, int voltage_mv)
+{
+    return std::exp((voltage_mv - l.ref_mv) / l.e_fold_mv);
+}
+// C·V²·f: uW/MHz/V^2 * MHz * V^2 = uW, returned in mW.
+inline double cv2f_mw(double uw_per_mhz_v2, int freq_mhz, int voltage_mv)
+{
+    const double v = voltage_mv * 1e-3;
+    return uw_per_mhz_v2 * freq_mhz * v * v * 1e-3;
+}
 
 // The leakage terms at @voltage_mv, in mW: one powered core; @l2_kb of L2 RAM; and a powered
 // cluster's shared logic while every core is idle (its logic's and its L2's leakage, and its
