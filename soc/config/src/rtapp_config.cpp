@@ -279,10 +279,10 @@ void parser::global(const node& g, workloads::rtapp_params& out)
 
 } // namespace rtapp_detail
 
+using cfg::node;
 using rtapp_detail::classify;
 using rtapp_detail::ev;
 using rtapp_detail::parser;
-using cfg::node;
 
 bool parse_rtapp(const cfg::node& doc, cfg::diagnostics& diag, workloads::rtapp_params& out,
                  const std::string& path, const cpu_limit& pinnable)
