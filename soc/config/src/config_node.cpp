@@ -340,6 +340,91 @@ private:
         return false;
     }
 
+    // A sequence (@ev its start): its items, up to its end.
+    bool parse_sequence(const yaml_event_t& ev, node& out)
+    {
+        out = node{};
+        out.k = node::kind::seq;
+        out.at = at(ev.start_mark);
+        const yaml_char_t* anchor = ev.data.sequence_start.anchor;
+        for (;;) {
+            event_guard item{};
+            if (!next(item.ev))
+                return false;
+            if (item.ev.type == YAML_SEQUENCE_END_EVENT)
+                break;
+            node child;
+            if (!parse_from(item.ev, child))
+                return false;
+            out.items.push_back(std::move(child));
+        }
+        remember(anchor, out);
+        return true;
+    }
+
+    // The key @k written again in the mapping @out (first at @first), with the value @v, as
+    // rt-app's workgen, then json-c, read it (parse_yaml's contract): a value that opens a block
+    // mapping replaces the first one's, in its place (true: @v is taken); anything else is
+    // renamed as workgen numbers it (@k's value, @counter this mapping's count).
+    bool replace_repeated(node& out, std::size_t first, node& k, node& v, int& counter)
+    {
+        key_repeat r{k.at, out.key_marks[first], k.value, {}};
+        const bool opens_block = v.is_map() && !v.key_marks.empty() && v.key_marks.front().line > k.at.line;
+        if (opens_block) {
+            out.items[first] = std::move(v);
+            repeats_->push_back(std::move(r));
+            return true;
+        }
+        std::string name;
+        do
+            name = k.value + std::to_string(counter++);
+        while (out.find(name));
+        counter--; // workgen moves its counter on only past a name that is taken
+        r.read_as = name;
+        repeats_->push_back(std::move(r));
+        k.value = name;
+        return false;
+    }
+
+    // A mapping (@ev its start): its keys and values, up to its end.
+    bool parse_mapping(const yaml_event_t& ev, node& out)
+    {
+        out = node::map(at(ev.start_mark));
+        const yaml_char_t* anchor = ev.data.mapping_start.anchor;
+        int counter = 1; // workgen's, for this mapping's repeated keys
+        for (;;) {
+            event_guard key{};
+            if (!next(key.ev))
+                return false;
+            if (key.ev.type == YAML_MAPPING_END_EVENT)
+                break;
+            node k;
+            if (!parse_from(key.ev, k))
+                return false;
+            if (!k.is_scalar()) {
+                diag_.error(k.at, "mapping keys must be plain strings");
+                return false;
+            }
+            const std::size_t first =
+                std::find(out.keys.begin(), out.keys.end(), k.value) - out.keys.begin();
+            if (first < out.keys.size() && !repeats_) {
+                diag_.error(k.at, "duplicate key '" + k.value + "' (first at line " +
+                                      std::to_string(out.key_marks[first].line) + ")");
+                return false;
+            }
+            node v;
+            if (!parse_node(v))
+                return false;
+            if (first < out.keys.size() && replace_repeated(out, first, k, v, counter))
+                continue;
+            out.keys.push_back(k.value);
+            out.key_marks.push_back(k.at);
+            out.items.push_back(std::move(v));
+        }
+        remember(anchor, out);
+        return true;
+    }
+
     bool parse_collection(const yaml_event_t& ev, node& out)
     {
         if (!count(1, ev.start_mark))
@@ -348,77 +433,8 @@ private:
                       ev.start_mark))
             return false;
         switch (ev.type) {
-        case YAML_SEQUENCE_START_EVENT: {
-            out = node{};
-            out.k = node::kind::seq;
-            out.at = at(ev.start_mark);
-            const yaml_char_t* anchor = ev.data.sequence_start.anchor;
-            for (;;) {
-                event_guard item{};
-                if (!next(item.ev))
-                    return false;
-                if (item.ev.type == YAML_SEQUENCE_END_EVENT)
-                    break;
-                node child;
-                if (!parse_from(item.ev, child))
-                    return false;
-                out.items.push_back(std::move(child));
-            }
-            remember(anchor, out);
-            return true;
-        }
-        case YAML_MAPPING_START_EVENT: {
-            out = node::map(at(ev.start_mark));
-            const yaml_char_t* anchor = ev.data.mapping_start.anchor;
-            int counter = 1; // workgen's, for this mapping's repeated keys
-            for (;;) {
-                event_guard key{};
-                if (!next(key.ev))
-                    return false;
-                if (key.ev.type == YAML_MAPPING_END_EVENT)
-                    break;
-                node k;
-                if (!parse_from(key.ev, k))
-                    return false;
-                if (!k.is_scalar()) {
-                    diag_.error(k.at, "mapping keys must be plain strings");
-                    return false;
-                }
-                const std::size_t first =
-                    std::find(out.keys.begin(), out.keys.end(), k.value) - out.keys.begin();
-                if (first < out.keys.size() && !repeats_) {
-                    diag_.error(k.at, "duplicate key '" + k.value + "' (first at line " +
-                                          std::to_string(out.key_marks[first].line) + ")");
-                    return false;
-                }
-                node v;
-                if (!parse_node(v))
-                    return false;
-                if (first < out.keys.size()) {
-                    // As rt-app's workgen, then json-c, read it (parse_yaml's contract).
-                    key_repeat r{k.at, out.key_marks[first], k.value, {}};
-                    const bool opens_block = v.is_map() && !v.key_marks.empty() && v.key_marks.front().line > k.at.line;
-                    if (opens_block) {
-                        out.items[first] = std::move(v);
-                        repeats_->push_back(std::move(r));
-                        continue;
-                    }
-                    std::string name;
-                    do
-                        name = k.value + std::to_string(counter++);
-                    while (out.find(name));
-                    counter--; // workgen moves its counter on only past a name that is taken
-                    r.read_as = name;
-                    repeats_->push_back(std::move(r));
-                    k.value = name;
-                }
-                out.keys.push_back(k.value);
-                out.key_marks.push_back(k.at);
-                out.items.push_back(std::move(v));
-            }
-            remember(anchor, out);
-            return true;
-        }
+        case YAML_SEQUENCE_START_EVENT: return parse_sequence(ev, out);
+        case YAML_MAPPING_START_EVENT: return parse_mapping(ev, out);
         default:
             diag_.error(at(ev.start_mark), "unexpected YAML event");
             return false;
@@ -497,6 +513,84 @@ bool parse_yaml(const std::string& text, const std::string& file_name, node& out
 
 // --- overrides ----------------------------------------------------------------------------
 
+namespace {
+
+// An override's value @text, YAML too (so lists and mappings can be given in flow style), every
+// node of it located at @at, the value's start in the override.
+bool override_value(const std::string& text, const mark& at, node& value, diagnostics& diag)
+{
+    diagnostics sub;
+    node wrapper;
+    if (!parse_yaml("v: " + text, "--set", wrapper, sub)) {
+        // The problem's own location is inside the "v: " wrapper; the value's start is
+        // the only location that means something to the user.
+        diag.error(at, "bad value: " + sub.first_text());
+        return false;
+    }
+    value = wrapper.items.front();
+    std::vector<node*> stack{&value};
+    while (!stack.empty()) {
+        node* n = stack.back();
+        stack.pop_back();
+        n->at = at;
+        for (mark& m : n->key_marks)
+            m = at;
+        for (node& c : n->items)
+            stack.push_back(&c);
+    }
+    return true;
+}
+
+// The item of @list (at @walked) that the key's component @part (at @at) names, by index or by
+// its "name"; nullptr (reported) when there is none.
+node* list_item(node& list, const std::string& part, const std::string& walked, const mark& at, diagnostics& diag)
+{
+    node* child = nullptr;
+    bool numeric = std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (numeric) {
+        // Anything longer than any list could be is simply not an item.
+        if (part.size() <= 9 && std::stoul(part) < list.items.size())
+            child = &list.items[std::stoul(part)];
+    } else {
+        for (node& item : list.items)
+            if (const node* name = item.find("name"); name && name->value == part)
+                child = &item;
+    }
+    if (!child) {
+        std::string have;
+        for (std::size_t i = 0; i < list.items.size(); i++) {
+            const node* name = list.items[i].find("name");
+            have += (i ? ", " : "") + (name ? name->value : std::to_string(i));
+        }
+        diag.error(at, "'" + walked + "' has no item '" + part + "' (have: " + have + ")");
+    }
+    return child;
+}
+
+// The value of @cur (at @walked) under the key's component @part (at @at), added when it is
+// missing (a mapping, unless @part is the @last component); nullptr (reported) when @cur is a
+// value.
+node* map_entry(node& cur, const std::string& part, bool last, const std::string& walked, const mark& at,
+                diagnostics& diag)
+{
+    if (cur.is_null())
+        cur = node::map(cur.at);
+    if (!cur.is_map()) {
+        diag.error(at, "'" + walked + "' is a value, not a mapping");
+        return nullptr;
+    }
+    node* child = cur.find(part);
+    if (!child) {
+        cur.keys.push_back(part);
+        cur.key_marks.push_back(at);
+        cur.items.push_back(last ? node{} : node::map(at));
+        child = &cur.items.back();
+    }
+    return child;
+}
+
+} // namespace
+
 bool apply_override(node& root, const std::string& assignment, int index, diagnostics& diag)
 {
     auto here = [&](std::size_t offset) { return mark{"--set", index, static_cast<int>(offset) + 1}; };
@@ -507,33 +601,11 @@ bool apply_override(node& root, const std::string& assignment, int index, diagno
         return false;
     }
     const std::string key = assignment.substr(0, eq);
-    const std::string text = assignment.substr(eq + 1);
-
-    // The value is YAML too, so lists and mappings can be given in flow style.
     node value;
-    {
-        diagnostics sub;
-        node wrapper;
-        if (!parse_yaml("v: " + text, "--set", wrapper, sub)) {
-            // The problem's own location is inside the "v: " wrapper; the value's start is
-            // the only location that means something to the user.
-            diag.error(here(eq + 1), "bad value: " + sub.first_text());
-            return false;
-        }
-        value = wrapper.items.front();
-        // Give every node of the value the override's location.
-        std::vector<node*> stack{&value};
-        while (!stack.empty()) {
-            node* n = stack.back();
-            stack.pop_back();
-            n->at = here(eq + 1);
-            for (mark& m : n->key_marks)
-                m = here(eq + 1);
-            for (node& c : n->items)
-                stack.push_back(&c);
-        }
-    }
+    if (!override_value(assignment.substr(eq + 1), here(eq + 1), value, diag))
+        return false;
 
+    // The key's dotted components, walked from the root: list items and mapping keys.
     node* cur = &root;
     std::string walked;
     std::size_t start = 0;
@@ -545,42 +617,10 @@ bool apply_override(node& root, const std::string& assignment, int index, diagno
             diag.error(here(start), "empty component in key '" + key + "'");
             return false;
         }
-        node* child = nullptr;
-        if (cur->is_seq()) {
-            bool numeric = std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
-            if (numeric) {
-                // Anything longer than any list could be is simply not an item.
-                if (part.size() <= 9 && std::stoul(part) < cur->items.size())
-                    child = &cur->items[std::stoul(part)];
-            } else {
-                for (node& item : cur->items)
-                    if (const node* name = item.find("name"); name && name->value == part)
-                        child = &item;
-            }
-            if (!child) {
-                std::string have;
-                for (std::size_t i = 0; i < cur->items.size(); i++) {
-                    const node* name = cur->items[i].find("name");
-                    have += (i ? ", " : "") + (name ? name->value : std::to_string(i));
-                }
-                diag.error(here(start), "'" + walked + "' has no item '" + part + "' (have: " + have + ")");
-                return false;
-            }
-        } else {
-            if (cur->is_null())
-                *cur = node::map(cur->at);
-            if (!cur->is_map()) {
-                diag.error(here(start), "'" + walked + "' is a value, not a mapping");
-                return false;
-            }
-            child = cur->find(part);
-            if (!child) {
-                cur->keys.push_back(part);
-                cur->key_marks.push_back(here(start));
-                cur->items.push_back(last ? node{} : node::map(here(start)));
-                child = &cur->items.back();
-            }
-        }
+        node* child = cur->is_seq() ? list_item(*cur, part, walked, here(start), diag)
+                                    : map_entry(*cur, part, last, walked, here(start), diag);
+        if (!child)
+            return false;
         walked += (walked.empty() ? "" : ".") + part;
         if (last) {
             *child = std::move(value);

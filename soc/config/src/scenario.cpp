@@ -1,6 +1,7 @@
 // soc/config/src/scenario.cpp -- a scenario loaded: its file (or a built-in one) read, bound to
-// the schema (schema_soc.cpp, schema_workload.cpp, schema_kernel.cpp), checked (check.cpp),
-// and written back as the effective configuration; and the configuration reference.
+// the schema (schema_soc.cpp, schema_workload.cpp, schema_kernel.cpp), checked (check_soc.cpp,
+// check_workload.cpp, check_kernel.cpp), and written back as the effective configuration. (The
+// configuration reference: reference.cpp.)
 //
 // Every key a user can write is declared once, in the schema files, with its type, unit, range
 // and meaning; docs/config.md is generated from these declarations.
@@ -207,30 +208,31 @@ void refuse_rtapp_json(const std::string& path, diagnostics& diag)
                "blsim run configs/scenarios/rtapp-periodic.yaml --set workload.rtapp_json=" + path);
 }
 
-} // namespace
-
-bool load_scenario_text(const std::string& text, const std::string& path, const std::vector<std::string>& overrides,
-                        scenario_config& out, diagnostics& diag)
+// The scenario's text parsed into @root; false (reported) for a syntax error or an rt-app
+// JSON file given where a scenario goes.
+bool parse_scenario(const std::string& text, const std::string& path, node& root, diagnostics& diag)
 {
-    std::string error;
-    node root;
-    {
-        diagnostics parsing;
-        const bool parsed = cfg::parse_yaml(text, path, root, parsing);
-        if (rtapp_json_given_for_scenario(text, parsed ? &root : nullptr)) {
-            refuse_rtapp_json(path, diag);
-            return false;
-        }
-        // Anything to say (an error, a note): parsed again, to say it (parse_yaml's messages
-        // go to the caller's list).
-        if (!parsed || parsing.count() != 0 || parsing.note_count() != 0) {
-            root = node{};
-            if (!cfg::parse_yaml(text, path, root, diag))
-                return false;
-        }
+    diagnostics parsing;
+    const bool parsed = cfg::parse_yaml(text, path, root, parsing);
+    if (rtapp_json_given_for_scenario(text, parsed ? &root : nullptr)) {
+        refuse_rtapp_json(path, diag);
+        return false;
     }
+    // Anything to say (an error, a note): parsed again, to say it (parse_yaml's messages
+    // go to the caller's list).
+    if (!parsed || parsing.count() != 0 || parsing.note_count() != 0) {
+        root = node{};
+        if (!cfg::parse_yaml(text, path, root, diag))
+            return false;
+    }
+    return true;
+}
 
-    // A 'soc' override replaces the reference itself, so it is applied before resolving.
+// A 'soc' override replaces the reference itself, so it is applied before resolving; the
+// others (with their index, from 1), to apply after it, are returned.
+std::vector<std::pair<int, std::string>> apply_soc_overrides(node& root, const std::vector<std::string>& overrides,
+                                                             diagnostics& diag)
+{
     std::vector<std::pair<int, std::string>> later;
     for (std::size_t i = 0; i < overrides.size(); i++) {
         const std::string& o = overrides[i];
@@ -239,42 +241,64 @@ bool load_scenario_text(const std::string& text, const std::string& path, const 
         else
             later.emplace_back(static_cast<int>(i + 1), o);
     }
+    return later;
+}
 
-    bool soc_ok = true;
-    if (node* soc = root.find("soc"); soc && soc->is_scalar()) {
-        const std::string soc_path = resolve_relative(relative_to(soc->at, path), soc->value);
-        std::string soc_text;
-        node soc_root;
-        if (!read_source(soc_path, soc_text, error))
-            diag.error(soc->at, "cannot read SoC file '" + soc->value + "': " + error);
-        else
-            cfg::parse_yaml(soc_text, soc_path, soc_root, diag);
-        // On failure the SoC is left empty, and the rest is still checked so that every
-        // error is reported at once.
-        soc_ok = diag.ok();
-        *soc = std::move(soc_root);
+// The SoC file the scenario names (relative to the scenario, @path) read in place of its
+// reference; whether it could be (and nothing before it failed).
+bool read_soc_reference(node& root, const std::string& path, diagnostics& diag)
+{
+    node* soc = root.find("soc");
+    if (!soc || !soc->is_scalar())
+        return true;
+    const std::string soc_path = resolve_relative(relative_to(soc->at, path), soc->value);
+    std::string soc_text, error;
+    node soc_root;
+    if (!read_source(soc_path, soc_text, error))
+        diag.error(soc->at, "cannot read SoC file '" + soc->value + "': " + error);
+    else
+        cfg::parse_yaml(soc_text, soc_path, soc_root, diag);
+    // On failure the SoC is left empty, and the rest is still checked so that every
+    // error is reported at once.
+    const bool soc_ok = diag.ok();
+    *soc = std::move(soc_root);
+    return soc_ok;
+}
+
+// The SoC could not be read: everything but it bound (and so checked), without its noise.
+void bind_without_soc(const node& root, scenario_config& c, bind_context& ctx)
+{
+    node rest = root;
+    std::size_t i = std::find(rest.keys.begin(), rest.keys.end(), "soc") - rest.keys.begin();
+    if (i < rest.keys.size()) {
+        rest.keys.erase(rest.keys.begin() + i);
+        rest.key_marks.erase(rest.key_marks.begin() + i);
+        rest.items.erase(rest.items.begin() + i);
     }
+    scenario_schema(false).bind(rest, c, ctx, "");
+}
 
+} // namespace
+
+bool load_scenario_text(const std::string& text, const std::string& path, const std::vector<std::string>& overrides,
+                        scenario_config& out, diagnostics& diag)
+{
+    node root;
+    if (!parse_scenario(text, path, root, diag))
+        return false;
+    const std::vector<std::pair<int, std::string>> later = apply_soc_overrides(root, overrides, diag);
+    const bool soc_ok = read_soc_reference(root, path, diag);
     for (const auto& [index, o] : later)
         cfg::apply_override(root, o, index, diag);
 
     bind_context ctx(diag);
     ctx.record("", root.at);
     scenario_config c;
-    if (soc_ok) {
-        scenario_schema().bind(root, c, ctx, "");
-    } else {
-        // The SoC could not be read: check everything but it, without its noise.
-        node rest = root;
-        std::size_t i = std::find(rest.keys.begin(), rest.keys.end(), "soc") - rest.keys.begin();
-        if (i < rest.keys.size()) {
-            rest.keys.erase(rest.keys.begin() + i);
-            rest.key_marks.erase(rest.key_marks.begin() + i);
-            rest.items.erase(rest.items.begin() + i);
-        }
-        scenario_schema(false).bind(rest, c, ctx, "");
+    if (!soc_ok) {
+        bind_without_soc(root, c, ctx);
         return false;
     }
+    scenario_schema().bind(root, c, ctx, "");
     if (!diag.ok())
         return false;
     apply_interactive_variant(c, ctx);
@@ -295,46 +319,6 @@ std::string effective_yaml(const scenario_config& c)
 {
     return "# blsim effective configuration: every key, defaults included.\n" +
            cfg::emit_yaml(scenario_schema().emit(c));
-}
-
-std::vector<cfg::doc_row> config_reference_rows()
-{
-    std::vector<cfg::doc_row> rows;
-    // The defaults documented are a scenario's own: built on the heap, where GCC 12's
-    // -Wmaybe-uninitialized does not misread the inlined temporary's string members.
-    const auto defaults = std::make_unique<scenario_config>();
-    scenario_schema().document(rows, "", *defaults);
-    return rows;
-}
-
-std::string config_reference_markdown()
-{
-    const std::vector<cfg::doc_row> rows = config_reference_rows();
-    std::ostringstream md;
-    md << "# Configuration reference\n\n"
-          "<!-- Generated by `build/blsim config-reference` from soc/config/src/schema_*.cpp; a test "
-          "fails when this file and the schema disagree. -->\n\n"
-          "A scenario is one YAML file. Its `soc` key names a SoC file (a path relative to the\n"
-          "scenario) or holds the SoC mapping itself; `configs/soc/tc2.yaml` is the reference.\n"
-          "Every key below can be overridden from the command line with\n"
-          "`--set dotted.key=value`; list items are addressed by index or by their `name`\n"
-          "(`--set soc.clusters.a15.cores=1`, `--set workload.tasks.0.util_pct=50`), and the\n"
-          "value is YAML (`--set governor.freq_mhz={a15: 800}`).\n\n"
-          "Unknown keys are errors. Errors are reported as `file:line:col: message` (for an\n"
-          "override: `--set:N:col`, N counting the --set options from 1), all of them at once,\n"
-          "and blsim exits with status 2 without writing anything. YAML tags (`!!str 5`,\n"
-          "`!!int`, `!custom`) are such errors too, in every file blsim reads: a value is read\n"
-          "by its key's type alone, never by a tag.\n\n"
-          "`[]` in a key marks a list item. \"required\" keys have no default. Ranges are\n"
-          "inclusive. EAS units: the EAS energy model's normalised power, the A7 core at 1 GHz\n"
-          "= 1024 (docs/calibration.md).\n\n"
-          "| key | type | unit | default | range | meaning |\n"
-          "|---|---|---|---|---|---|\n";
-    for (const cfg::doc_row& r : rows)
-        md << "| `" << r.key << "` | " << r.type << " | " << r.unit << " | "
-           << (r.default_value.empty() ? "" : "`" + r.default_value + "`") << " | " << r.range
-           << " | " << r.description << " |\n";
-    return md.str();
 }
 
 } // namespace blsim::soc
