@@ -20,6 +20,7 @@
 #include "blsim/soc/child_runs.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/exit_codes.h"
+#include "metrics.h"
 
 namespace blsim::soc {
 
@@ -228,27 +229,23 @@ bool read_compare_summary(const std::string& path, compare_row& row, std::string
     for (int m = 0; m < compare_metrics; m++) {
         compare_value& v = row.values[m];
         v = compare_value{};
+        // A metric a summary lacks, or has as null, is missing (an older or partial run):
+        // shown as "-", not an error.
         const std::vector<std::string> keys = dotted_path(compare_metric_table[m].path);
-        const json* at = &j;
-        std::string walked;
-        for (std::size_t k = 0; k < keys.size() && at; k++) {
-            if (!at->is_object()) {
-                error = path + ": " + walked + " is not an object";
-                return false;
-            }
-            auto it = at->find(keys[k]);
-            at = it == at->end() || it->is_null() ? nullptr : &*it;
-            walked += (k ? "." : "") + keys[k];
-        }
-        if (!at)
+        const path_walk<json> w = walk_path(j, keys, false);
+        if (w.end == path_end::no_key || w.at->is_null())
             continue;
-        if (!at->is_number()) {
-            error = path + ": " + walked + " is not a number";
+        if (w.end == path_end::not_container) {
+            error = path + ": " + walked_path(keys, w.walked) + " is not an object";
+            return false;
+        }
+        if (!w.at->is_number()) {
+            error = path + ": " + walked_path(keys, w.walked) + " is not a number";
             return false;
         }
         v.present = true;
-        v.value = at->get<double>();
-        v.integer = at->is_number_integer();
+        v.value = w.at->get<double>();
+        v.integer = w.at->is_number_integer();
     }
     return true;
 }

@@ -23,6 +23,7 @@
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/schema.h"
 #include "blsim/soc/exit_codes.h"
+#include "metrics.h"
 
 namespace blsim::soc {
 
@@ -160,45 +161,40 @@ bool load_golden(const std::string& path, golden_file& g, cfg::diagnostics& diag
     return ok;
 }
 
-// Where the value of @path is in the summary @j, or why it is not a number there.
+// "null" or "a <type>": how a message names a JSON value's type.
+std::string type_words(const json& v)
+{
+    return v.is_null() ? std::string("null") : std::string("a ") + v.type_name();
+}
+
+// Where the value of @path is in the summary @j, or why it is not a number there (a segment of
+// digits indexes a list).
 std::optional<json> lookup(const json& j, const std::string& path, std::string& why)
 {
-    const json* at = &j;
-    std::string walked;
-    for (const std::string& key : dotted_path(path)) {
-        if (at->is_object()) {
-            auto it = at->find(key);
-            if (it == at->end()) {
-                why = (walked.empty() ? std::string("summary.json") : walked) + " has no '" + key + "'";
-                return std::nullopt;
-            }
-            at = &*it;
-        } else if (at->is_array()) {
-            const bool index = !key.empty() && key.size() < 10 &&
-                               std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; });
-            if (!index) {
-                why = walked + " is a list, and '" + key + "' is not an index";
-                return std::nullopt;
-            }
-            const std::size_t i = std::stoul(key);
-            if (i >= at->size()) {
-                why = walked + " has " + std::to_string(at->size()) + " items, no [" + key + "]";
-                return std::nullopt;
-            }
-            at = &(*at)[i];
-        } else {
-            why = walked + " is " + (at->is_null() ? std::string("null") : std::string("a ") + at->type_name()) +
-                  ", not a mapping";
-            return std::nullopt;
-        }
-        walked += (walked.empty() ? "" : ".") + key;
-    }
-    if (!at->is_number()) {
-        why = "the value is " + (at->is_null() ? std::string("null") : std::string("a ") + at->type_name()) +
-              ", not a number";
+    const std::vector<std::string> keys = dotted_path(path);
+    const path_walk<json> w = walk_path(j, keys, true);
+    const std::string walked = walked_path(keys, w.walked);
+    const std::string key = w.walked < keys.size() ? keys[w.walked] : std::string();
+    switch (w.end) {
+    case path_end::found: break;
+    case path_end::no_key:
+        why = (walked.empty() ? std::string("summary.json") : walked) + " has no '" + key + "'";
+        return std::nullopt;
+    case path_end::not_index:
+        why = walked + " is a list, and '" + key + "' is not an index";
+        return std::nullopt;
+    case path_end::no_item:
+        why = walked + " has " + std::to_string(w.at->size()) + " items, no [" + key + "]";
+        return std::nullopt;
+    case path_end::not_container:
+        why = walked + " is " + type_words(*w.at) + ", not a mapping";
         return std::nullopt;
     }
-    return *at;
+    if (!w.at->is_number()) {
+        why = "the value is " + type_words(*w.at) + ", not a number";
+        return std::nullopt;
+    }
+    return *w.at;
 }
 
 // Removes a directory tree when it goes out of scope.

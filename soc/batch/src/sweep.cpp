@@ -12,7 +12,6 @@
 #include <cerrno>
 #include <charconv>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,7 +22,6 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <random>
 #include <set>
 #include <sstream>
 
