@@ -1,7 +1,7 @@
-// soc/batch/src/sweep.cpp -- `blsim sweep`'s spec (docs/sweeps.md): the parameters, their
-// values, ranges and random draws, the points and their ids, each point's overrides checked,
-// the manifest. Running the points and merging shards: sweep_run.cpp; reading their metrics:
-// sweep_metrics.cpp.
+// soc/batch/src/sweep.cpp -- `blsim sweep`'s spec (docs/sweeps.md): the spec loaded (its base,
+// seeds and metrics; its parameters and their points: param_axes.cpp), the values' texts and
+// the points' ids, each point's overrides checked, the manifest. Running the points and
+// merging shards: sweep_run.cpp; reading their metrics: sweep_metrics.cpp.
 #include "blsim/soc/sweep.h"
 #include "blsim/soc/results_dir.h"
 
