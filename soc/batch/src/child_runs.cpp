@@ -48,8 +48,8 @@ bool open_as(const char* path, int flags, int target)
     return true;
 }
 
-// Starts @r's run, its pid into @pid; false with @error when it could not be started.
-bool start(const run_request& r, const child_run_options& opt, pid_t& pid, std::string& error)
+// `blsim run -q --out DIR [--set K=V]... [extra] SCENARIO`: @r's command line.
+std::vector<std::string> run_args(const run_request& r)
 {
     std::string scenario = r.scenario;
     if (!scenario.empty() && scenario[0] == '-')
@@ -61,6 +61,81 @@ bool start(const run_request& r, const child_run_options& opt, pid_t& pid, std::
     }
     args.insert(args.end(), r.extra_args.begin(), r.extra_args.end());
     args.push_back(scenario);
+    return args;
+}
+
+// In the child: it could not start; errno to the parent through @report_fd (if any).
+[[noreturn]] void could_not_start(int report_fd)
+{
+    const int e = errno;
+    if (report_fd >= 0) {
+        ssize_t ignored = ::write(report_fd, &e, sizeof e);
+        (void)ignored;
+    }
+    ::_exit(127);
+}
+
+// In the child, after fork: stdin and stdout to /dev/null, stderr to @r's file, then the run,
+// in this process (@in_process: the fork of blsim runs it) or by exec. @report_fd: the pipe
+// that tells the parent why the child could not start (-1: none, @opt's message instead).
+[[noreturn]] void be_the_run(const run_request& r, const child_run_options& opt, std::vector<std::string>& args,
+                             std::vector<char*>& argv, int report_fd, bool in_process, pid_t parent)
+{
+    const bool report_start = report_fd >= 0;
+    if (opt.die_with_parent) {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent)
+            ::_exit(127);
+    }
+    if (!open_as("/dev/null", O_RDONLY, 0) || !open_as("/dev/null", O_WRONLY, 1) ||
+        !open_as(r.stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 2))
+        could_not_start(report_fd);
+    if (in_process) {
+        // A fork keeps the parent's signal handlers (an exec would reset them): the run
+        // dies of Ctrl-C as a 'blsim run' does, and the parent alone says what it means.
+        ::signal(SIGINT, SIG_DFL);
+        ::signal(SIGTERM, SIG_DFL);
+        // Started: the parent's read of the report pipe ends here, as an exec would end it.
+        if (report_start)
+            ::close(report_fd);
+        const int rc = self_runner(static_cast<int>(args.size()), argv.data());
+        std::cout.flush();
+        std::cerr.flush();
+        std::fflush(nullptr);
+        ::_exit(rc); // not exit(): the parent's atexit handlers and buffers are the parent's
+    }
+    ::execv(r.exe.c_str(), argv.data());
+    if (!report_start) {
+        ssize_t ignored = ::write(2, opt.exec_failure_message.data(), opt.exec_failure_message.size());
+        (void)ignored;
+    }
+    could_not_start(report_fd);
+}
+
+// In the parent: whether the child @pid started, from the report pipe @report (closed here);
+// false with @error (the child reaped, @pid -1) when it could not.
+bool child_started(int report[2], pid_t& pid, std::string& error)
+{
+    ::close(report[1]);
+    int e = 0;
+    ssize_t n;
+    while ((n = ::read(report[0], &e, sizeof e)) < 0 && errno == EINTR) {
+    }
+    ::close(report[0]);
+    if (n != static_cast<ssize_t>(sizeof e))
+        return true;
+    error = std::strerror(e);
+    int st = 0;
+    while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    pid = -1;
+    return false;
+}
+
+// Starts @r's run, its pid into @pid; false with @error when it could not be started.
+bool start(const run_request& r, const child_run_options& opt, pid_t& pid, std::string& error)
+{
+    std::vector<std::string> args = run_args(r);
     std::vector<char*> argv;
     for (std::string& a : args)
         argv.push_back(a.data());
@@ -94,60 +169,9 @@ bool start(const run_request& r, const child_run_options& opt, pid_t& pid, std::
         }
         return false;
     }
-    if (pid == 0) {
-        auto fail = [&]() {
-            const int e = errno;
-            if (report_start) {
-                ssize_t ignored = ::write(report[1], &e, sizeof e);
-                (void)ignored;
-            }
-            ::_exit(127);
-        };
-        if (opt.die_with_parent) {
-            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-            if (::getppid() != parent)
-                ::_exit(127);
-        }
-        if (!open_as("/dev/null", O_RDONLY, 0) || !open_as("/dev/null", O_WRONLY, 1) ||
-            !open_as(r.stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 2))
-            fail();
-        if (in_process) {
-            // A fork keeps the parent's signal handlers (an exec would reset them): the run
-            // dies of Ctrl-C as a 'blsim run' does, and the parent alone says what it means.
-            ::signal(SIGINT, SIG_DFL);
-            ::signal(SIGTERM, SIG_DFL);
-            // Started: the parent's read of the report pipe ends here, as an exec would end it.
-            if (report_start)
-                ::close(report[1]);
-            const int rc = self_runner(static_cast<int>(args.size()), argv.data());
-            std::cout.flush();
-            std::cerr.flush();
-            std::fflush(nullptr);
-            ::_exit(rc); // not exit(): the parent's atexit handlers and buffers are the parent's
-        }
-        ::execv(r.exe.c_str(), argv.data());
-        if (!report_start) {
-            ssize_t ignored = ::write(2, opt.exec_failure_message.data(), opt.exec_failure_message.size());
-            (void)ignored;
-        }
-        fail();
-    }
-    if (!report_start)
-        return true;
-    ::close(report[1]);
-    int e = 0;
-    ssize_t n;
-    while ((n = ::read(report[0], &e, sizeof e)) < 0 && errno == EINTR) {
-    }
-    ::close(report[0]);
-    if (n != static_cast<ssize_t>(sizeof e))
-        return true;
-    error = std::strerror(e);
-    int st = 0;
-    while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
-    pid = -1;
-    return false;
+    if (pid == 0)
+        be_the_run(r, opt, args, argv, report_start ? report[1] : -1, in_process, parent);
+    return report_start ? child_started(report, pid, error) : true;
 }
 
 template <class Json>

@@ -20,6 +20,7 @@
 #include "blsim/soc/child_runs.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/exit_codes.h"
+#include "metrics.h"
 
 namespace blsim::soc {
 
@@ -228,27 +229,23 @@ bool read_compare_summary(const std::string& path, compare_row& row, std::string
     for (int m = 0; m < compare_metrics; m++) {
         compare_value& v = row.values[m];
         v = compare_value{};
+        // A metric a summary lacks, or has as null, is missing (an older or partial run):
+        // shown as "-", not an error.
         const std::vector<std::string> keys = dotted_path(compare_metric_table[m].path);
-        const json* at = &j;
-        std::string walked;
-        for (std::size_t k = 0; k < keys.size() && at; k++) {
-            if (!at->is_object()) {
-                error = path + ": " + walked + " is not an object";
-                return false;
-            }
-            auto it = at->find(keys[k]);
-            at = it == at->end() || it->is_null() ? nullptr : &*it;
-            walked += (k ? "." : "") + keys[k];
-        }
-        if (!at)
+        const path_walk<json> w = walk_path(j, keys, false);
+        if (w.end == path_end::no_key || w.at->is_null())
             continue;
-        if (!at->is_number()) {
-            error = path + ": " + walked + " is not a number";
+        if (w.end == path_end::not_container) {
+            error = path + ": " + walked_path(keys, w.walked) + " is not an object";
+            return false;
+        }
+        if (!w.at->is_number()) {
+            error = path + ": " + walked_path(keys, w.walked) + " is not a number";
             return false;
         }
         v.present = true;
-        v.value = at->get<double>();
-        v.integer = at->is_number_integer();
+        v.value = w.at->get<double>();
+        v.integer = w.at->is_number_integer();
     }
     return true;
 }
@@ -369,6 +366,189 @@ int write_compare_report(const std::string& dir, const std::vector<compare_row>&
     return exit_ok;
 }
 
+// Checks argument @k (a run directory, its summary.json, or a scenario loaded with the
+// overrides): a run's numbers go into @row, a scenario becomes a job. False (reported) when it
+// is neither.
+bool check_input(const compare_options& opt, std::size_t k, compare_row& row, std::vector<job>& jobs,
+                 std::ostream& err)
+{
+    auto refuse = [&](const std::string& message) {
+        err << "blsim: compare: " << message << "\n";
+        return false;
+    };
+    const std::string& in = opt.inputs[k];
+    row.input = in;
+    const bool builtin = in.rfind("builtin:", 0) == 0;
+    std::error_code ec;
+    const fs::file_status st = builtin ? fs::file_status(fs::file_type::regular) : fs::status(in, ec);
+    std::string error;
+    if (fs::is_directory(st)) {
+        const fs::path summary = fs::path(in) / "summary.json";
+        if (!fs::exists(summary, ec))
+            return refuse("'" + in + "' is a directory without summary.json (not a complete run)");
+        if (!read_compare_summary(summary.string(), row, error))
+            return refuse(error);
+        row.dir = in;
+    } else if (!builtin && fs::exists(st) && fs::path(in).filename() == "summary.json") {
+        // A run directory's summary named itself.
+        if (!read_compare_summary(in, row, error))
+            return refuse(error);
+        row.dir = fs::path(in).has_parent_path() ? fs::path(in).parent_path().string() : ".";
+    } else if (fs::exists(st)) {
+        cfg::diagnostics diag;
+        scenario_config cfg;
+        if (!load_scenario(in, opt.overrides, cfg, diag)) {
+            diag.print(err);
+            return false;
+        }
+        job j;
+        j.row = k;
+        jobs.push_back(j);
+    } else if (st.type() == fs::file_type::not_found) {
+        return refuse("'" + in + "': no such file or directory (neither a scenario nor a run directory)");
+    } else {
+        return refuse("'" + in + "': cannot access: " + ec.message());
+    }
+    return true;
+}
+
+// Every argument is checked (each scenario loaded, with the overrides), and --set and --report
+// with them, before anything runs; false (every problem reported) when any is bad.
+bool check_inputs(const compare_options& opt, std::vector<compare_row>& rows, std::vector<job>& jobs,
+                  std::ostream& err)
+{
+    bool bad = false;
+    for (std::size_t k = 0; k < opt.inputs.size(); k++)
+        bad = !check_input(opt, k, rows[k], jobs, err) || bad;
+    if (!opt.overrides.empty() && jobs.empty() && !bad) {
+        err << "blsim: compare: --set changes the scenarios that compare runs, and no argument is a scenario\n";
+        bad = true;
+    }
+    if (!opt.report_dir.empty()) {
+        std::error_code ec;
+        if (fs::exists(opt.report_dir, ec) && !fs::is_directory(opt.report_dir, ec)) {
+            err << "blsim: compare: --report '" << opt.report_dir << "': it exists and is not a directory\n";
+            bad = true;
+        }
+    }
+    return !bad;
+}
+
+// Where each job's run goes (under --keep, or the scratch directory @work) and its stderr
+// (always under @work); checked before anything runs. An exit status, exit_ok when all is set.
+int place_jobs(const compare_options& opt, std::vector<job>& jobs, temp_dir& work, std::ostream& err)
+{
+    // An environment failure (TMPDIR missing, full or unwritable), named with its path.
+    std::string tmpl, why;
+    if (!make_scratch_dir("blsim-compare", tmpl, why)) {
+        err << "blsim: error: compare: cannot create a temporary directory " << why << "\n";
+        return exit_failed;
+    }
+    work.path = tmpl;
+    if (!opt.keep_dir.empty()) {
+        std::error_code ec;
+        fs::create_directories(opt.keep_dir, ec);
+        if (ec || !fs::is_directory(opt.keep_dir)) {
+            err << "blsim: compare: cannot create the --keep directory '" << opt.keep_dir
+                << "': " << (ec ? ec.message() : std::string(std::strerror(ENOTDIR))) << "\n";
+            return exit_usage;
+        }
+    }
+    for (job& j : jobs) {
+        const std::string num = std::to_string(j.row + 1);
+        std::string stem = fs::path(opt.inputs[j.row]).stem().string();
+        if (stem.empty())
+            stem = "scenario";
+        j.out_dir = opt.keep_dir.empty() ? (fs::path(work.path) / num).string()
+                                         : (fs::path(opt.keep_dir) / (num + "-" + stem)).string();
+        j.err_file = (fs::path(work.path) / (num + ".stderr")).string();
+        std::error_code ec;
+        if (fs::exists(j.out_dir, ec) && !fs::is_directory(j.out_dir, ec)) {
+            err << "blsim: compare: cannot keep the results of '" << opt.inputs[j.row] << "' in '" << j.out_dir
+                << "': it exists and is not a directory\n";
+            return exit_usage;
+        }
+        // A directory holds one run's set: an earlier comparison's is not mixed into.
+        std::string why;
+        if (!opt.keep_dir.empty() && !check_out_dir(j.out_dir, false, why)) {
+            err << "blsim: compare: cannot keep the results of '" << opt.inputs[j.row] << "' in '" << j.out_dir
+                << "': it holds an earlier run's results (give another --keep directory)\n";
+            return exit_usage;
+        }
+    }
+    return exit_ok;
+}
+
+// Runs the jobs, at most N at once; every scenario runs, even after one fails, so that the
+// report does not depend on timing. Then the runs' stderr, in argument order: a failed run's
+// last lines, a successful run's warnings in full. An exit status: the first failure's class.
+int run_jobs(const compare_options& opt, const std::vector<job>& jobs, std::ostream& err)
+{
+    std::vector<run_request> requests;
+    for (const job& j : jobs)
+        requests.push_back({opt.exe, j.out_dir, opt.inputs[j.row], opt.overrides, {}, j.err_file});
+    std::vector<run_outcome> outcomes;
+    std::string error;
+    if (!run_children(requests, {runs_at_once(opt.jobs), false, ""}, outcomes, error)) {
+        err << "blsim: compare: waiting for the runs: " << error << "\n";
+        return exit_failed;
+    }
+    int rc = exit_ok;
+    for (std::size_t k = 0; k < jobs.size(); k++) {
+        const std::string& in = opt.inputs[jobs[k].row];
+        const run_outcome& o = outcomes[k];
+        if (!o.start_error.empty()) {
+            err << "blsim: compare: cannot start '" << opt.exe << "' to run '" << in << "': " << o.start_error
+                << "\n";
+            rc = rc ? rc : exit_failed;
+            continue;
+        }
+        const std::vector<std::string> lines = file_lines(jobs[k].err_file);
+        if (o.succeeded()) {
+            if (!lines.empty()) {
+                err << "blsim: compare: the run of '" << in << "' printed:\n";
+                write_indented(err, lines);
+            }
+            continue;
+        }
+        const int cls = WIFEXITED(o.status) && WEXITSTATUS(o.status) == exit_usage ? exit_usage : exit_failed;
+        rc = rc ? rc : cls;
+        err << "blsim: compare: the run of '" << in << "' failed (" << describe_status(o.status) << ")";
+        write_stderr_tail(err, lines, stderr_tail_lines);
+    }
+    return rc;
+}
+
+// Each job's numbers, from the summary.json its run wrote; false (reported) at the first
+// unreadable one.
+bool read_job_results(const compare_options& opt, const std::vector<job>& jobs, std::vector<compare_row>& rows,
+                      std::ostream& err)
+{
+    for (const job& j : jobs) {
+        std::string error;
+        if (!read_compare_summary((fs::path(j.out_dir) / "summary.json").string(), rows[j.row], error)) {
+            err << "blsim: compare: the run of '" << opt.inputs[j.row] << "' left no readable results: " << error
+                << "\n";
+            return false;
+        }
+        if (!opt.keep_dir.empty())
+            rows[j.row].dir = j.out_dir;
+    }
+    return true;
+}
+
+// Runs the scenarios among the arguments and reads their numbers into @rows. An exit status.
+int run_scenarios(const compare_options& opt, std::vector<job>& jobs, std::vector<compare_row>& rows,
+                  std::ostream& err)
+{
+    temp_dir work;
+    if (const int rc = place_jobs(opt, jobs, work, err); rc != exit_ok)
+        return rc;
+    if (const int rc = run_jobs(opt, jobs, err); rc != exit_ok)
+        return rc;
+    return read_job_results(opt, jobs, rows, err) ? exit_ok : exit_failed;
+}
+
 } // namespace
 
 int run_compare(const compare_options& given, std::ostream& out, std::ostream& err)
@@ -377,156 +557,13 @@ int run_compare(const compare_options& given, std::ostream& out, std::ostream& e
     compare_options opt = given;
     if (!opt.report_dir.empty() && opt.keep_dir.empty())
         opt.keep_dir = opt.report_dir;
-    const std::size_t n = opt.inputs.size();
-    std::vector<compare_row> rows(n);
+    std::vector<compare_row> rows(opt.inputs.size());
     std::vector<job> jobs;
-    bool bad = false;
-    auto refuse = [&](const std::string& message) {
-        err << "blsim: compare: " << message << "\n";
-        bad = true;
-    };
-
-    // Every argument is checked (each scenario loaded, with the overrides) before anything runs.
-    for (std::size_t k = 0; k < n; k++) {
-        const std::string& in = opt.inputs[k];
-        rows[k].input = in;
-        const bool builtin = in.rfind("builtin:", 0) == 0;
-        std::error_code ec;
-        const fs::file_status st = builtin ? fs::file_status(fs::file_type::regular) : fs::status(in, ec);
-        std::string error;
-        if (fs::is_directory(st)) {
-            const fs::path summary = fs::path(in) / "summary.json";
-            if (!fs::exists(summary, ec))
-                refuse("'" + in + "' is a directory without summary.json (not a complete run)");
-            else if (!read_compare_summary(summary.string(), rows[k], error))
-                refuse(error);
-            else
-                rows[k].dir = in;
-        } else if (!builtin && fs::exists(st) && fs::path(in).filename() == "summary.json") {
-            // A run directory's summary named itself.
-            if (!read_compare_summary(in, rows[k], error))
-                refuse(error);
-            else
-                rows[k].dir = fs::path(in).has_parent_path() ? fs::path(in).parent_path().string() : ".";
-        } else if (fs::exists(st)) {
-            cfg::diagnostics diag;
-            scenario_config cfg;
-            if (!load_scenario(in, opt.overrides, cfg, diag)) {
-                diag.print(err);
-                bad = true;
-            } else {
-                job j;
-                j.row = k;
-                jobs.push_back(j);
-            }
-        } else if (st.type() == fs::file_type::not_found) {
-            refuse("'" + in + "': no such file or directory (neither a scenario nor a run directory)");
-        } else {
-            refuse("'" + in + "': cannot access: " + ec.message());
-        }
-    }
-    if (!opt.overrides.empty() && jobs.empty() && !bad)
-        refuse("--set changes the scenarios that compare runs, and no argument is a scenario");
-    if (!opt.report_dir.empty()) {
-        std::error_code ec;
-        if (fs::exists(opt.report_dir, ec) && !fs::is_directory(opt.report_dir, ec))
-            refuse("--report '" + opt.report_dir + "': it exists and is not a directory");
-    }
-    if (bad)
+    if (!check_inputs(opt, rows, jobs, err))
         return exit_usage;
-
-    if (!jobs.empty()) {
-        temp_dir work;
-        // An environment failure (TMPDIR missing, full or unwritable), named with its path.
-        std::string tmpl, why;
-        if (!make_scratch_dir("blsim-compare", tmpl, why)) {
-            err << "blsim: error: compare: cannot create a temporary directory " << why << "\n";
-            return exit_failed;
-        }
-        work.path = tmpl;
-        if (!opt.keep_dir.empty()) {
-            std::error_code ec;
-            fs::create_directories(opt.keep_dir, ec);
-            if (ec || !fs::is_directory(opt.keep_dir)) {
-                err << "blsim: compare: cannot create the --keep directory '" << opt.keep_dir
-                    << "': " << (ec ? ec.message() : std::string(std::strerror(ENOTDIR))) << "\n";
-                return exit_usage;
-            }
-        }
-        for (job& j : jobs) {
-            const std::string num = std::to_string(j.row + 1);
-            std::string stem = fs::path(opt.inputs[j.row]).stem().string();
-            if (stem.empty())
-                stem = "scenario";
-            j.out_dir = opt.keep_dir.empty() ? (fs::path(work.path) / num).string()
-                                             : (fs::path(opt.keep_dir) / (num + "-" + stem)).string();
-            j.err_file = (fs::path(work.path) / (num + ".stderr")).string();
-            std::error_code ec;
-            if (fs::exists(j.out_dir, ec) && !fs::is_directory(j.out_dir, ec)) {
-                err << "blsim: compare: cannot keep the results of '" << opt.inputs[j.row] << "' in '"
-                    << j.out_dir << "': it exists and is not a directory\n";
-                return exit_usage;
-            }
-            // A directory holds one run's set: an earlier comparison's is not mixed into.
-            std::string why;
-            if (!opt.keep_dir.empty() && !check_out_dir(j.out_dir, false, why)) {
-                err << "blsim: compare: cannot keep the results of '" << opt.inputs[j.row] << "' in '" << j.out_dir
-                    << "': it holds an earlier run's results (give another --keep directory)\n";
-                return exit_usage;
-            }
-        }
-
-        // At most N runs at once; every scenario runs, even after one fails, so that the
-        // report does not depend on timing.
-        std::vector<run_request> requests;
-        for (const job& j : jobs)
-            requests.push_back({opt.exe, j.out_dir, opt.inputs[j.row], opt.overrides, {}, j.err_file});
-        std::vector<run_outcome> outcomes;
-        std::string error;
-        if (!run_children(requests, {runs_at_once(opt.jobs), false, ""}, outcomes, error)) {
-            err << "blsim: compare: waiting for the runs: " << error << "\n";
-            return exit_failed;
-        }
-
-        // The runs' stderr, in argument order: a failed run's last lines, a successful run's
-        // warnings in full.
-        int rc = exit_ok;
-        for (std::size_t k = 0; k < jobs.size(); k++) {
-            const std::string& in = opt.inputs[jobs[k].row];
-            const run_outcome& o = outcomes[k];
-            if (!o.start_error.empty()) {
-                err << "blsim: compare: cannot start '" << opt.exe << "' to run '" << in << "': " << o.start_error
-                    << "\n";
-                rc = rc ? rc : exit_failed;
-                continue;
-            }
-            const std::vector<std::string> lines = file_lines(jobs[k].err_file);
-            if (o.succeeded()) {
-                if (!lines.empty()) {
-                    err << "blsim: compare: the run of '" << in << "' printed:\n";
-                    write_indented(err, lines);
-                }
-                continue;
-            }
-            const int cls = WIFEXITED(o.status) && WEXITSTATUS(o.status) == exit_usage ? exit_usage : exit_failed;
-            rc = rc ? rc : cls;
-            err << "blsim: compare: the run of '" << in << "' failed (" << describe_status(o.status) << ")";
-            write_stderr_tail(err, lines, stderr_tail_lines);
-        }
-        if (rc != exit_ok)
+    if (!jobs.empty())
+        if (const int rc = run_scenarios(opt, jobs, rows, err); rc != exit_ok)
             return rc;
-
-        for (const job& j : jobs) {
-            std::string error;
-            if (!read_compare_summary((fs::path(j.out_dir) / "summary.json").string(), rows[j.row], error)) {
-                err << "blsim: compare: the run of '" << opt.inputs[j.row] << "' left no readable results: " << error
-                    << "\n";
-                return exit_failed;
-            }
-            if (!opt.keep_dir.empty())
-                rows[j.row].dir = j.out_dir;
-        }
-    }
 
     out << (opt.json ? compare_json(rows) : compare_table(rows));
     out.flush();

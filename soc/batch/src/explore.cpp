@@ -187,42 +187,31 @@ bool parse_explore_args(const std::vector<std::string>& args, explore_options& o
     return true;
 }
 
-int run_explore(const explore_options& opt, std::ostream& out, std::ostream& err)
-{
-    // The scenario with the overrides, checked as every run will load it: bad input is
-    // reported once, before anything runs.
-    {
-        cfg::diagnostics diag;
-        scenario_config cfg;
-        std::vector<std::string> first = opt.overrides;
-        first.push_back("seed=" + std::to_string(opt.first_seed));
-        if (!load_scenario(opt.scenario, first, cfg, diag)) {
-            diag.print(err);
-            return exit_usage;
-        }
-        if (!cfg.jitter.enabled)
-            err << "blsim: explore: warning: jitter is off in this scenario: every seed takes the same path "
-                   "through the races (set jitter.enabled: true; docs/explore.md)\n";
-    }
-    std::error_code ec;
-    if (!opt.out_dir.empty()) {
-        fs::create_directories(opt.out_dir, ec);
-        if (ec) {
-            err << "blsim: explore: cannot create " << opt.out_dir << ": " << ec.message() << "\n";
-            return exit_usage;
-        }
-    }
-    // The runs' own results are of no interest (a violating run writes none): a scratch
-    // directory, removed at the end.
-    std::string scratch_template = (fs::temp_directory_path(ec) / "blsim-explore-XXXXXX").string();
-    if (!::mkdtemp(scratch_template.data())) {
-        err << "blsim: explore: cannot create a scratch directory in " << fs::temp_directory_path(ec).string()
-            << "\n";
-        return exit_failed;
-    }
-    const fs::path scratch(scratch_template);
+namespace {
 
-    std::vector<seed_run> runs(static_cast<std::size_t>(opt.seeds));
+// The scenario with the overrides, checked as every run will load it: bad input is reported
+// once, before anything runs. False when it does not load.
+bool check_scenario(const explore_options& opt, std::ostream& err)
+{
+    cfg::diagnostics diag;
+    scenario_config cfg;
+    std::vector<std::string> first = opt.overrides;
+    first.push_back("seed=" + std::to_string(opt.first_seed));
+    if (!load_scenario(opt.scenario, first, cfg, diag)) {
+        diag.print(err);
+        return false;
+    }
+    if (!cfg.jitter.enabled)
+        err << "blsim: explore: warning: jitter is off in this scenario: every seed takes the same path "
+               "through the races (set jitter.enabled: true; docs/explore.md)\n";
+    return true;
+}
+
+// Each seed's run: @runs gets the seeds, the result the requests, their results and stderr in
+// @scratch.
+std::vector<run_request> seed_requests(const explore_options& opt, const fs::path& scratch,
+                                       std::vector<seed_run>& runs)
+{
     std::vector<run_request> requests;
     for (std::size_t i = 0; i < runs.size(); i++) {
         runs[i].seed = opt.first_seed + static_cast<long long>(i);
@@ -239,11 +228,17 @@ int run_explore(const explore_options& opt, std::ostream& out, std::ostream& err
             r.extra_args.insert(r.extra_args.end(), {"--inject-bug", opt.inject_bug});
         requests.push_back(std::move(r));
     }
-    const unsigned limit = runs_at_once(opt.jobs);
-    err << "blsim: explore: " << opt.scenario << ", seeds " << opt.first_seed << ".." << runs.back().seed << " ("
-        << opt.seeds << " runs, at most " << limit << " at once)\n";
-    err.flush();
+    return requests;
+}
 
+// Runs every seed, at most @limit at once (none started after the first violation with
+// --stop-at-first), a progress line as they finish; each run's files are removed as it
+// finishes, a violating run's stderr tail kept. @wall_s: how long it took. False (reported)
+// when the runs cannot be waited for.
+bool run_seeds(const explore_options& opt, unsigned limit, const std::vector<run_request>& requests,
+               std::vector<seed_run>& runs, double& wall_s, std::ostream& err)
+{
+    std::error_code ec;
     progress_line prog(err, "explore", "violating", runs.size(), 0);
     std::size_t violations = 0;
     child_run_options how{limit, true, "blsim: explore: cannot execute the blsim binary\n"};
@@ -266,104 +261,174 @@ int run_explore(const explore_options& opt, std::ostream& out, std::ostream& err
     std::string error;
     const bool waited = run_children(requests, how, outcomes, error, finished);
     prog.end();
-    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    fs::remove_all(scratch, ec);
-    if (!waited) {
+    wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!waited)
         err << "blsim: explore: waiting for the runs: " << error << "\n";
-        return exit_failed;
-    }
+    return waited;
+}
 
-    // Kinds, in order of their first seed.
-    struct kind_row {
-        std::string kind;
-        std::size_t count = 0;
-        long long first_seed = 0;
-    };
-    std::vector<kind_row> kinds;
-    std::map<std::string, std::size_t> kind_at;
+// One kind of violation: how many seeds, and the first.
+struct kind_row {
+    std::string kind;
+    std::size_t count = 0;
+    long long first_seed = 0;
+};
+
+// What the runs came to: how many ran, the violating ones, and their kinds in order of their
+// first seed.
+struct findings {
     std::size_t ran = 0;
     std::vector<const seed_run*> violating;
+    std::vector<kind_row> kinds;
+};
+
+findings find_violations(const std::vector<seed_run>& runs)
+{
+    findings f;
+    std::map<std::string, std::size_t> kind_at;
     for (const seed_run& r : runs) {
-        ran += r.started;
+        f.ran += r.started;
         if (!r.violated())
             continue;
-        violating.push_back(&r);
+        f.violating.push_back(&r);
         const std::string k = violation_kind(r.stderr_lines, r.outcome.status);
-        auto [it, fresh] = kind_at.emplace(k, kinds.size());
+        auto [it, fresh] = kind_at.emplace(k, f.kinds.size());
         if (fresh)
-            kinds.push_back({k, 0, r.seed});
-        kinds[it->second].count++;
+            f.kinds.push_back({k, 0, r.seed});
+        f.kinds[it->second].count++;
     }
-    std::string sets;
-    for (const std::string& o : opt.overrides)
-        sets += " --set " + shell_word(o);
-    if (!opt.mutant.empty())
-        sets += " --mutant " + opt.mutant;
-    if (!opt.inject_bug.empty())
-        sets += " --inject-bug " + opt.inject_bug;
-    // A run with a test hook reproduces in the binary that has them.
-    const std::string blsim = opt.mutant.empty() && opt.inject_bug.empty() ? "blsim" : "blsim-test";
-    auto reproduce = [&](long long seed) {
+    return f;
+}
+
+// The command that reproduces a seed's run, with its Perfetto trace.
+struct reproducer {
+    std::string sets;  // the options the runs were given: " --set K=V ..."
+    std::string blsim; // the binary: a run with a test hook reproduces in the one that has them
+
+    explicit reproducer(const explore_options& opt)
+    {
+        for (const std::string& o : opt.overrides)
+            sets += " --set " + shell_word(o);
+        if (!opt.mutant.empty())
+            sets += " --mutant " + opt.mutant;
+        if (!opt.inject_bug.empty())
+            sets += " --inject-bug " + opt.inject_bug;
+        blsim = opt.mutant.empty() && opt.inject_bug.empty() ? "blsim" : "blsim-test";
+    }
+
+    std::string command(const explore_options& opt, long long seed) const
+    {
         return blsim + " run " + shell_word(opt.scenario) + sets + " --set seed=" + std::to_string(seed) +
                " --trace perfetto --out out/explore-seed-" + std::to_string(seed);
-    };
-
-    if (!opt.out_dir.empty()) {
-        json doc;
-        doc["scenario"] = opt.scenario;
-        doc["overrides"] = opt.overrides;
-        doc["mutant"] = opt.mutant.empty() ? json(nullptr) : json(opt.mutant);
-        doc["first_seed"] = opt.first_seed;
-        doc["seeds"] = opt.seeds;
-        doc["runs"] = ran;
-        doc["violations"] = violating.size();
-        json ks = json::array();
-        for (const kind_row& k : kinds)
-            ks.push_back({{"kind", k.kind}, {"count", k.count}, {"first_seed", k.first_seed}});
-        doc["kinds"] = ks;
-        json vs = json::array();
-        for (const seed_run* r : violating) {
-            const int st = r->outcome.status;
-            vs.push_back({{"seed", r->seed},
-                          {"exit_status", r->outcome.start_error.empty() && WIFEXITED(st) ? json(WEXITSTATUS(st))
-                                                                                          : json(nullptr)},
-                          {"signal", r->outcome.start_error.empty() && WIFSIGNALED(st) ? json(WTERMSIG(st))
-                                                                                       : json(nullptr)},
-                          {"kind", violation_kind(r->stderr_lines, st)},
-                          {"stderr_tail", r->stderr_lines},
-                          {"reproduce", reproduce(r->seed)}});
-        }
-        doc["violating_seeds"] = vs;
-        if (!write_file_atomically((fs::path(opt.out_dir) / "explore.json").string(), doc.dump(2) + "\n", error)) {
-            err << "blsim: explore: cannot write " << error << "\n";
-            return exit_failed;
-        }
     }
+};
 
+// --out DIR's explore.json: the exploration, its kinds, and every violating seed.
+json explore_json(const explore_options& opt, const findings& f, const reproducer& rep)
+{
+    json doc;
+    doc["scenario"] = opt.scenario;
+    doc["overrides"] = opt.overrides;
+    doc["mutant"] = opt.mutant.empty() ? json(nullptr) : json(opt.mutant);
+    doc["first_seed"] = opt.first_seed;
+    doc["seeds"] = opt.seeds;
+    doc["runs"] = f.ran;
+    doc["violations"] = f.violating.size();
+    json ks = json::array();
+    for (const kind_row& k : f.kinds)
+        ks.push_back({{"kind", k.kind}, {"count", k.count}, {"first_seed", k.first_seed}});
+    doc["kinds"] = ks;
+    json vs = json::array();
+    for (const seed_run* r : f.violating) {
+        const int st = r->outcome.status;
+        vs.push_back({{"seed", r->seed},
+                      {"exit_status", r->outcome.start_error.empty() && WIFEXITED(st) ? json(WEXITSTATUS(st))
+                                                                                      : json(nullptr)},
+                      {"signal", r->outcome.start_error.empty() && WIFSIGNALED(st) ? json(WTERMSIG(st))
+                                                                                   : json(nullptr)},
+                      {"kind", violation_kind(r->stderr_lines, st)},
+                      {"stderr_tail", r->stderr_lines},
+                      {"reproduce", rep.command(opt, r->seed)}});
+    }
+    doc["violating_seeds"] = vs;
+    return doc;
+}
+
+// The summary line, then the kinds and the first reproducing commands.
+void print_report(const explore_options& opt, const findings& f, const reproducer& rep, double wall_s,
+                  unsigned limit, std::ostream& out)
+{
     char rate[64];
-    std::snprintf(rate, sizeof rate, "%.1f", wall_s > 0 ? static_cast<double>(ran) / wall_s : 0.0);
-    out << "explore: " << opt.scenario << sets << ": " << ran << " of " << opt.seeds << " seeds run ("
-        << opt.first_seed << ".." << opt.first_seed + static_cast<long long>(ran) - 1 << "), " << violating.size()
-        << (violating.size() == 1 ? " violation" : " violations") << "; " << rate << " seeds/s, " << limit
-        << " at once\n";
-    if (!violating.empty()) {
+    std::snprintf(rate, sizeof rate, "%.1f", wall_s > 0 ? static_cast<double>(f.ran) / wall_s : 0.0);
+    out << "explore: " << opt.scenario << rep.sets << ": " << f.ran << " of " << opt.seeds << " seeds run ("
+        << opt.first_seed << ".." << opt.first_seed + static_cast<long long>(f.ran) - 1 << "), "
+        << f.violating.size() << (f.violating.size() == 1 ? " violation" : " violations") << "; " << rate
+        << " seeds/s, " << limit << " at once\n";
+    if (!f.violating.empty()) {
         out << "  count  first seed  kind\n";
-        for (const kind_row& k : kinds) {
+        for (const kind_row& k : f.kinds) {
             char buf[64];
             std::snprintf(buf, sizeof buf, "  %5zu  %10lld  ", k.count, k.first_seed);
             out << buf << k.kind << "\n";
         }
         out << "reproduce, with its Perfetto trace:\n";
-        for (std::size_t i = 0; i < violating.size() && i < listed_violations; i++)
-            out << "  " << reproduce(violating[i]->seed) << "\n";
-        if (violating.size() > listed_violations)
-            out << "  ... " << violating.size() - listed_violations << " more"
+        for (std::size_t i = 0; i < f.violating.size() && i < listed_violations; i++)
+            out << "  " << rep.command(opt, f.violating[i]->seed) << "\n";
+        if (f.violating.size() > listed_violations)
+            out << "  ... " << f.violating.size() - listed_violations << " more"
                 << (opt.out_dir.empty() ? " (--out DIR lists them all)" : " in explore.json") << "\n";
     }
     if (!opt.out_dir.empty())
         out << "results: " << (fs::path(opt.out_dir) / "explore.json").string() << "\n";
     out.flush();
-    return violating.empty() ? exit_ok : exit_failed;
+}
+
+} // namespace
+
+int run_explore(const explore_options& opt, std::ostream& out, std::ostream& err)
+{
+    if (!check_scenario(opt, err))
+        return exit_usage;
+    std::error_code ec;
+    if (!opt.out_dir.empty()) {
+        fs::create_directories(opt.out_dir, ec);
+        if (ec) {
+            err << "blsim: explore: cannot create " << opt.out_dir << ": " << ec.message() << "\n";
+            return exit_usage;
+        }
+    }
+    // The runs' own results are of no interest (a violating run writes none): a scratch
+    // directory, removed at the end.
+    std::string scratch_template = (fs::temp_directory_path(ec) / "blsim-explore-XXXXXX").string();
+    if (!::mkdtemp(scratch_template.data())) {
+        err << "blsim: explore: cannot create a scratch directory in " << fs::temp_directory_path(ec).string()
+            << "\n";
+        return exit_failed;
+    }
+    const fs::path scratch(scratch_template);
+
+    std::vector<seed_run> runs(static_cast<std::size_t>(opt.seeds));
+    const std::vector<run_request> requests = seed_requests(opt, scratch, runs);
+    const unsigned limit = runs_at_once(opt.jobs);
+    err << "blsim: explore: " << opt.scenario << ", seeds " << opt.first_seed << ".." << runs.back().seed << " ("
+        << opt.seeds << " runs, at most " << limit << " at once)\n";
+    err.flush();
+    double wall_s = 0;
+    const bool waited = run_seeds(opt, limit, requests, runs, wall_s, err);
+    fs::remove_all(scratch, ec);
+    if (!waited)
+        return exit_failed;
+
+    const findings f = find_violations(runs);
+    const reproducer rep(opt);
+    std::string error;
+    if (!opt.out_dir.empty() && !write_file_atomically((fs::path(opt.out_dir) / "explore.json").string(),
+                                                       explore_json(opt, f, rep).dump(2) + "\n", error)) {
+        err << "blsim: explore: cannot write " << error << "\n";
+        return exit_failed;
+    }
+    print_report(opt, f, rep, wall_s, limit, out);
+    return f.violating.empty() ? exit_ok : exit_failed;
 }
 
 } // namespace blsim::soc

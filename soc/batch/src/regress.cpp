@@ -23,6 +23,7 @@
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/schema.h"
 #include "blsim/soc/exit_codes.h"
+#include "metrics.h"
 
 namespace blsim::soc {
 
@@ -160,45 +161,40 @@ bool load_golden(const std::string& path, golden_file& g, cfg::diagnostics& diag
     return ok;
 }
 
-// Where the value of @path is in the summary @j, or why it is not a number there.
+// "null" or "a <type>": how a message names a JSON value's type.
+std::string type_words(const json& v)
+{
+    return v.is_null() ? std::string("null") : std::string("a ") + v.type_name();
+}
+
+// Where the value of @path is in the summary @j, or why it is not a number there (a segment of
+// digits indexes a list).
 std::optional<json> lookup(const json& j, const std::string& path, std::string& why)
 {
-    const json* at = &j;
-    std::string walked;
-    for (const std::string& key : dotted_path(path)) {
-        if (at->is_object()) {
-            auto it = at->find(key);
-            if (it == at->end()) {
-                why = (walked.empty() ? std::string("summary.json") : walked) + " has no '" + key + "'";
-                return std::nullopt;
-            }
-            at = &*it;
-        } else if (at->is_array()) {
-            const bool index = !key.empty() && key.size() < 10 &&
-                               std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; });
-            if (!index) {
-                why = walked + " is a list, and '" + key + "' is not an index";
-                return std::nullopt;
-            }
-            const std::size_t i = std::stoul(key);
-            if (i >= at->size()) {
-                why = walked + " has " + std::to_string(at->size()) + " items, no [" + key + "]";
-                return std::nullopt;
-            }
-            at = &(*at)[i];
-        } else {
-            why = walked + " is " + (at->is_null() ? std::string("null") : std::string("a ") + at->type_name()) +
-                  ", not a mapping";
-            return std::nullopt;
-        }
-        walked += (walked.empty() ? "" : ".") + key;
-    }
-    if (!at->is_number()) {
-        why = "the value is " + (at->is_null() ? std::string("null") : std::string("a ") + at->type_name()) +
-              ", not a number";
+    const std::vector<std::string> keys = dotted_path(path);
+    const path_walk<json> w = walk_path(j, keys, true);
+    const std::string walked = walked_path(keys, w.walked);
+    const std::string key = w.walked < keys.size() ? keys[w.walked] : std::string();
+    switch (w.end) {
+    case path_end::found: break;
+    case path_end::no_key:
+        why = (walked.empty() ? std::string("summary.json") : walked) + " has no '" + key + "'";
+        return std::nullopt;
+    case path_end::not_index:
+        why = walked + " is a list, and '" + key + "' is not an index";
+        return std::nullopt;
+    case path_end::no_item:
+        why = walked + " has " + std::to_string(w.at->size()) + " items, no [" + key + "]";
+        return std::nullopt;
+    case path_end::not_container:
+        why = walked + " is " + type_words(*w.at) + ", not a mapping";
         return std::nullopt;
     }
-    return *at;
+    if (!w.at->is_number()) {
+        why = "the value is " + type_words(*w.at) + ", not a number";
+        return std::nullopt;
+    }
+    return *w.at;
 }
 
 // Removes a directory tree when it goes out of scope.
@@ -427,32 +423,53 @@ bool regress_within(const regress_metric& m, double value, double golden)
     return d <= m.abs || d <= m.rel * std::fabs(golden);
 }
 
-int run_regress(const regress_options& opt, std::ostream& out, std::ostream& err)
+namespace {
+
+// The cases of a run of the command, in name order, with what their runs gave.
+struct case_set {
+    std::vector<regress_case> cases;
+    std::vector<golden_file> goldens; // each case's golden values (none read with --bless)
+    std::vector<json> summaries;      // each run's summary.json
+    std::vector<bool> ran;            // whether the run succeeded and left a summary.json
+};
+
+// One compared number: its case, its metric, and its value (or why there is none).
+struct metric_row {
+    const regress_case* c;
+    const regress_metric* m;
+    std::optional<json> value;
+    std::string why;
+};
+
+// The case files, DIR/*.yaml in name order; false (reported) when there are none.
+bool list_case_files(const regress_options& opt, std::vector<std::string>& files, std::ostream& err)
 {
-    // The cases: DIR/*.yaml, in name order.
     std::error_code ec;
     if (!fs::is_directory(opt.dir, ec)) {
         err << "blsim: regress: '" << opt.dir << "' is not a directory"
             << (opt.dir_given ? "" : " (run from the repository root, or name the directory of cases)") << "\n";
-        return exit_usage;
+        return false;
     }
-    std::vector<std::string> files;
     for (fs::directory_iterator it(opt.dir, ec), end; !ec && it != end; it.increment(ec))
         if (it->path().extension() == ".yaml" && it->is_regular_file())
             files.push_back(it->path().lexically_normal().string());
     if (ec) {
         err << "blsim: regress: cannot list '" << opt.dir << "': " << ec.message() << "\n";
-        return exit_usage;
+        return false;
     }
     std::sort(files.begin(), files.end());
     if (files.empty()) {
         err << "blsim: regress: no cases in '" << opt.dir << "' (files named *.yaml)\n";
-        return exit_usage;
+        return false;
     }
-    std::vector<std::string> names;
-    for (const std::string& f : files)
-        names.push_back(fs::path(f).stem().string());
-    std::set<std::string> only;
+    return true;
+}
+
+// The names --only chooses among the cases @names (empty: every case); false (reported, every
+// unknown name) when one is not a case.
+bool chosen_cases(const regress_options& opt, const std::vector<std::string>& names, std::set<std::string>& only,
+                  std::ostream& err)
+{
     bool bad = false;
     for (const std::string& n : opt.only) {
         if (std::find(names.begin(), names.end(), n) == names.end()) {
@@ -465,14 +482,16 @@ int run_regress(const regress_options& opt, std::ostream& out, std::ostream& err
         }
         only.insert(n);
     }
-    if (bad)
-        return exit_usage;
+    return !bad;
+}
 
-    // Every case is checked (its file, its scenario with the overrides, its golden file) before
-    // anything runs.
+// Every chosen case is checked (its file, its scenario with the overrides, its golden file)
+// before anything runs; false (the problems printed) when any is bad.
+bool load_cases(const regress_options& opt, const std::vector<std::string>& files,
+                const std::vector<std::string>& names, const std::set<std::string>& only, case_set& set,
+                std::ostream& err)
+{
     cfg::diagnostics diag;
-    std::vector<regress_case> cases;
-    std::vector<golden_file> goldens;
     for (std::size_t i = 0; i < files.size(); i++) {
         if (!only.empty() && !only.count(names[i]))
             continue;
@@ -483,43 +502,52 @@ int run_regress(const regress_options& opt, std::ostream& out, std::ostream& err
             check_scenario(c, diag);
         if (!opt.bless)
             load_golden(c.golden, g, diag);
-        cases.push_back(std::move(c));
-        goldens.push_back(std::move(g));
+        set.cases.push_back(std::move(c));
+        set.goldens.push_back(std::move(g));
     }
     if (!diag.ok()) {
         diag.print(err);
-        return exit_usage;
+        return false;
     }
+    return true;
+}
 
-    temp_dir work;
+// Runs every case into its directory under @work, at most N at once; every case runs, even
+// after one fails, so that the report does not depend on timing. False (reported) when the
+// runs cannot be made or waited for.
+bool run_cases(const regress_options& opt, const case_set& set, temp_dir& work, std::vector<run_request>& runs,
+               std::vector<run_outcome>& outcomes, std::ostream& err)
+{
     // An environment failure (TMPDIR missing, full or unwritable), named with its path.
     std::string tmpl, why;
     if (!make_scratch_dir("blsim-regress", tmpl, why)) {
         err << "blsim: error: regress: cannot create a temporary directory " << why << "\n";
-        return exit_failed;
+        return false;
     }
     work.path = tmpl;
-    std::vector<run_request> runs(cases.size());
+    const std::vector<regress_case>& cases = set.cases;
+    runs.resize(cases.size());
     for (std::size_t k = 0; k < cases.size(); k++) {
         runs[k] = {opt.exe, (fs::path(work.path) / cases[k].name).string(), cases[k].scenario, cases[k].set, {},
                    (fs::path(work.path) / (cases[k].name + ".stderr")).string()};
     }
-
-    // At most N runs at once; every case runs, even after one fails, so that the report does
-    // not depend on timing.
-    std::vector<run_outcome> outcomes;
     std::string error;
     if (!run_children(runs, {runs_at_once(opt.jobs), false, ""}, outcomes, error)) {
         err << "blsim: regress: waiting for the runs: " << error << "\n";
-        return exit_failed;
+        return false;
     }
+    return true;
+}
 
-    // Each case's outcome, in name order: its run's messages, then its numbers.
-    std::vector<json> summaries(cases.size());
-    std::vector<bool> ran(cases.size(), false);
-    for (std::size_t k = 0; k < cases.size(); k++) {
+// Each case's outcome, in name order: its run's messages, then its summary.json read.
+void read_outcomes(const regress_options& opt, const std::vector<run_request>& runs,
+                   const std::vector<run_outcome>& outcomes, case_set& set, std::ostream& err)
+{
+    set.summaries.assign(set.cases.size(), json());
+    set.ran.assign(set.cases.size(), false);
+    for (std::size_t k = 0; k < set.cases.size(); k++) {
         const run_outcome& o = outcomes[k];
-        const std::string& name = cases[k].name;
+        const std::string& name = set.cases[k].name;
         if (!o.start_error.empty()) {
             err << "blsim: regress: " << name << ": cannot start '" << opt.exe << "': " << o.start_error << "\n";
             continue;
@@ -535,139 +563,191 @@ int run_regress(const regress_options& opt, std::ostream& out, std::ostream& err
             write_indented(err, lines);
         }
         std::string why;
-        const json_file got = read_json_file((fs::path(runs[k].out_dir) / "summary.json").string(), summaries[k], why);
+        const json_file got =
+            read_json_file((fs::path(runs[k].out_dir) / "summary.json").string(), set.summaries[k], why);
         if (got == json_file::unreadable)
             err << "blsim: regress: " << name << ": the run left no summary.json: " << why << "\n";
         else if (got == json_file::not_json)
             err << "blsim: regress: " << name << ": the run's summary.json is not JSON\n";
-        ran[k] = got == json_file::ok;
+        set.ran[k] = got == json_file::ok;
     }
+}
 
-    // Every metric's value (or why there is none).
-    struct row {
-        const regress_case* c;
-        const regress_metric* m;
-        std::optional<json> value;
-        std::string why;
-    };
-    std::vector<row> rows;
-    for (std::size_t k = 0; k < cases.size(); k++)
-        for (const regress_metric& m : cases[k].metrics) {
-            row r{&cases[k], &m, std::nullopt, ""};
-            if (ran[k]) {
-                r.value = lookup(summaries[k], m.path, r.why);
+// Every metric's value (or why there is none, reported).
+std::vector<metric_row> metric_values(const case_set& set, std::ostream& err)
+{
+    std::vector<metric_row> rows;
+    for (std::size_t k = 0; k < set.cases.size(); k++)
+        for (const regress_metric& m : set.cases[k].metrics) {
+            metric_row r{&set.cases[k], &m, std::nullopt, ""};
+            if (set.ran[k]) {
+                r.value = lookup(set.summaries[k], m.path, r.why);
                 if (!r.value)
-                    err << "blsim: regress: " << cases[k].name << ": " << m.path << ": " << r.why << "\n";
+                    err << "blsim: regress: " << set.cases[k].name << ": " << m.path << ": " << r.why << "\n";
             }
             rows.push_back(std::move(r));
         }
+    return rows;
+}
 
-    std::size_t metric_count = rows.size();
-    if (opt.bless) {
-        // Every golden or none: a case that cannot be blessed leaves every file as it was.
-        std::size_t unusable = 0;
-        for (const row& r : rows)
-            unusable += r.value ? 0 : 1;
-        if (unusable) {
-            err << "blsim: regress: --bless: " << unusable << " of " << metric_count
-                << " metrics have no value (above); no golden file was written\n";
+// --bless: writes every case's golden file from @rows, or none: a case that cannot be blessed
+// leaves every file as it was.
+int bless(const case_set& set, const std::vector<metric_row>& rows, std::ostream& out, std::ostream& err)
+{
+    const std::vector<regress_case>& cases = set.cases;
+    std::size_t unusable = 0;
+    for (const metric_row& r : rows)
+        unusable += r.value ? 0 : 1;
+    if (unusable) {
+        err << "blsim: regress: --bless: " << unusable << " of " << rows.size()
+            << " metrics have no value (above); no golden file was written\n";
+        return exit_failed;
+    }
+    std::size_t fresh = 0, changed = 0;
+    for (std::size_t k = 0; k < cases.size(); k++) {
+        golden_file old;
+        cfg::diagnostics ignored; // an unreadable old golden is simply replaced
+        load_golden(cases[k].golden, old, ignored);
+        json doc = json::object();
+        std::size_t case_fresh = 0, case_changed = 0;
+        for (const metric_row& r : rows) {
+            if (r.c != &cases[k])
+                continue;
+            doc[r.m->path] = *r.value;
+            auto it = old.values.find(r.m->path);
+            if (it == old.values.end())
+                case_fresh++;
+            else if (it->second != r.value->get<double>())
+                case_changed++;
+        }
+        std::string error;
+        if (!write_file_atomically(cases[k].golden, doc.dump(2) + "\n", error)) {
+            err << "blsim: regress: --bless: cannot write " << error << "\n";
             return exit_failed;
         }
-        std::size_t fresh = 0, changed = 0;
-        for (std::size_t k = 0; k < cases.size(); k++) {
-            golden_file old;
-            cfg::diagnostics ignored; // an unreadable old golden is simply replaced
-            load_golden(cases[k].golden, old, ignored);
-            json doc = json::object();
-            std::size_t case_fresh = 0, case_changed = 0;
-            for (const row& r : rows) {
-                if (r.c != &cases[k])
-                    continue;
-                doc[r.m->path] = *r.value;
-                auto it = old.values.find(r.m->path);
-                if (it == old.values.end())
-                    case_fresh++;
-                else if (it->second != r.value->get<double>())
-                    case_changed++;
-            }
-            std::string error;
-            if (!write_file_atomically(cases[k].golden, doc.dump(2) + "\n", error)) {
-                err << "blsim: regress: --bless: cannot write " << error << "\n";
-                return exit_failed;
-            }
-            fresh += case_fresh;
-            changed += case_changed;
-            out << "blessed " << cases[k].golden << ": " << cases[k].metrics.size() << " metrics (" << case_fresh
-                << " new, " << case_changed << " changed)\n";
-        }
-        out << "regress: blessed " << cases.size() << (cases.size() == 1 ? " case, " : " cases, ") << metric_count
-            << " metrics (" << fresh << " new, " << changed << " changed)\n";
-        return exit_ok;
+        fresh += case_fresh;
+        changed += case_changed;
+        out << "blessed " << cases[k].golden << ": " << cases[k].metrics.size() << " metrics (" << case_fresh
+            << " new, " << case_changed << " changed)\n";
     }
+    out << "regress: blessed " << cases.size() << (cases.size() == 1 ? " case, " : " cases, ") << rows.size()
+        << " metrics (" << fresh << " new, " << changed << " changed)\n";
+    return exit_ok;
+}
 
-    // Compare and tabulate.
+// The comparison with the goldens: the table's rows, how many rows have each status, the cases
+// that did not pass (in order), and each case's metrics without a golden value.
+struct verdicts {
     std::vector<std::vector<std::string>> table_rows = {
         {"case", "metric", "golden", "value", "drift", "rel drift", "tolerance", "status"}};
     std::map<std::string, std::size_t> counts;
     std::vector<std::string> failed_cases;
     std::map<std::string, std::vector<std::string>> no_golden; // case -> its metrics without a golden value
-    for (const row& r : rows) {
-        const std::size_t k = static_cast<std::size_t>(r.c - cases.data());
-        const golden_file& g = goldens[k];
+};
+
+verdicts judge(const case_set& set, const std::vector<metric_row>& rows)
+{
+    verdicts v;
+    for (const metric_row& r : rows) {
+        const std::size_t k = static_cast<std::size_t>(r.c - set.cases.data());
+        const golden_file& g = set.goldens[k];
         auto it = g.values.find(r.m->path);
         const bool has_golden = it != g.values.end();
         const double golden = has_golden ? it->second : 0;
         std::string status, drift = "-", rel = "-";
-        if (!ran[k]) {
+        if (!set.ran[k]) {
             status = "RUN-FAILED";
         } else if (!r.value) {
             status = "MISSING";
         } else if (!has_golden) {
             status = "NO-GOLDEN";
         } else {
-            const double v = r.value->get<double>(), d = v - golden;
+            const double value = r.value->get<double>(), d = value - golden;
             drift = short_number(d, true);
             rel = golden != 0 ? short_number(d / std::fabs(golden), true) : d == 0 ? "0" : "-";
-            status = regress_within(*r.m, v, golden) ? "PASS" : "DRIFT";
+            status = regress_within(*r.m, value, golden) ? "PASS" : "DRIFT";
         }
         if (status == "NO-GOLDEN")
-            no_golden[r.c->name].push_back(r.m->path);
-        counts[status]++;
-        if (status != "PASS" && (failed_cases.empty() || failed_cases.back() != r.c->name))
-            failed_cases.push_back(r.c->name);
-        table_rows.push_back({r.c->name, r.m->path, has_golden ? number(golden) : "-",
-                              r.value ? number(r.value->get<double>()) : "-", drift, rel, tolerance_text(*r.m),
-                              status});
+            v.no_golden[r.c->name].push_back(r.m->path);
+        v.counts[status]++;
+        if (status != "PASS" && (v.failed_cases.empty() || v.failed_cases.back() != r.c->name))
+            v.failed_cases.push_back(r.c->name);
+        v.table_rows.push_back({r.c->name, r.m->path, has_golden ? number(golden) : "-",
+                                r.value ? number(r.value->get<double>()) : "-", drift, rel, tolerance_text(*r.m),
+                                status});
     }
-    for (const regress_case& c : cases)
-        if (auto it = no_golden.find(c.name); it != no_golden.end()) {
+    return v;
+}
+
+// For each case with metrics lacking a golden value: which, and the command that blesses them.
+void report_no_golden(const regress_options& opt, const case_set& set, const verdicts& v, std::ostream& err)
+{
+    for (const regress_case& c : set.cases)
+        if (auto it = v.no_golden.find(c.name); it != v.no_golden.end()) {
             const std::string how = "blsim regress " + (opt.dir_given ? opt.dir + " " : std::string()) +
                                     "--bless --only " + c.name;
             std::string which;
             for (const std::string& m : it->second)
                 which += (which.empty() ? "" : ", ") + m;
             err << "blsim: regress: " << c.name << ": "
-                << (goldens[static_cast<std::size_t>(&c - cases.data())].exists
+                << (set.goldens[static_cast<std::size_t>(&c - set.cases.data())].exists
                         ? "its golden file " + c.golden + " has no value for " + which
                         : "no golden file " + c.golden + " yet")
                 << "; run '" << how << "' to write it\n";
         }
-    out << table(table_rows, {false, false, true, true, true, true, false, false});
-    out << "regress: " << cases.size() << (cases.size() == 1 ? " case, " : " cases, ") << metric_count
+}
+
+// The table, then one line: the counts of each status and the cases that failed.
+void print_report(const case_set& set, std::size_t metric_count, verdicts& v, std::ostream& out)
+{
+    out << table(v.table_rows, {false, false, true, true, true, true, false, false});
+    out << "regress: " << set.cases.size() << (set.cases.size() == 1 ? " case, " : " cases, ") << metric_count
         << " metrics: ";
     std::string parts;
     for (const char* s : {"PASS", "DRIFT", "MISSING", "NO-GOLDEN", "RUN-FAILED"})
-        if (counts[s])
-            parts += (parts.empty() ? "" : ", ") + std::to_string(counts[s]) + " " + s;
+        if (v.counts[s])
+            parts += (parts.empty() ? "" : ", ") + std::to_string(v.counts[s]) + " " + s;
     out << parts;
-    if (!failed_cases.empty()) {
+    if (!v.failed_cases.empty()) {
         out << "; failed: ";
-        for (std::size_t i = 0; i < failed_cases.size(); i++)
-            out << (i ? ", " : "") << failed_cases[i];
+        for (std::size_t i = 0; i < v.failed_cases.size(); i++)
+            out << (i ? ", " : "") << v.failed_cases[i];
     }
     out << "\n";
     out.flush();
-    return failed_cases.empty() ? exit_ok : exit_failed;
+}
+
+} // namespace
+
+int run_regress(const regress_options& opt, std::ostream& out, std::ostream& err)
+{
+    std::vector<std::string> files;
+    if (!list_case_files(opt, files, err))
+        return exit_usage;
+    std::vector<std::string> names;
+    for (const std::string& f : files)
+        names.push_back(fs::path(f).stem().string());
+    std::set<std::string> only;
+    if (!chosen_cases(opt, names, only, err))
+        return exit_usage;
+    case_set set;
+    if (!load_cases(opt, files, names, only, set, err))
+        return exit_usage;
+
+    temp_dir work;
+    std::vector<run_request> runs;
+    std::vector<run_outcome> outcomes;
+    if (!run_cases(opt, set, work, runs, outcomes, err))
+        return exit_failed;
+    read_outcomes(opt, runs, outcomes, set, err);
+    const std::vector<metric_row> rows = metric_values(set, err);
+    if (opt.bless)
+        return bless(set, rows, out, err);
+
+    verdicts v = judge(set, rows);
+    report_no_golden(opt, set, v, err);
+    print_report(set, rows.size(), v, out);
+    return v.failed_cases.empty() ? exit_ok : exit_failed;
 }
 
 } // namespace blsim::soc

@@ -1,7 +1,7 @@
-// soc/batch/src/sweep.cpp -- `blsim sweep`'s spec (docs/sweeps.md): the parameters, their
-// values, ranges and random draws, the points and their ids, each point's overrides checked,
-// the manifest. Running the points and merging shards: sweep_run.cpp; reading their metrics:
-// sweep_metrics.cpp.
+// soc/batch/src/sweep.cpp -- `blsim sweep`'s spec (docs/sweeps.md): the spec loaded (its base,
+// seeds and metrics; its parameters and their points: param_axes.cpp), the values' texts and
+// the points' ids, each point's overrides checked, the manifest. Running the points and
+// merging shards: sweep_run.cpp; reading their metrics: sweep_metrics.cpp.
 #include "blsim/soc/sweep.h"
 #include "blsim/soc/results_dir.h"
 
@@ -12,7 +12,6 @@
 #include <cerrno>
 #include <charconv>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,7 +22,6 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <random>
 #include <set>
 #include <sstream>
 
@@ -31,6 +29,7 @@
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/schema.h"
 #include "blsim/soc/exit_codes.h"
+#include "param_axes.h"
 #include "sweep_detail.h"
 
 namespace blsim::soc {
@@ -44,10 +43,6 @@ using cfg::node;
 namespace {
 
 constexpr const char* builtin_prefix = "builtin:";
-
-// Limits that keep a typo from asking for a million runs.
-constexpr long long max_values = 10000;   // values of one parameter item
-constexpr long long max_points = 100000;  // points of a sweep
 
 std::uint64_t fnv1a64(const std::string& s)
 {
@@ -93,8 +88,18 @@ std::string number_text(double v)
 
 namespace {
 
+using sweep_detail::axis;
+using sweep_detail::check_keys;
+using sweep_detail::count_points;
+using sweep_detail::dotted_key;
+using sweep_detail::expand_points;
+using sweep_detail::is_null_scalar;
+using sweep_detail::item;
 using sweep_detail::number_text;
+using sweep_detail::parse_parameters;
+using sweep_detail::point_origin;
 using sweep_detail::real_text;
+using sweep_detail::required;
 
 std::string resolve_relative(const std::string& from_file, const std::string& ref)
 {
@@ -104,478 +109,6 @@ std::string resolve_relative(const std::string& from_file, const std::string& re
         return ref;
     const std::string joined = (base.parent_path() / fs::path(ref)).lexically_normal().string();
     return builtin ? builtin_prefix + joined : joined;
-}
-
-// --- the spec -----------------------------------------------------------------------------
-
-// A value with where the spec gave it.
-struct located_value {
-    sweep_value v;
-    mark at;
-};
-
-// One parameter key and its values.
-struct axis {
-    std::string key;
-    mark key_at;
-    std::string where; // "parameters[1]" or "parameters[0].zip[1]"
-    std::vector<located_value> values;
-};
-
-// One item of 'parameters': one axis, several (zip) whose values advance together, or several
-// (one_at_a_time) of which each point sets at most one.
-struct item {
-    std::vector<axis> axes;
-    bool one_at_a_time = false;
-
-    // The item's rows: the points it contributes to the cartesian product.
-    std::size_t size() const
-    {
-        if (!one_at_a_time)
-            return axes.empty() ? 0 : axes[0].values.size();
-        std::size_t n = 1; // the base: no member set
-        for (const axis& a : axes)
-            n += a.values.size();
-        return n;
-    }
-
-    // Row @r as (axis, value) indices: every axis at its r-th value (a zip, or one axis); for
-    // one_at_a_time, none for row 0 (the base), then each member's values in turn, alone.
-    std::vector<std::pair<std::size_t, std::size_t>> row(std::size_t r) const
-    {
-        std::vector<std::pair<std::size_t, std::size_t>> out;
-        if (!one_at_a_time) {
-            for (std::size_t j = 0; j < axes.size(); j++)
-                out.emplace_back(j, r);
-            return out;
-        }
-        if (r == 0)
-            return out;
-        r--;
-        for (std::size_t j = 0; j < axes.size(); j++) {
-            if (r < axes[j].values.size()) {
-                out.emplace_back(j, r);
-                break;
-            }
-            r -= axes[j].values.size();
-        }
-        return out;
-    }
-};
-
-bool is_null_scalar(const node& n)
-{
-    return n.is_null() || (n.is_scalar() && n.plain && (n.value.empty() || n.value == "~" || n.value == "null" ||
-                                                        n.value == "Null" || n.value == "NULL"));
-}
-
-bool parse_bool(const node& n, bool& b)
-{
-    if (!n.is_scalar() || !n.plain)
-        return false;
-    if (n.value == "true" || n.value == "True" || n.value == "TRUE") {
-        b = true;
-        return true;
-    }
-    if (n.value == "false" || n.value == "False" || n.value == "FALSE") {
-        b = false;
-        return true;
-    }
-    return false;
-}
-
-// A scalar as a typed value: plain integers, reals and booleans as such, anything else (and
-// every quoted scalar) as a string. False for nothing, a list or a mapping.
-bool scalar_value(const node& n, sweep_value& v)
-{
-    if (!n.is_scalar() || is_null_scalar(n))
-        return false;
-    v = sweep_value{};
-    long long i = 0;
-    double r = 0;
-    bool b = false;
-    if (!n.plain) {
-        v.t = sweep_value::type::string;
-        v.s = n.value;
-    } else if (cfg::parse_integer(n, i)) {
-        v.t = sweep_value::type::integer;
-        v.i = i;
-    } else if (cfg::parse_real(n, r)) {
-        v.t = sweep_value::type::real;
-        v.r = r;
-    } else if (parse_bool(n, b)) {
-        v.t = sweep_value::type::boolean;
-        v.b = b;
-    } else {
-        v.t = sweep_value::type::string;
-        v.s = n.value;
-    }
-    return true;
-}
-
-// Reports the keys of mapping @m that are not in @known.
-void check_keys(const node& m, const std::string& where, const std::vector<std::string>& known, diagnostics& d)
-{
-    for (std::size_t i = 0; i < m.keys.size(); i++)
-        if (std::find(known.begin(), known.end(), m.keys[i]) == known.end())
-            d.error(m.key_marks[i], "unknown key '" + m.keys[i] + "'" + (where.empty() ? "" : " in " + where) +
-                                        " (did you mean '" + cfg::closest_key(m.keys[i], known) + "'?)");
-}
-
-bool dotted_key(const std::string& k)
-{
-    if (k.empty() || k.front() == '.' || k.back() == '.' || k.find("..") != std::string::npos)
-        return false;
-    return std::all_of(k.begin(), k.end(), [](char c) {
-        return c > ' ' && c != '=' && c != 0x7f;
-    });
-}
-
-// A number of a range or random mapping: an integer (@is_int) or a real.
-bool number(const node& n, const std::string& where, diagnostics& d, bool& is_int, long long& i, double& r)
-{
-    is_int = cfg::parse_integer(n, i);
-    if (is_int) {
-        r = static_cast<double>(i);
-        return true;
-    }
-    if (cfg::parse_real(n, r))
-        return true;
-    d.error(n.at, where + ": expected a number, got " + cfg::describe(n));
-    return false;
-}
-
-// A required key of mapping @m; reports it missing.
-const node* required(const node& m, const char* key, const std::string& where, diagnostics& d)
-{
-    const node* n = m.find(key);
-    if (!n)
-        d.error(m.at, where + ": missing required key '" + key + "'");
-    return n;
-}
-
-void parse_values(const node& n, const std::string& where, axis& a, diagnostics& d)
-{
-    if (!n.is_seq()) {
-        d.error(n.at, where + ": expected a list, got " + cfg::describe(n));
-        return;
-    }
-    if (n.items.empty()) {
-        d.error(n.at, where + ": the list is empty (a parameter needs at least one value)");
-        return;
-    }
-    if (static_cast<long long>(n.items.size()) > max_values) {
-        d.error(n.at, where + ": " + std::to_string(n.items.size()) + " values (at most " +
-                          std::to_string(max_values) + ")");
-        return;
-    }
-    std::map<std::string, std::size_t> seen;
-    for (std::size_t k = 0; k < n.items.size(); k++) {
-        const node& it = n.items[k];
-        const std::string w = where + "[" + std::to_string(k) + "]";
-        located_value lv;
-        lv.at = it.at;
-        if (it.is_seq()) {
-            // A list of scalars, for a key that takes a list (online_cpus: [0, 1]).
-            lv.v = sweep_value{};
-            lv.v.t = sweep_value::type::list;
-            bool ok = true;
-            for (std::size_t e = 0; e < it.items.size() && ok; e++) {
-                sweep_value x;
-                if (!scalar_value(it.items[e], x)) {
-                    d.error(it.items[e].at, w + "[" + std::to_string(e) +
-                                                "]: a list value holds numbers, booleans or strings, got " +
-                                                cfg::describe(it.items[e]));
-                    ok = false;
-                }
-                lv.v.items.push_back(x);
-            }
-            if (!ok)
-                continue;
-        } else if (!scalar_value(it, lv.v)) {
-            d.error(it.at, w + ": expected a number, a boolean, a string or a list of them, got " + cfg::describe(it));
-            continue;
-        }
-        const std::string c = lv.v.canonical();
-        if (auto s = seen.find(c); s != seen.end()) {
-            d.error(it.at, w + ": " + c + " is already in the list (" + where + "[" + std::to_string(s->second) + "])");
-            continue;
-        }
-        seen[c] = k;
-        a.values.push_back(lv);
-    }
-}
-
-// Rounded to 12 significant digits, so that 0.1 + 2 * 0.1 reads 0.3.
-double round12(double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.12g", v);
-    return std::strtod(buf, nullptr);
-}
-
-void parse_range(const node& n, const std::string& where, axis& a, diagnostics& d)
-{
-    if (!n.is_map()) {
-        d.error(n.at, where + ": expected a mapping {from, to, step}, got " + cfg::describe(n));
-        return;
-    }
-    check_keys(n, where, {"from", "to", "step"}, d);
-    const node* from = required(n, "from", where, d);
-    const node* to = required(n, "to", where, d);
-    const node* step = required(n, "step", where, d);
-    if (!from || !to || !step)
-        return;
-    bool int_from = false, int_to = false, int_step = false;
-    long long i_from = 0, i_to = 0, i_step = 0;
-    double r_from = 0, r_to = 0, r_step = 0;
-    bool ok = number(*from, where + ".from", d, int_from, i_from, r_from);
-    ok = number(*to, where + ".to", d, int_to, i_to, r_to) && ok;
-    ok = number(*step, where + ".step", d, int_step, i_step, r_step) && ok;
-    if (!ok)
-        return;
-    if (!(r_step > 0)) {
-        d.error(step->at, where + ".step: must be greater than 0, got " + step->value);
-        return;
-    }
-    if (r_to < r_from) {
-        d.error(to->at, where + ".to: " + to->value + " is less than from (" + from->value + ")");
-        return;
-    }
-    const double span = (r_to - r_from) / r_step;
-    if (span + 1 > static_cast<double>(max_values)) {
-        d.error(n.at, where + ": more than " + std::to_string(max_values) + " values");
-        return;
-    }
-    const bool integers = int_from && int_to && int_step;
-    if (integers) {
-        const unsigned long long diff = static_cast<unsigned long long>(i_to) - static_cast<unsigned long long>(i_from);
-        const long long count = static_cast<long long>(diff / static_cast<unsigned long long>(i_step)) + 1;
-        for (long long k = 0; k < count; k++) {
-            located_value lv;
-            lv.at = n.at;
-            lv.v.t = sweep_value::type::integer;
-            lv.v.i = i_from + k * i_step;
-            a.values.push_back(lv);
-        }
-        return;
-    }
-    const long long count = static_cast<long long>(std::floor(span + 1e-9)) + 1;
-    for (long long k = 0; k < count; k++) {
-        located_value lv;
-        lv.at = n.at;
-        lv.v.t = sweep_value::type::real;
-        lv.v.r = round12(r_from + static_cast<double>(k) * r_step);
-        if (!a.values.empty() && a.values.back().v.r == lv.v.r)
-            continue; // a step finer than 12 digits
-        a.values.push_back(lv);
-    }
-}
-
-void parse_random(const node& n, const std::string& where, axis& a, diagnostics& d)
-{
-    if (!n.is_map()) {
-        d.error(n.at, where + ": expected a mapping {min, max, count, seed, integer}, got " + cfg::describe(n));
-        return;
-    }
-    check_keys(n, where, {"min", "max", "count", "seed", "integer"}, d);
-    const node* min = required(n, "min", where, d);
-    const node* max = required(n, "max", where, d);
-    const node* count = required(n, "count", where, d);
-    bool integer = false;
-    if (const node* in = n.find("integer"); in && !parse_bool(*in, integer)) {
-        d.error(in->at, where + ".integer: expected true or false, got " + cfg::describe(*in));
-        return;
-    }
-    long long seed = 1, samples = 0;
-    if (const node* s = n.find("seed"); s && (!cfg::parse_integer(*s, seed) || seed < 0)) {
-        d.error(s->at, where + ".seed: expected a whole number >= 0, got " + cfg::describe(*s));
-        return;
-    }
-    if (count && (!cfg::parse_integer(*count, samples) || samples < 1 || samples > max_values)) {
-        d.error(count->at, where + ".count: expected a whole number 1.." + std::to_string(max_values) + ", got " +
-                               cfg::describe(*count));
-        return;
-    }
-    if (!min || !max || !count)
-        return;
-    bool int_min = false, int_max = false;
-    long long i_min = 0, i_max = 0;
-    double r_min = 0, r_max = 0;
-    bool ok = number(*min, where + ".min", d, int_min, i_min, r_min);
-    ok = number(*max, where + ".max", d, int_max, i_max, r_max) && ok;
-    if (!ok)
-        return;
-    if (integer && (!int_min || !int_max)) {
-        const node& bad = int_min ? *max : *min;
-        d.error(bad.at, where + (int_min ? ".max" : ".min") + ": expected an integer (integer: true), got " +
-                            cfg::describe(bad));
-        return;
-    }
-    if (r_max < r_min) {
-        d.error(max->at, where + ".max: " + max->value + " is less than min (" + min->value + ")");
-        return;
-    }
-    // std::mt19937_64 is specified to the bit; the mapping to [min, max] is done here, in
-    // integer arithmetic or one multiplication, rather than by a distribution whose algorithm
-    // the standard leaves to the library.
-    std::mt19937_64 gen(static_cast<std::uint64_t>(seed));
-    std::set<std::string> seen;
-    for (long long k = 0; k < samples; k++) {
-        located_value lv;
-        lv.at = n.at;
-        if (integer) {
-            const std::uint64_t span =
-                static_cast<std::uint64_t>(i_max) - static_cast<std::uint64_t>(i_min) + 1; // 0: all 2^64
-            std::uint64_t x = gen();
-            if (span != 0) {
-                const std::uint64_t limit = UINT64_MAX - UINT64_MAX % span; // a multiple of span
-                while (x >= limit)
-                    x = gen();
-                x %= span;
-            }
-            lv.v.t = sweep_value::type::integer;
-            lv.v.i = static_cast<long long>(static_cast<std::uint64_t>(i_min) + x);
-        } else {
-            const double u = static_cast<double>(gen() >> 11) * 0x1.0p-53; // [0, 1)
-            lv.v.t = sweep_value::type::real;
-            lv.v.r = r_min + u * (r_max - r_min);
-        }
-        if (seen.insert(lv.v.canonical()).second) // a value drawn twice is kept once
-            a.values.push_back(lv);
-    }
-}
-
-// The values of one axis: exactly one of 'values', 'range', 'random' in mapping @m.
-void parse_source(const node& m, const std::string& where, axis& a, diagnostics& d)
-{
-    const node* values = m.find("values");
-    const node* range = m.find("range");
-    const node* random = m.find("random");
-    const int given = (values != nullptr) + (range != nullptr) + (random != nullptr);
-    if (given == 0) {
-        d.error(m.at, where + ": needs one of 'values', 'range' or 'random'");
-        return;
-    }
-    if (given > 1) {
-        d.error(m.at, where + ": 'values', 'range' and 'random' exclude each other (give one)");
-        return;
-    }
-    if (values)
-        parse_values(*values, where + ".values", a, d);
-    else if (range)
-        parse_range(*range, where + ".range", a, d);
-    else
-        parse_random(*random, where + ".random", a, d);
-}
-
-// One axis from mapping @m: its key and values.
-// @all: the keys of the axes before, each with where it is.
-bool parse_axis(const node& m, const std::string& where, std::vector<std::pair<std::string, std::string>>& all,
-                axis& a, diagnostics& d)
-{
-    if (!m.is_map()) {
-        d.error(m.at, where + ": expected a mapping {key, values | range | random}, got " + cfg::describe(m));
-        return false;
-    }
-    check_keys(m, where, {"key", "values", "range", "random"}, d);
-    const std::size_t before = d.count();
-    const node* key = required(m, "key", where, d);
-    a.where = where;
-    if (key) {
-        a.key_at = key->at;
-        if (!key->is_scalar() || !dotted_key(key->value)) {
-            d.error(key->at, where + ".key: expected a dotted configuration key, got " + cfg::describe(*key));
-        } else if (key->value == "seed") {
-            d.error(key->at, where + ".key: the seed is swept by 'seeds', not as a parameter");
-        } else {
-            a.key = key->value;
-            for (const auto& [other_key, other_where] : all)
-                if (other_key == a.key)
-                    d.error(key->at, where + ".key: '" + a.key + "' is already swept by " + other_where);
-        }
-    }
-    parse_source(m, where, a, d);
-    return d.count() == before;
-}
-
-// The members of a zip or one_at_a_time item: a non-empty list of axes, each parsed into @it.
-// False when any member is bad.
-bool parse_members(const node& list, const std::string& where, const char* form,
-                   std::vector<std::pair<std::string, std::string>>& all, item& it, diagnostics& d)
-{
-    if (!list.is_seq() || list.items.empty()) {
-        d.error(list.at, where + "." + form + ": expected a list of {key, values | range | random}, got " +
-                             (list.is_seq() ? std::string("an empty list") : cfg::describe(list)));
-        return false;
-    }
-    it.axes.resize(list.items.size());
-    bool ok = true;
-    for (std::size_t j = 0; j < list.items.size(); j++) {
-        const std::string w = where + "." + form + "[" + std::to_string(j) + "]";
-        ok = parse_axis(list.items[j], w, all, it.axes[j], d) && ok;
-        all.emplace_back(it.axes[j].key, it.axes[j].where);
-    }
-    return ok;
-}
-
-void parse_parameters(const node& n, std::vector<item>& items, diagnostics& d)
-{
-    if (!n.is_seq()) {
-        if (!is_null_scalar(n))
-            d.error(n.at, "parameters: expected a list, got " + cfg::describe(n));
-        return;
-    }
-    std::vector<std::pair<std::string, std::string>> all;
-    for (std::size_t k = 0; k < n.items.size(); k++) {
-        const node& m = n.items[k];
-        const std::string where = "parameters[" + std::to_string(k) + "]";
-        item it;
-        const node* zip = m.is_map() ? m.find("zip") : nullptr;
-        const node* oat = m.is_map() ? m.find("one_at_a_time") : nullptr;
-        if (zip && oat) {
-            d.error(m.at, where + ": 'zip' and 'one_at_a_time' exclude each other (give one per item)");
-            continue;
-        }
-        if (zip) {
-            check_keys(m, where, {"zip"}, d);
-            if (!parse_members(*zip, where, "zip", all, it, d))
-                continue;
-            bool ok = true;
-            for (std::size_t j = 1; j < it.axes.size(); j++)
-                if (it.axes[j].values.size() != it.axes[0].values.size()) {
-                    d.error(zip->items[j].at, it.axes[j].where + ": " + std::to_string(it.axes[j].values.size()) +
-                                                  " values, " + it.axes[0].where + " has " +
-                                                  std::to_string(it.axes[0].values.size()) +
-                                                  " (zip advances its lists together: they need equal lengths)");
-                    ok = false;
-                }
-            if (!ok)
-                continue;
-        } else if (oat) {
-            check_keys(m, where, {"one_at_a_time"}, d);
-            it.one_at_a_time = true;
-            bool ok = parse_members(*oat, where, "one_at_a_time", all, it, d);
-            // results.csv shows a member a point leaves at the base as an empty cell: an empty
-            // string as a member's value would read the same.
-            for (const axis& a : it.axes)
-                for (const located_value& lv : a.values)
-                    if (lv.v.t == sweep_value::type::string && lv.v.s.empty()) {
-                        d.error(lv.at, a.where + ": the empty string cannot be a one_at_a_time value (results.csv "
-                                                 "shows a member left at the base as an empty cell)");
-                        ok = false;
-                    }
-            if (!ok)
-                continue;
-        } else {
-            it.axes.resize(1);
-            const bool ok = parse_axis(m, where, all, it.axes[0], d);
-            all.emplace_back(it.axes[0].key, it.axes[0].where);
-            if (!ok)
-                continue;
-        }
-        items.push_back(std::move(it));
-    }
 }
 
 // Splits "file:line:col: text" (as cfg::diagnostics prints a located error) into its parts.
@@ -601,12 +134,6 @@ bool split_located(const std::string& msg, mark& at, std::string& text)
     }
     return false;
 }
-
-// The axis and value behind each parameter of a point, for locating its errors.
-struct point_origin {
-    std::vector<const axis*> axes;
-    std::vector<const located_value*> values;
-};
 
 void validate_point(const sweep_spec& spec, const sweep_point& p, const point_origin& o, diagnostics& d,
                     std::set<std::string>& reported)
@@ -774,6 +301,115 @@ bool scenario_given_for_spec(const node& root, const std::string& path, diagnost
     return true;
 }
 
+// 'base': the scenario the points vary (a path, or builtin:...), into @spec; its node (null
+// when missing: reported).
+const node* parse_base(const node& root, sweep_spec& spec, diagnostics& diag)
+{
+    const node* base = required(root, "base", "document", diag);
+    if (base && (!base->is_scalar() || is_null_scalar(*base)))
+        diag.error(base->at, "base: expected a scenario file (a path, or builtin:...), got " + cfg::describe(*base));
+    else if (base)
+        spec.base = base->value;
+    return base;
+}
+
+// 'seeds': the seeds each point runs under (seed 1 when not given), each once.
+void parse_seeds(const node& root, sweep_spec& spec, diagnostics& diag)
+{
+    spec.seeds = {1};
+    const node* s = root.find("seeds");
+    if (!s)
+        return;
+    spec.seeds.clear();
+    if (!s->is_seq() || s->items.empty()) {
+        diag.error(s->at, "seeds: expected a list of seeds (whole numbers 0..2147483647), got " +
+                              (s->is_seq() ? std::string("an empty list") : cfg::describe(*s)));
+        return;
+    }
+    for (std::size_t k = 0; k < s->items.size(); k++) {
+        const node& n = s->items[k];
+        const std::string where = "seeds[" + std::to_string(k) + "]";
+        long long v = 0;
+        if (!cfg::parse_integer(n, v) || v < 0 || v > 2147483647) {
+            diag.error(n.at, where + ": expected a seed (a whole number 0..2147483647), got " + cfg::describe(n));
+            continue;
+        }
+        if (std::find(spec.seeds.begin(), spec.seeds.end(), v) != spec.seeds.end()) {
+            diag.error(n.at, where + ": seed " + std::to_string(v) + " is already in the list");
+            continue;
+        }
+        spec.seeds.push_back(v);
+    }
+}
+
+// 'metrics': the numbers of summary.json aggregated per point, each a path summary.json can
+// have (with a suggestion for a slip), each once.
+void parse_metrics(const node& root, sweep_spec& spec, diagnostics& diag)
+{
+    const node* metrics = required(root, "metrics", "document", diag);
+    if (!metrics)
+        return;
+    if (!metrics->is_seq() || metrics->items.empty()) {
+        diag.error(metrics->at, "metrics: expected a list of dotted paths into summary.json, got " +
+                                    (metrics->is_seq() ? std::string("an empty list") : cfg::describe(*metrics)));
+        return;
+    }
+    for (std::size_t k = 0; k < metrics->items.size(); k++) {
+        const node& n = metrics->items[k];
+        const std::string where = "metrics[" + std::to_string(k) + "]";
+        if (!n.is_scalar() || is_null_scalar(n) || !dotted_key(n.value) ||
+            n.value.find_first_of(",\"") != std::string::npos) {
+            diag.error(n.at, where + ": expected a dotted path into summary.json (e.g. energy_j.total), got " +
+                                 cfg::describe(n));
+            continue;
+        }
+        if (std::find(spec.metrics.begin(), spec.metrics.end(), n.value) != spec.metrics.end()) {
+            diag.error(n.at, where + ": '" + n.value + "' is already in the list");
+            continue;
+        }
+        std::string close;
+        if (!sweep_detail::summary_metric_known(n.value, close)) {
+            diag.error(n.at, where + ": '" + n.value + "' is not a number of summary.json (docs/results.md)" +
+                                 (close.empty() ? std::string() : "; did you mean '" + close + "'?"));
+            continue;
+        }
+        spec.metrics.push_back(n.value);
+    }
+}
+
+// The base scenario (given at @base in the spec @path): readable, and valid as it is; its path
+// and digest into @spec. False when not (reported).
+bool check_base(const std::string& path, const node& base, sweep_spec& spec, diagnostics& diag)
+{
+    spec.base_path = resolve_relative(path, spec.base);
+    std::string base_text, error;
+    if (!read_source(spec.base_path, base_text, error)) {
+        diag.error(base.at, "base: cannot read scenario '" + spec.base + "': " + error);
+        return false;
+    }
+    spec.base_digest = "fnv1a64:" + hex(fnv1a64(base_text), 16);
+    scenario_config cfg;
+    return load_scenario(spec.base_path, {}, cfg, diag);
+}
+
+// Two points with one id (a hash collision), reported at 'parameters'.
+void check_unique_ids(const sweep_spec& spec, const node& root, diagnostics& diag)
+{
+    std::map<std::string, std::size_t> ids;
+    for (std::size_t k = 0; k < spec.points.size(); k++) {
+        auto [it, fresh] = ids.emplace(spec.points[k].id, k);
+        if (!fresh) {
+            std::string a, b;
+            for (const auto& [key, v] : spec.points[it->second].parameters)
+                a += (a.empty() ? "" : ", ") + key + "=" + v.canonical();
+            for (const auto& [key, v] : spec.points[k].parameters)
+                b += (b.empty() ? "" : ", ") + key + "=" + v.canonical();
+            diag.error(root.find("parameters")->at, "parameters: the points {" + a + "} and {" + b +
+                                                        "} have the same id " + it->first + " (a hash collision)");
+        }
+    }
+}
+
 } // namespace
 
 bool load_sweep_spec_text(const std::string& text, const std::string& path, sweep_spec& out, diagnostics& diag,
@@ -788,137 +424,26 @@ bool load_sweep_spec_text(const std::string& text, const std::string& path, swee
     if (scenario_given_for_spec(root, path, diag))
         return false;
     check_keys(root, "", {"base", "parameters", "seeds", "metrics"}, diag);
-
-    const node* base = required(root, "base", "document", diag);
-    if (base && (!base->is_scalar() || is_null_scalar(*base)))
-        diag.error(base->at, "base: expected a scenario file (a path, or builtin:...), got " + cfg::describe(*base));
-    else if (base)
-        spec.base = base->value;
-
+    const node* base = parse_base(root, spec, diag);
     std::vector<item> items;
     if (const node* p = root.find("parameters"))
         parse_parameters(*p, items, diag);
-
-    spec.seeds = {1};
-    if (const node* s = root.find("seeds")) {
-        spec.seeds.clear();
-        if (!s->is_seq() || s->items.empty()) {
-            diag.error(s->at, "seeds: expected a list of seeds (whole numbers 0..2147483647), got " +
-                                  (s->is_seq() ? std::string("an empty list") : cfg::describe(*s)));
-        } else {
-            for (std::size_t k = 0; k < s->items.size(); k++) {
-                const node& n = s->items[k];
-                const std::string where = "seeds[" + std::to_string(k) + "]";
-                long long v = 0;
-                if (!cfg::parse_integer(n, v) || v < 0 || v > 2147483647) {
-                    diag.error(n.at, where + ": expected a seed (a whole number 0..2147483647), got " + cfg::describe(n));
-                    continue;
-                }
-                if (std::find(spec.seeds.begin(), spec.seeds.end(), v) != spec.seeds.end()) {
-                    diag.error(n.at, where + ": seed " + std::to_string(v) + " is already in the list");
-                    continue;
-                }
-                spec.seeds.push_back(v);
-            }
-        }
-    }
-
-    const node* metrics = required(root, "metrics", "document", diag);
-    if (metrics) {
-        if (!metrics->is_seq() || metrics->items.empty()) {
-            diag.error(metrics->at, "metrics: expected a list of dotted paths into summary.json, got " +
-                                        (metrics->is_seq() ? std::string("an empty list") : cfg::describe(*metrics)));
-        } else {
-            for (std::size_t k = 0; k < metrics->items.size(); k++) {
-                const node& n = metrics->items[k];
-                const std::string where = "metrics[" + std::to_string(k) + "]";
-                if (!n.is_scalar() || is_null_scalar(n) || !dotted_key(n.value) ||
-                    n.value.find_first_of(",\"") != std::string::npos) {
-                    diag.error(n.at, where + ": expected a dotted path into summary.json (e.g. energy_j.total), got " +
-                                         cfg::describe(n));
-                    continue;
-                }
-                if (std::find(spec.metrics.begin(), spec.metrics.end(), n.value) != spec.metrics.end()) {
-                    diag.error(n.at, where + ": '" + n.value + "' is already in the list");
-                    continue;
-                }
-                std::string close;
-                if (!sweep_detail::summary_metric_known(n.value, close)) {
-                    diag.error(n.at, where + ": '" + n.value + "' is not a number of summary.json (docs/results.md)" +
-                                         (close.empty() ? std::string() : "; did you mean '" + close + "'?"));
-                    continue;
-                }
-                spec.metrics.push_back(n.value);
-            }
-        }
-    }
-
-    long long total = 1;
-    for (const item& it : items) {
-        total *= static_cast<long long>(it.size());
-        if (total > max_points) {
-            diag.error(root.find("parameters")->at, "parameters: more than " + std::to_string(max_points) + " points");
-            break;
-        }
-    }
+    parse_seeds(root, spec, diag);
+    parse_metrics(root, spec, diag);
+    const long long total = count_points(items, root, diag);
     if (diag.count() != before)
         return false;
 
-    // The base scenario: readable, and valid as it is.
-    spec.base_path = resolve_relative(path, spec.base);
-    std::string base_text, error;
-    if (!read_source(spec.base_path, base_text, error)) {
-        diag.error(base->at, "base: cannot read scenario '" + spec.base + "': " + error);
+    if (!check_base(path, *base, spec, diag))
         return false;
-    }
-    spec.base_digest = "fnv1a64:" + hex(fnv1a64(base_text), 16);
-    {
-        scenario_config cfg;
-        if (!load_scenario(spec.base_path, {}, cfg, diag))
-            return false;
-    }
-
-    // The points: the cartesian product of the items' rows, the last item fastest.
-    for (const item& it : items)
-        for (const axis& a : it.axes)
-            spec.keys.push_back(a.key);
     std::vector<point_origin> origins;
-    std::vector<std::size_t> index(items.size(), 0);
-    for (long long n = 0; n < total; n++) {
-        sweep_point p;
-        point_origin o;
-        for (std::size_t i = 0; i < items.size(); i++)
-            for (const auto& [j, v] : items[i].row(index[i])) {
-                const axis& a = items[i].axes[j];
-                p.parameters.emplace_back(a.key, a.values[v].v);
-                o.axes.push_back(&a);
-                o.values.push_back(&a.values[v]);
-            }
-        p.id = sweep_point_id(p.parameters);
-        spec.points.push_back(std::move(p));
-        origins.push_back(std::move(o));
-        for (std::size_t i = items.size(); i-- > 0;) {
-            if (++index[i] < items[i].size())
-                break;
-            index[i] = 0;
-        }
-    }
-    std::map<std::string, std::size_t> ids;
-    for (std::size_t k = 0; k < spec.points.size(); k++) {
-        auto [it, fresh] = ids.emplace(spec.points[k].id, k);
-        if (!fresh) {
-            std::string a, b;
-            for (const auto& [key, v] : spec.points[it->second].parameters)
-                a += (a.empty() ? "" : ", ") + key + "=" + v.canonical();
-            for (const auto& [key, v] : spec.points[k].parameters)
-                b += (b.empty() ? "" : ", ") + key + "=" + v.canonical();
-            diag.error(root.find("parameters")->at, "parameters: the points {" + a + "} and {" + b +
-                                                        "} have the same id " + it->first + " (a hash collision)");
-        }
-    }
+    expand_points(items, total, spec, origins);
+    check_unique_ids(spec, root, diag);
     if (diag.count() != before)
         return false;
 
+    // Each point's overrides, as its runs will load them: a problem is reported once, located
+    // at the axis or value behind it.
     if (validate_points) {
         std::set<std::string> reported;
         for (std::size_t k = 0; k < spec.points.size(); k++)

@@ -21,8 +21,8 @@ std::string number_text(double v);
 std::string json_value_text(const nlohmann::ordered_json& v);
 // @s as one CSV cell (RFC 4180: quoted when it holds a comma, a quote or a line break).
 std::string csv_cell(const std::string& s);
-// The number at the dotted @path ("energy_j.total") in @summary; false when it is missing or
-// not a number.
+// The number at the dotted @path ("energy_j.total") in @summary, found by walk_path
+// (metrics.h) through mappings only; false when it is missing or not a number.
 bool metric_of(const nlohmann::ordered_json& summary, const std::string& path, double& v);
 // The numbers at @paths in the JSON document @text, as metric_of would find them in it, read
 // without building the document (empty where metric_of finds none); false when @text is not
@@ -33,9 +33,7 @@ bool metrics_of_text(const std::string& text, const std::vector<std::string>& pa
 // clusters, CPUs, tasks and the like standing anywhere a name goes; if not, @suggestion is
 // the closest one a slip of a few letters away ("" when none is that close).
 bool summary_metric_known(const std::string& metric, std::string& suggestion);
-// "a.b.c" -> {"a", "b", "c"}; @pattern's paths with each {a,b} expanded ('*' kept); the edit
-// distance of @a and @b.
-std::vector<std::string> split_dots(const std::string& s);
+// @pattern's paths with each {a,b} expanded ('*' kept); the edit distance of @a and @b.
 std::vector<std::string> expand_pattern(const std::string& pattern);
 std::size_t levenshtein(const std::string& a, const std::string& b);
 

@@ -30,6 +30,7 @@
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/schema.h"
 #include "blsim/soc/exit_codes.h"
+#include "metrics.h"
 #include "sweep_detail.h"
 
 namespace blsim::soc {
@@ -89,27 +90,14 @@ const char* const summary_metric_patterns[] = {
     "host.{wall_s,realtime_factor,events,peak_rss_mb,distribution_bytes}",
 };
 
-std::vector<std::string> split_dots(const std::string& s)
-{
-    std::vector<std::string> parts;
-    std::size_t from = 0;
-    for (;;) {
-        const std::size_t dot = s.find('.', from);
-        parts.push_back(s.substr(from, dot == std::string::npos ? std::string::npos : dot - from));
-        if (dot == std::string::npos)
-            return parts;
-        from = dot + 1;
-    }
-}
-
 // @pattern's paths with each {a,b} expanded ('*' kept).
 std::vector<std::string> expand_pattern(const std::string& pattern)
 {
     std::vector<std::string> out{""};
-    for (const std::string& seg : split_dots(pattern)) {
+    for (const std::string& seg : dotted_path(pattern)) {
         std::vector<std::string> alts;
         if (!seg.empty() && seg.front() == '{')
-            alts = split_dots([&] {
+            alts = dotted_path([&] {
                 std::string inner = seg.substr(1, seg.size() - 2);
                 std::replace(inner.begin(), inner.end(), ',', '.');
                 return inner;
@@ -149,11 +137,11 @@ namespace sweep_detail {
 
 bool summary_metric_known(const std::string& metric, std::string& suggestion)
 {
-    const std::vector<std::string> parts = split_dots(metric);
+    const std::vector<std::string> parts = dotted_path(metric);
     std::vector<std::string> candidates; // the paths of the same depth, names filled from @metric
     for (const char* pattern : summary_metric_patterns)
         for (const std::string& path : expand_pattern(pattern)) {
-            const std::vector<std::string> ps = split_dots(path);
+            const std::vector<std::string> ps = dotted_path(path);
             if (ps.size() != parts.size())
                 continue;
             bool match = true;
@@ -233,24 +221,10 @@ std::string csv_cell(const std::string& s)
 
 bool metric_of(const json& summary, const std::string& path, double& v)
 {
-    const json* at = &summary;
-    std::size_t from = 0;
-    for (;;) {
-        const std::size_t dot = path.find('.', from);
-        const std::string part = path.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
-        if (!at->is_object())
-            return false;
-        auto it = at->find(part);
-        if (it == at->end())
-            return false;
-        at = &*it;
-        if (dot == std::string::npos)
-            break;
-        from = dot + 1;
-    }
-    if (!at->is_number())
+    const path_walk<json> w = walk_path(summary, dotted_path(path), false);
+    if (w.end != path_end::found || !w.at->is_number())
         return false;
-    v = at->get<double>();
+    v = w.at->get<double>();
     return true;
 }
 

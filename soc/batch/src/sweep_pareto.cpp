@@ -245,14 +245,28 @@ bool parse_pareto_args(const std::vector<std::string>& args, sweep_options& opt,
     return true;
 }
 
-int run_pareto(const sweep_options& opt, std::ostream& out, std::ostream& err)
+namespace {
+
+// What the analysis finds in a sweep's results: the points with both metrics, their front,
+// and the point the constraint picks.
+struct analysis {
+    json results;                  // DIR/results.json
+    std::vector<std::string> keys; // the swept parameters
+    std::vector<candidate> all, front;
+    baseline_value base;
+    bool has_base = false, constrained = false;
+    double threshold = 0;                // the constraint's least perf
+    const candidate* best = nullptr;     // into front
+    const candidate* closest = nullptr;  // without a best: the highest perf, to say by how much
+};
+
+// DIR/results.json, checked to be a sweep's and to have both metrics. An exit status.
+int read_results(const sweep_options& opt, const fs::path& dir, analysis& a, std::ostream& err)
 {
-    const fs::path dir(opt.out_dir);
     const std::string what = "blsim: sweep pareto: ";
-    json results;
     std::string why;
     const fs::path results_file = dir / "results.json";
-    switch (read_json_file(results_file.string(), results, why)) {
+    switch (read_json_file(results_file.string(), a.results, why)) {
     case json_file::ok: break;
     case json_file::unreadable:
         err << what << results_file.string() << ": cannot read: " << why << " (run the sweep first)\n";
@@ -261,11 +275,11 @@ int run_pareto(const sweep_options& opt, std::ostream& out, std::ostream& err)
         err << what << results_file.string() << ": not JSON\n";
         return exit_usage;
     }
-    std::vector<std::string> metrics, keys;
+    std::vector<std::string> metrics;
     try {
-        metrics = results.at("metrics").get<std::vector<std::string>>();
-        keys = results.at("parameters").get<std::vector<std::string>>();
-        (void)results.at("points").size();
+        metrics = a.results.at("metrics").get<std::vector<std::string>>();
+        a.keys = a.results.at("parameters").get<std::vector<std::string>>();
+        (void)a.results.at("points").size();
     } catch (const std::exception&) {
         err << what << results_file.string() << ": not a sweep's results\n";
         return exit_usage;
@@ -279,94 +293,97 @@ int run_pareto(const sweep_options& opt, std::ostream& out, std::ostream& err)
         err << what << "'" << *m << "' is not a metric of this sweep (its metrics: " << list << ")\n";
         return exit_usage;
     }
+    return exit_ok;
+}
 
+// The points with both metrics, in results.json's order.
+std::vector<candidate> candidates(const sweep_options& opt, const json& points)
+{
     std::vector<candidate> all;
-    const json& points = results.at("points");
     for (std::size_t r = 0; r < points.size(); r++) {
         const json& perf = points[r]["metrics"][opt.perf_metric]["mean"];
         const json& cost = points[r]["metrics"][opt.cost_metric]["mean"];
         if (perf.is_number() && cost.is_number())
             all.push_back({r, points[r]["id"].get<std::string>(), perf.get<double>(), cost.get<double>()});
     }
-    baseline_value base;
-    bool has_base = false;
-    if (!opt.baseline.empty()) {
-        std::string error;
-        if (!read_baseline(opt.baseline, results, opt, base, error)) {
-            err << what << error << "\n";
-            return exit_usage;
-        }
-        has_base = true;
-    }
-    const bool constrained = opt.min_fraction >= 0 || opt.min_perf >= 0;
-    const double threshold = opt.min_fraction >= 0 ? opt.min_fraction * base.perf : opt.min_perf;
+    return all;
+}
 
-    const std::vector<candidate> front = front_of(all);
-    // The cheapest point that reaches the threshold is on the front (a cheaper one with at
-    // least its perf would beat it); ties by the higher perf, then the id.
-    const candidate* best = nullptr;
-    const candidate* closest = nullptr; // without one: the highest perf, to say by how much
-    for (const candidate& c : front) {
-        if (constrained && c.perf >= threshold && (!best || c.cost < best->cost))
-            best = &c;
-        if (!closest || c.perf > closest->perf)
-            closest = &c;
+// The cheapest point that reaches the threshold is on the front (a cheaper one with at least
+// its perf would beat it); ties by the higher perf, then the id.
+void choose_best(analysis& a)
+{
+    for (const candidate& c : a.front) {
+        if (a.constrained && c.perf >= a.threshold && (!a.best || c.cost < a.best->cost))
+            a.best = &c;
+        if (!a.closest || c.perf > a.closest->perf)
+            a.closest = &c;
     }
+}
 
-    // pareto.csv: the front, cheapest first.
+// pareto.csv: the front, cheapest first.
+std::string pareto_csv(const sweep_options& opt, const analysis& a)
+{
+    const json& points = a.results.at("points");
     std::string csv = "id";
-    for (const std::string& k : keys)
+    for (const std::string& k : a.keys)
         csv += "," + csv_cell(k);
     csv += "," + csv_cell(opt.perf_metric + ".mean") + "," + csv_cell(opt.perf_metric + ".std") + "," +
            csv_cell(opt.cost_metric + ".mean") + "," + csv_cell(opt.cost_metric + ".std") + "\n";
-    json front_json = json::array();
-    for (const candidate& c : front) {
+    for (const candidate& c : a.front) {
         const json& p = points[c.row];
         csv += csv_cell(c.id);
-        for (const std::string& k : keys)
+        for (const std::string& k : a.keys)
             csv += "," + (p["parameters"].contains(k) ? csv_cell(json_value_text(p["parameters"][k])) : "");
         const json& ps = p["metrics"][opt.perf_metric]["std"];
         const json& cs = p["metrics"][opt.cost_metric]["std"];
         csv += "," + number_text(c.perf) + "," + (ps.is_number() ? number_text(ps.get<double>()) : "") + "," +
                number_text(c.cost) + "," + (cs.is_number() ? number_text(cs.get<double>()) : "") + "\n";
-        front_json.push_back(c.id);
     }
+    return csv;
+}
+
+// pareto.json: the metrics, the counts, the front's ids, the baseline, the constraint, the best.
+json pareto_json(const sweep_options& opt, const analysis& a)
+{
+    json front_json = json::array();
+    for (const candidate& c : a.front)
+        front_json.push_back(c.id);
     json doc;
     doc["perf"] = opt.perf_metric;
     doc["cost"] = opt.cost_metric;
-    doc["points"] = points.size();
-    doc["points_with_both"] = all.size();
+    doc["points"] = a.results.at("points").size();
+    doc["points_with_both"] = a.all.size();
     doc["front"] = front_json;
-    if (has_base)
-        doc["baseline"] = {{"name", base.name},
-                           {"perf", base.perf},
-                           {"cost", base.has_cost ? json(base.cost) : json(nullptr)}};
+    if (a.has_base)
+        doc["baseline"] = {{"name", a.base.name},
+                           {"perf", a.base.perf},
+                           {"cost", a.base.has_cost ? json(a.base.cost) : json(nullptr)}};
     else
         doc["baseline"] = nullptr;
-    if (constrained)
-        doc["constraint"] = {{"min_perf", threshold},
+    if (a.constrained)
+        doc["constraint"] = {{"min_perf", a.threshold},
                              {"min_fraction", opt.min_fraction >= 0 ? json(opt.min_fraction) : json(nullptr)}};
     else
         doc["constraint"] = nullptr;
-    doc["best"] = best ? json(best->id) : json(nullptr);
+    doc["best"] = a.best ? json(a.best->id) : json(nullptr);
+    return doc;
+}
 
-    std::string error;
-    if (!write_file_atomically((dir / "pareto.csv").string(), csv, error) ||
-        !write_file_atomically((dir / "pareto.json").string(), doc.dump(2) + "\n", error)) {
-        err << what << "cannot write " << error << "\n";
-        return exit_failed;
-    }
-
-    out << "pareto: " << all.size() << " of " << points.size() << " points have " << opt.perf_metric << " and "
-        << opt.cost_metric << "; " << front.size() << " on the front (higher " << opt.perf_metric << ", lower "
+// The front as a table, cheapest first, at most max_printed_rows of it.
+void print_front(const sweep_options& opt, const analysis& a, std::ostream& out)
+{
+    const json& points = a.results.at("points");
+    out << "pareto: " << a.all.size() << " of " << points.size() << " points have " << opt.perf_metric << " and "
+        << opt.cost_metric << "; " << a.front.size() << " on the front (higher " << opt.perf_metric << ", lower "
         << opt.cost_metric << "), cheapest first:\n";
     std::size_t w_cost = opt.cost_metric.size(), w_perf = opt.perf_metric.size();
     char buf[256];
     std::snprintf(buf, sizeof buf, "  %-12s  %*s  %*s  parameters\n", "id", static_cast<int>(w_cost),
                   opt.cost_metric.c_str(), static_cast<int>(w_perf), opt.perf_metric.c_str());
     out << buf;
-    for (std::size_t i = 0; i < front.size() && i < max_printed_rows; i++) {
-        const candidate& c = front[i];
+    for (std::size_t i = 0; i < a.front.size() && i < max_printed_rows; i++) {
+        const candidate& c = a.front[i];
         std::string params;
         for (const auto& [k, v] : points[c.row]["parameters"].items())
             params += (params.empty() ? "" : " ") + k + "=" + json_value_text(v);
@@ -374,45 +391,59 @@ int run_pareto(const sweep_options& opt, std::ostream& out, std::ostream& err)
                       short_text(c.cost).c_str(), static_cast<int>(w_perf), short_text(c.perf).c_str());
         out << buf << params << "\n";
     }
-    if (front.size() > max_printed_rows)
-        out << "  ... " << front.size() - max_printed_rows << " more in pareto.csv\n";
+    if (a.front.size() > max_printed_rows)
+        out << "  ... " << a.front.size() - max_printed_rows << " more in pareto.csv\n";
+}
 
-    if (constrained) {
-        out << "constraint: " << opt.perf_metric << " >= ";
-        if (opt.min_fraction >= 0)
-            out << short_text(opt.min_fraction) << " x " << short_text(base.perf) << " (baseline " << base.name
-                << ") = ";
-        out << short_text(threshold) << "\n";
-        if (best) {
-            out << "best: point " << best->id << ": " << opt.cost_metric << " " << short_text(best->cost);
-            if (has_base && base.has_cost)
-                out << " (" << ratio_text(best->cost, base.cost) << " the baseline's)";
-            out << ", " << opt.perf_metric << " " << short_text(best->perf);
-            if (has_base)
-                out << " (" << ratio_text(best->perf, base.perf) << ")";
-            out << "\n";
-            // The command that runs it alone: the base as the manifest names it, from where
-            // the sweep was started.
-            json manifest;
-            std::string base_path = "BASE";
-            if (read_json_file((dir / "manifest.json").string(), manifest, why) == json_file::ok &&
-                manifest.contains("spec") && manifest.contains("base") && manifest["spec"].is_string() &&
-                manifest["base"].is_string()) {
-                const std::string b = manifest["base"].get<std::string>();
-                const fs::path spec(manifest["spec"].get<std::string>());
-                base_path = b.rfind("builtin:", 0) == 0 || fs::path(b).is_absolute()
-                                ? b
-                                : (spec.parent_path() / b).lexically_normal().string();
-            }
-            out << "  blsim run " << base_path << set_args(points[best->row]["parameters"]) << "\n";
-        } else if (closest) {
-            out << "best: none reaches it; the highest " << opt.perf_metric << " is " << short_text(closest->perf)
-                << " (point " << closest->id << ", " << ratio_text(closest->perf, threshold)
-                << " the threshold)\n";
-        } else {
-            out << "best: none (no point has both metrics)\n";
-        }
+// The base scenario as the manifest names it, from where the sweep was started ("BASE" when
+// the manifest does not say).
+std::string base_scenario(const fs::path& dir)
+{
+    json manifest;
+    std::string why, base_path = "BASE";
+    if (read_json_file((dir / "manifest.json").string(), manifest, why) == json_file::ok &&
+        manifest.contains("spec") && manifest.contains("base") && manifest["spec"].is_string() &&
+        manifest["base"].is_string()) {
+        const std::string b = manifest["base"].get<std::string>();
+        const fs::path spec(manifest["spec"].get<std::string>());
+        base_path = b.rfind("builtin:", 0) == 0 || fs::path(b).is_absolute()
+                        ? b
+                        : (spec.parent_path() / b).lexically_normal().string();
     }
+    return base_path;
+}
+
+// The constraint, and the point it picks with the command that runs it alone (or how close
+// the front comes).
+void print_constraint(const sweep_options& opt, const fs::path& dir, const analysis& a, std::ostream& out)
+{
+    out << "constraint: " << opt.perf_metric << " >= ";
+    if (opt.min_fraction >= 0)
+        out << short_text(opt.min_fraction) << " x " << short_text(a.base.perf) << " (baseline " << a.base.name
+            << ") = ";
+    out << short_text(a.threshold) << "\n";
+    if (a.best) {
+        out << "best: point " << a.best->id << ": " << opt.cost_metric << " " << short_text(a.best->cost);
+        if (a.has_base && a.base.has_cost)
+            out << " (" << ratio_text(a.best->cost, a.base.cost) << " the baseline's)";
+        out << ", " << opt.perf_metric << " " << short_text(a.best->perf);
+        if (a.has_base)
+            out << " (" << ratio_text(a.best->perf, a.base.perf) << ")";
+        out << "\n";
+        out << "  blsim run " << base_scenario(dir) << set_args(a.results.at("points")[a.best->row]["parameters"])
+            << "\n";
+    } else if (a.closest) {
+        out << "best: none reaches it; the highest " << opt.perf_metric << " is " << short_text(a.closest->perf)
+            << " (point " << a.closest->id << ", " << ratio_text(a.closest->perf, a.threshold)
+            << " the threshold)\n";
+    } else {
+        out << "best: none (no point has both metrics)\n";
+    }
+}
+
+// The files written, and with --plot the picture drawn from them. An exit status.
+int finish(const sweep_options& opt, const fs::path& dir, std::ostream& out, std::ostream& err)
+{
     out << "written: " << (dir / "pareto.csv").string() << ", " << (dir / "pareto.json").string();
     if (opt.plot) {
         const std::string script =
@@ -421,8 +452,8 @@ int run_pareto(const sweep_options& opt, std::ostream& out, std::ostream& err)
         if (st != 0) {
             out << "\n";
             out.flush();
-            err << what << script << " failed (exit status " << (st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1)
-                << "); pareto.csv and pareto.json are written\n";
+            err << "blsim: sweep pareto: " << script << " failed (exit status "
+                << (st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1) << "); pareto.csv and pareto.json are written\n";
             return exit_failed;
         }
         out << ", " << (dir / "pareto.png").string();
@@ -430,6 +461,41 @@ int run_pareto(const sweep_options& opt, std::ostream& out, std::ostream& err)
     out << "\n";
     out.flush();
     return exit_ok;
+}
+
+} // namespace
+
+int run_pareto(const sweep_options& opt, std::ostream& out, std::ostream& err)
+{
+    const fs::path dir(opt.out_dir);
+    const std::string what = "blsim: sweep pareto: ";
+    analysis a;
+    if (const int rc = read_results(opt, dir, a, err); rc != exit_ok)
+        return rc;
+    a.all = candidates(opt, a.results.at("points"));
+    if (!opt.baseline.empty()) {
+        std::string error;
+        if (!read_baseline(opt.baseline, a.results, opt, a.base, error)) {
+            err << what << error << "\n";
+            return exit_usage;
+        }
+        a.has_base = true;
+    }
+    a.constrained = opt.min_fraction >= 0 || opt.min_perf >= 0;
+    a.threshold = opt.min_fraction >= 0 ? opt.min_fraction * a.base.perf : opt.min_perf;
+    a.front = front_of(a.all);
+    choose_best(a);
+
+    std::string error;
+    if (!write_file_atomically((dir / "pareto.csv").string(), pareto_csv(opt, a), error) ||
+        !write_file_atomically((dir / "pareto.json").string(), pareto_json(opt, a).dump(2) + "\n", error)) {
+        err << what << "cannot write " << error << "\n";
+        return exit_failed;
+    }
+    print_front(opt, a, out);
+    if (a.constrained)
+        print_constraint(opt, dir, a, out);
+    return finish(opt, dir, out, err);
 }
 
 } // namespace blsim::soc::sweep_detail

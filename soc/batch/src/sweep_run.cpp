@@ -395,15 +395,10 @@ void remove_stale(const fs::path& point_dir)
         fs::remove_all(p, ec);
 }
 
-int sweep(const sweep_options& opt, std::ostream& out, std::ostream& err)
+// The sweep's directory made ready: checked against a manifest already there (the same base
+// scenario), points/ made, manifest.json written and read back into @m. An exit status.
+int prepare_dir(const sweep_spec& spec, const fs::path& dir, manifest& m, std::ostream& err)
 {
-    diagnostics diag;
-    sweep_spec spec;
-    if (!load_sweep_spec(opt.spec, spec, diag)) {
-        diag.print(err);
-        return exit_usage;
-    }
-    const fs::path dir(opt.out_dir);
     std::string error;
     if (!check_existing_manifest(dir, spec.base_digest, error)) {
         err << "blsim: sweep: " << error << "\n";
@@ -420,26 +415,38 @@ int sweep(const sweep_options& opt, std::ostream& out, std::ostream& err)
         err << "blsim: sweep: cannot write " << error << "\n";
         return exit_usage;
     }
-    manifest m;
     if (!read_manifest(dir / "manifest.json", m, error)) {
         err << "blsim: sweep: " << error << "\n";
         return exit_failed;
     }
+    return exit_ok;
+}
 
-    // This shard's points, and their runs not finished before.
-    std::vector<std::size_t> mine;
-    for (std::size_t i = 0; i < spec.points.size(); i++)
-        if (static_cast<int>(i % static_cast<std::size_t>(opt.shard_n)) == opt.shard_k - 1)
-            mine.push_back(i);
+// This shard's share of the sweep: its points (every shard_n-th), and their runs not
+// finished before.
+struct shard_work {
+    std::vector<std::size_t> mine; // indices into the spec's points
     std::vector<run_job> jobs;
     std::size_t done_before = 0;
+};
+
+// The shard's points, each with its directory made (stale temporaries removed) and its runs
+// not finished before, a failed one's record removed to run it again. False (reported) when
+// a point's directory cannot be made.
+bool plan_shard(const sweep_options& opt, const sweep_spec& spec, const fs::path& dir, shard_work& w,
+                std::ostream& err)
+{
+    for (std::size_t i = 0; i < spec.points.size(); i++)
+        if (static_cast<int>(i % static_cast<std::size_t>(opt.shard_n)) == opt.shard_k - 1)
+            w.mine.push_back(i);
+    std::error_code ec;
     const std::string tmp_suffix = ".tmp-" + std::to_string(::getpid());
-    for (std::size_t i : mine) {
+    for (std::size_t i : w.mine) {
         const fs::path pdir = dir / "points" / spec.points[i].id;
         fs::create_directories(pdir, ec);
         if (ec) {
             err << "blsim: sweep: cannot create " << pdir.string() << ": " << ec.message() << "\n";
-            return exit_failed;
+            return false;
         }
         remove_stale(pdir);
         for (long long seed : spec.seeds) {
@@ -448,37 +455,34 @@ int sweep(const sweep_options& opt, std::ostream& out, std::ostream& err)
             j.seed = seed;
             j.final_dir = pdir / seed_dir(seed);
             if (fs::exists(j.final_dir / "summary.json", ec)) {
-                done_before++;
+                w.done_before++;
                 continue;
             }
             fs::remove(pdir / (seed_dir(seed) + ".failed"), ec);
             fs::remove_all(j.final_dir, ec);
             j.tmp_dir = pdir / ("." + seed_dir(seed) + tmp_suffix);
             j.err_file = pdir / ("." + seed_dir(seed) + tmp_suffix + ".stderr");
-            jobs.push_back(j);
+            w.jobs.push_back(j);
         }
     }
+    return true;
+}
 
-    const std::size_t total = mine.size() * spec.seeds.size();
-    std::string shard;
-    if (opt.shard_n > 1)
-        shard = "shard " + std::to_string(opt.shard_k) + "/" + std::to_string(opt.shard_n) + ": ";
-    const unsigned limit = runs_at_once(opt.jobs);
-    err << "blsim: sweep: " << shard << mine.size() << " of " << count_of(spec.points.size(), "point") << " x "
-        << count_of(spec.seeds.size(), "seed") << ": " << count_of(total, "run") << ", " << done_before
-        << " done before, " << jobs.size() << " to run (at most " << limit << " at once)\n";
-    err.flush();
-
-    progress_line prog(err, "sweep", "failed", total, done_before);
+// Runs the shard's jobs, at most @limit at once, a progress line as each settles; then the
+// failed ones, in point and seed order. @failed_now: how many failed. False (reported) when
+// the runs cannot be waited for.
+bool run_shard(const sweep_options& opt, const sweep_spec& spec, const fs::path& dir, unsigned limit,
+               std::size_t total, shard_work& w, std::size_t& failed_now, std::ostream& err)
+{
+    progress_line prog(err, "sweep", "failed", total, w.done_before);
     std::vector<run_request> requests;
-    for (const run_job& j : jobs)
+    for (const run_job& j : w.jobs)
         requests.push_back(run_of(opt, spec, j));
-    std::size_t failed_now = 0;
     std::vector<const run_job*> failures;
     std::vector<run_outcome> outcomes;
     const child_run_options how{limit, true, "blsim: sweep: cannot execute the blsim binary\n"};
     auto finished = [&](std::size_t i, const run_outcome& o, std::size_t remaining) {
-        run_job& j = jobs[i];
+        run_job& j = w.jobs[i];
         j.outcome = o;
         std::string why;
         const bool ok = settle(j, spec, why);
@@ -493,9 +497,10 @@ int sweep(const sweep_options& opt, std::ostream& out, std::ostream& err)
     {
         const interrupt_notice notice("blsim: sweep: interrupted; the runs that finished are kept in " +
                                       dir.string() + ": run the same command again to resume");
+        std::string error;
         if (!run_children(requests, how, outcomes, error, finished)) {
             err << "blsim: sweep: waiting for the runs: " << error << "\n";
-            return exit_failed;
+            return false;
         }
     }
     prog.end();
@@ -506,15 +511,47 @@ int sweep(const sweep_options& opt, std::ostream& out, std::ostream& err)
     for (const run_job* j : failures)
         err << "blsim: sweep: point " << spec.points[j->point].id << " seed " << j->seed
             << " failed; see " << (j->final_dir.string() + ".failed") << "\n";
+    return true;
+}
+
+int sweep(const sweep_options& opt, std::ostream& out, std::ostream& err)
+{
+    diagnostics diag;
+    sweep_spec spec;
+    if (!load_sweep_spec(opt.spec, spec, diag)) {
+        diag.print(err);
+        return exit_usage;
+    }
+    const fs::path dir(opt.out_dir);
+    manifest m;
+    if (const int rc = prepare_dir(spec, dir, m, err); rc != exit_ok)
+        return rc;
+    shard_work w;
+    if (!plan_shard(opt, spec, dir, w, err))
+        return exit_failed;
+
+    const std::size_t total = w.mine.size() * spec.seeds.size();
+    std::string shard;
+    if (opt.shard_n > 1)
+        shard = "shard " + std::to_string(opt.shard_k) + "/" + std::to_string(opt.shard_n) + ": ";
+    const unsigned limit = runs_at_once(opt.jobs);
+    err << "blsim: sweep: " << shard << w.mine.size() << " of " << count_of(spec.points.size(), "point") << " x "
+        << count_of(spec.seeds.size(), "seed") << ": " << count_of(total, "run") << ", " << w.done_before
+        << " done before, " << w.jobs.size() << " to run (at most " << limit << " at once)\n";
+    err.flush();
+    std::size_t failed_now = 0;
+    if (!run_shard(opt, spec, dir, limit, total, w, failed_now, err))
+        return exit_failed;
 
     std::size_t failed = 0;
-    if (!write_results(dir, m, mine, failed, error)) {
+    std::string error;
+    if (!write_results(dir, m, w.mine, failed, error)) {
         err << "blsim: sweep: cannot write " << error << "\n";
         return exit_failed;
     }
-    out << "sweep: " << shard << count_of(mine.size(), "point") << " x " << count_of(spec.seeds.size(), "seed")
+    out << "sweep: " << shard << count_of(w.mine.size(), "point") << " x " << count_of(spec.seeds.size(), "seed")
         << " = " << count_of(total, "run") << ": " << (total - failed) << " done ("
-        << (jobs.size() - failed_now) << " now), " << failed << " failed\n"
+        << (w.jobs.size() - failed_now) << " now), " << failed << " failed\n"
         << "results: " << (dir / "results.csv").string() << ", " << (dir / "results.json").string() << "\n";
     out.flush();
     return failed ? exit_failed : exit_ok;
@@ -553,9 +590,10 @@ bool copy_run(const fs::path& from, const fs::path& to, std::string& error)
     return true;
 }
 
-int merge(const sweep_options& opt, std::ostream& out, std::ostream& err)
+// Every shard's manifest, read and checked to be of one sweep (the spec's path aside); false
+// (reported) when one is not.
+bool read_shards(const sweep_options& opt, std::vector<manifest>& shards, std::ostream& err)
 {
-    std::vector<manifest> shards(opt.shard_dirs.size());
     std::string error;
     bool bad = false;
     auto same = [](json a, json b) {
@@ -574,23 +612,25 @@ int merge(const sweep_options& opt, std::ostream& out, std::ostream& err)
             bad = true;
         }
     }
-    if (bad)
-        return exit_usage;
-    const manifest& m = shards[0];
-    const fs::path dir(opt.out_dir);
-    if (!check_existing_manifest(dir, m.doc["base_digest"].get<std::string>(), error)) {
-        err << "blsim: sweep merge: " << error << "\n";
-        return exit_usage;
-    }
+    return !bad;
+}
 
-    // Where each run comes from: a finished run wins over a failed one; DIR's own, if
-    // finished, is kept.
-    struct source {
+// What a merge does: the runs copied into DIR, DIR's .failed records a finished run replaces,
+// and the runs in none of the shards.
+struct merge_plan {
+    struct copy {
         fs::path from, to;
     };
-    std::vector<source> copies;
-    std::vector<fs::path> drop; // DIR's .failed records a finished run replaces
+    std::vector<copy> copies;
+    std::vector<fs::path> drop;
     std::vector<std::string> missing;
+};
+
+// Where each run comes from: a finished run wins over a failed one; DIR's own, if finished,
+// is kept.
+merge_plan plan_merge(const sweep_options& opt, const manifest& m, const fs::path& dir)
+{
+    merge_plan plan;
     std::error_code ec;
     for (std::size_t i = 0; i < m.ids.size(); i++) {
         const fs::path pdir = dir / "points" / m.ids[i];
@@ -609,40 +649,65 @@ int merge(const sweep_options& opt, std::ostream& out, std::ostream& err)
             }
             if (!done.empty()) {
                 found = &done;
-                copies.push_back({done, pdir / sd});
-                drop.push_back(pdir / (sd + ".failed"));
+                plan.copies.push_back({done, pdir / sd});
+                plan.drop.push_back(pdir / (sd + ".failed"));
             } else if (!failed.empty()) {
                 found = &failed;
                 if (!fs::exists(pdir / (sd + ".failed"), ec) || !fs::equivalent(failed, pdir / (sd + ".failed"), ec))
-                    copies.push_back({failed, pdir / (sd + ".failed")});
+                    plan.copies.push_back({failed, pdir / (sd + ".failed")});
             }
             if (!found)
-                missing.push_back("point " + m.ids[i] + " seed " + std::to_string(seed));
+                plan.missing.push_back("point " + m.ids[i] + " seed " + std::to_string(seed));
         }
     }
-    if (!missing.empty()) {
-        for (const std::string& what : missing)
-            err << "blsim: sweep merge: " << what << ": in none of the shards (neither finished nor failed)\n";
-        err << "blsim: sweep merge: " << missing.size() << " runs missing; is a shard missing or unfinished?\n";
-        return exit_usage;
-    }
+    return plan;
+}
 
-    std::string text, why;
+// Carries out @plan: the first shard's manifest into DIR, then the copies, then the drops. An
+// exit status.
+int carry_out(const sweep_options& opt, const fs::path& dir, const merge_plan& plan, std::ostream& err)
+{
+    std::error_code ec;
+    std::string text, why, error;
     read_source((fs::path(opt.shard_dirs[0]) / "manifest.json").string(), text, why);
     fs::create_directories(dir / "points", ec);
     if (ec || !write_file_atomically((dir / "manifest.json").string(), text, error)) {
         err << "blsim: sweep merge: cannot write to " << dir.string() << ": " << (ec ? ec.message() : error) << "\n";
         return exit_usage;
     }
-    for (const source& c : copies) {
+    for (const merge_plan::copy& c : plan.copies) {
         fs::create_directories(c.to.parent_path(), ec);
         if (!copy_run(c.from, c.to, error)) {
             err << "blsim: sweep merge: " << error << "\n";
             return exit_failed;
         }
     }
-    for (const fs::path& p : drop)
+    for (const fs::path& p : plan.drop)
         fs::remove(p, ec);
+    return exit_ok;
+}
+
+int merge(const sweep_options& opt, std::ostream& out, std::ostream& err)
+{
+    std::vector<manifest> shards(opt.shard_dirs.size());
+    if (!read_shards(opt, shards, err))
+        return exit_usage;
+    const manifest& m = shards[0];
+    const fs::path dir(opt.out_dir);
+    std::string error;
+    if (!check_existing_manifest(dir, m.doc["base_digest"].get<std::string>(), error)) {
+        err << "blsim: sweep merge: " << error << "\n";
+        return exit_usage;
+    }
+    const merge_plan plan = plan_merge(opt, m, dir);
+    if (!plan.missing.empty()) {
+        for (const std::string& what : plan.missing)
+            err << "blsim: sweep merge: " << what << ": in none of the shards (neither finished nor failed)\n";
+        err << "blsim: sweep merge: " << plan.missing.size() << " runs missing; is a shard missing or unfinished?\n";
+        return exit_usage;
+    }
+    if (const int rc = carry_out(opt, dir, plan, err); rc != exit_ok)
+        return rc;
 
     std::vector<std::size_t> all(m.ids.size());
     for (std::size_t i = 0; i < all.size(); i++)
