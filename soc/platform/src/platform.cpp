@@ -11,8 +11,6 @@
 #include <cassert>
 #include <cstdio>
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace blsim::soc {
@@ -51,17 +49,36 @@ std::unique_ptr<workloads::workload> make_workload(const scenario_config& c)
 
 namespace {
 
-std::uint64_t now_ps()
-{
-    return sc_core::sc_time_stamp().value();
-}
+using model::now_ps;
 
-double reference_capacity(const model::soc_params& soc)
+// A task's next step as the kernel takes it.
+bls_step to_kernel_step(const workloads::step& st)
 {
-    double best = 0;
-    for (const model::cluster_params& c : soc.clusters)
-        best = std::max(best, static_cast<double>(c.capacity_dmips_mhz) * c.opps.back().freq_mhz);
-    return best;
+    bls_step out{};
+    switch (st.kind) {
+    case workloads::step::run: out.kind = BLS_STEP_RUN; break;
+    case workloads::step::sleep_until: out.kind = BLS_STEP_SLEEP; break;
+    case workloads::step::block: out.kind = BLS_STEP_BLOCK; break;
+    case workloads::step::signal: out.kind = BLS_STEP_SIGNAL; break;
+    case workloads::step::broadcast: out.kind = BLS_STEP_BROADCAST; break;
+    case workloads::step::exit: out.kind = BLS_STEP_EXIT; break;
+    case workloads::step::spin_until: out.kind = BLS_STEP_SPIN; break;
+    case workloads::step::affinity: out.kind = BLS_STEP_AFFINITY; break;
+    case workloads::step::yield: out.kind = BLS_STEP_YIELD; break;
+    case workloads::step::fork: out.kind = BLS_STEP_FORK; break;
+    case workloads::step::move_group: out.kind = BLS_STEP_GROUP; break;
+    }
+    out.task = st.task;
+    out.group = st.group;
+    out.affinity = st.cpus;
+    out.ref_ns = st.ref_ns;
+    out.mem_fraction = st.mem_fraction;
+    out.working_set_kb = static_cast<uint32_t>(st.working_set_kb);
+    out.write_fraction = st.write_fraction;
+    out.until_ns = st.until_ns;
+    out.io = st.io;
+    out.event = st.event;
+    return out;
 }
 
 } // namespace
@@ -72,157 +89,25 @@ platform::platform(const scenario_config& cfg, unsigned mutant) : cfg_(cfg)
     if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
         throw internal_error("blsim needs SystemC's default 1 ps time resolution");
 
-    const model::soc_params& soc = cfg_.soc;
-    pc_ = std::make_unique<model::power_controller>("power_controller", soc);
-    const double ref = reference_capacity(soc);
-    unsigned first_cpu = 0;
-    std::vector<unsigned> cci_ports;
-    for (std::size_t i = 0; i < soc.clusters.size(); i++) {
-        const model::cluster_params& cp = soc.clusters[i];
-        clusters_.push_back(std::make_unique<model::cluster>(
-            cp.name.c_str(), static_cast<unsigned>(i), cp, first_cpu, *pc_, ref));
-        for (unsigned k = 0; k < clusters_.back()->ncores(); k++)
-            cores_.push_back(&clusters_.back()->core_at(k));
-        first_cpu_.push_back(first_cpu);
-        first_cpu += static_cast<unsigned>(cp.cores);
-        cci_ports.push_back(static_cast<unsigned>(cp.cci_port));
-    }
-    const unsigned ncpus = first_cpu;
-
-    // The system: interrupt controller, interconnect, memory, and the bus CPUs reach
-    // device registers through.
-    gic_clock_ = std::make_unique<model::clock_domain>("gic.clock", soc.gic.clock_mhz);
-    gic_ = std::make_unique<model::gic400>("gic", ncpus, soc.gic, *gic_clock_);
-    cci_ = std::make_unique<model::cci>("cci", soc.cci, cci_ports);
-    dram_ = std::make_unique<model::dram>("dram", soc.dram);
-    bus_ = std::make_unique<model::router>("bus");
-    irq_lines_.init(ncpus);
-    wake_lines_.init(ncpus);
-    for (unsigned cpu = 0; cpu < ncpus; cpu++) {
-        cores_[cpu]->bus.bind(bus_->in);
-        cores_[cpu]->irq.bind(irq_lines_[cpu]);
-        cores_[cpu]->wake.bind(wake_lines_[cpu]);
-        gic_->irq[cpu].bind(irq_lines_[cpu]);
-        gic_->wake[cpu].bind(wake_lines_[cpu]);
-    }
-    bus_->out.bind(gic_->dist_socket);
-    bus_->map(static_cast<std::uint64_t>(soc.gic.dist_base), 0x1000, 0);
-    bus_->out.bind(gic_->cpu_socket);
-    bus_->map(static_cast<std::uint64_t>(soc.gic.cpu_base), 0x2000, 1);
-    bus_->out.bind(cci_->regs);
-    bus_->map(static_cast<std::uint64_t>(soc.cci.base), 0x10000, 2);
-    sram_ = std::make_unique<model::sram>("sram", soc.sram);
-    bus_->out.bind(sram_->socket);
-    bus_->map(static_cast<std::uint64_t>(soc.sram.base), sram_->size(), 3);
-    // The power controller: its registers on the bus, its completion interrupt a level line
-    // into the GIC, the clusters' DVFS controllers behind its performance requests.
-    bus_->out.bind(pc_->regs);
-    bus_->map(static_cast<std::uint64_t>(soc.spc.base), model::power_controller::window_bytes, 4);
-    pc_->connect_irq([this](bool level) { gic_->set_spi_level(static_cast<unsigned>(cfg_.soc.spc.irq), level); });
-    for (std::size_t i = 0; i < clusters_.size(); i++)
-        pc_->attach_dvfs(static_cast<unsigned>(i), clusters_[i]->dvfs());
-    for (std::size_t i = 0; i < clusters_.size(); i++) {
-        clusters_[i]->ace.bind(cci_->slave[i]);
-        cci_->attach(static_cast<unsigned>(i), *clusters_[i], soc.clusters[i].name);
-    }
-    cci_->master.bind(dram_->socket);
-
-    // Timing jitter: each block draws from streams of its own, named after it (docs/hardware.md,
-    // "Timing jitter"); off, nothing draws and every latency is nominal.
-    jitter_ = std::make_unique<model::jitter_source>(cfg_.jitter, static_cast<std::uint64_t>(cfg_.seed));
-    if (jitter_->enabled()) {
-        pc_->set_jitter(*jitter_);
-        for (auto& cl : clusters_)
-            cl->set_jitter(*jitter_);
-        gic_->set_jitter(*jitter_);
-        cci_->set_jitter(*jitter_);
-        dram_->set_jitter(*jitter_);
-    }
-    // Injected faults, from streams of their own (independent of the jitter's): with none
-    // configured no block is told, and nothing draws.
-    faults_ = std::make_unique<model::fault_source>(cfg_.faults, static_cast<std::uint64_t>(cfg_.seed));
-    if (faults_->any()) {
-        pc_->set_faults(*faults_);
-        cci_->set_faults(*faults_);
-        gic_->set_faults(*faults_, [this](unsigned cpu) { return pc_->core_state(cpu) == model::core_power::off; });
-    }
-
-    // Observers: the energy meter hears every power-state, frequency and voltage change;
-    // power loss takes the caches' contents, which software must have cleaned; the switch
-    // probe hears the cores come and go.
-    power_model_ = model::make_power_model(soc.energy);
-    meter_ = std::make_unique<model::energy_meter>(soc, *power_model_);
-    probe_ = std::make_unique<switch_probe>(ncpus, *meter_, [this](std::uint64_t t) { meter_->advance_all(t); });
-    probe_->set_hang_bound(switch_hang_bound_ps(cfg_.soc, cfg_.jitter, cfg_.faults));
-    pc_->core_changed.subscribe([this](unsigned cpu, model::core_power, model::core_power s) {
-        meter_->core_state(now_ps(), cpu, s);
-        if (s == model::core_power::off) {
-            check_power_loss(cluster_of_cpu(cpu).core_powered_off(core_index(cpu)), "cpu" + std::to_string(cpu));
-            probe_->core_off(now_ps(), cpu, pc_->cluster_of(cpu));
-        } else if (s == model::core_power::on) {
-            probe_->core_on(now_ps(), cpu, pc_->cluster_of(cpu));
-        }
-    });
-    pc_->cluster_changed.subscribe(
-        [this](unsigned cl, model::cluster_power, model::cluster_power s) {
-            meter_->cluster_state(now_ps(), cl, s);
-            if (s == model::cluster_power::off)
-                check_power_loss(clusters_[cl]->cluster_powered_off(), "cluster " + cfg_.soc.clusters[cl].name);
-            probe_->cluster_changed(now_ps(), cl, s);
-        });
-    for (std::size_t i = 0; i < clusters_.size(); i++) {
-        const unsigned cl = static_cast<unsigned>(i);
-        clusters_[i]->clock().changed.subscribe(
-            [this, cl](int, int mhz) { meter_->frequency(now_ps(), cl, mhz); });
-        clusters_[i]->voltage().changed.subscribe(
-            [this, cl](int, int mv) { meter_->voltage(now_ps(), cl, mv); });
-    }
-
-    // The per-CPU timers: each drives its CPU's timer PPI, level-sensitive.
-    timer_ = std::make_unique<model::generic_timer>(
-        "timer", ncpus, [this](unsigned cpu, bool level) { gic_->set_ppi_level(cpu, timer_ppi, level); });
-
-    // The software: one C kernel shared by every core; its tasks' behaviour is the workload's.
+    build_hw();
+    map_bus();
+    perturb_hw();
+    // The software's tasks behave as the scenario's workload says.
     workload_ = make_workload(cfg_);
+    wire_observers();
+    load_kernel(mutant);
+    schedule_timeline();
+}
+
+void platform::load_kernel(unsigned mutant)
+{
+    // One C kernel shared by every core; its tasks' steps come from the workload.
     live_governor_ = cfg_.governor;
-    std::vector<unsigned> cpu_cluster;
-    for (unsigned cpu = 0; cpu < ncpus; cpu++)
-        cpu_cluster.push_back(pc_->cluster_of(cpu));
-    std::vector<double> cluster_speed;
-    for (const model::cluster_params& cp : soc.clusters)
-        cluster_speed.push_back(static_cast<double>(cp.capacity_dmips_mhz) * cp.opps.back().freq_mhz);
-    os_probe_ = std::make_unique<os_probe>(workload_->ntasks(), std::move(cpu_cluster), std::move(cluster_speed),
-                                           kernel_mode_of(cfg_.mode), *meter_,
-                                           [this](std::uint64_t t) { meter_->advance_all(t); });
-    bls_kernel_config kc = kernel_config(ncpus);
+    bls_kernel_config kc = kernel_config();
     kc.hw.mutant = mutant;
     static const bls_workload_ops workload_ops = {
         .next = [](void* wl, unsigned task, uint64_t now_ns, bls_step* out) -> int {
-            const workloads::step st = static_cast<workloads::workload*>(wl)->next(task, now_ns);
-            *out = bls_step{};
-            switch (st.kind) {
-            case workloads::step::run: out->kind = BLS_STEP_RUN; break;
-            case workloads::step::sleep_until: out->kind = BLS_STEP_SLEEP; break;
-            case workloads::step::block: out->kind = BLS_STEP_BLOCK; break;
-            case workloads::step::signal: out->kind = BLS_STEP_SIGNAL; break;
-            case workloads::step::broadcast: out->kind = BLS_STEP_BROADCAST; break;
-            case workloads::step::exit: out->kind = BLS_STEP_EXIT; break;
-            case workloads::step::spin_until: out->kind = BLS_STEP_SPIN; break;
-            case workloads::step::affinity: out->kind = BLS_STEP_AFFINITY; break;
-            case workloads::step::yield: out->kind = BLS_STEP_YIELD; break;
-            case workloads::step::fork: out->kind = BLS_STEP_FORK; break;
-            case workloads::step::move_group: out->kind = BLS_STEP_GROUP; break;
-            }
-            out->task = st.task;
-            out->group = st.group;
-            out->affinity = st.cpus;
-            out->ref_ns = st.ref_ns;
-            out->mem_fraction = st.mem_fraction;
-            out->working_set_kb = static_cast<uint32_t>(st.working_set_kb);
-            out->write_fraction = st.write_fraction;
-            out->until_ns = st.until_ns;
-            out->io = st.io;
-            out->event = st.event;
+            *out = to_kernel_step(static_cast<workloads::workload*>(wl)->next(task, now_ns));
             return 0;
         },
     };
@@ -234,19 +119,23 @@ platform::platform(const scenario_config& cfg, unsigned mutant) : cfg_(cfg)
         const unsigned cpu = c->cpu();
         c->set_software([this, cpu] { bls_kernel_cpu_main(&kernel_, cpu); });
     }
-    executing_.assign(ncpus, -1);
+    executing_.assign(ncpus(), -1);
+}
 
+void platform::schedule_timeline()
+{
     // The scenario's userspace writes: scaling_setspeed, each to its logical CPU with that
     // CPU's doorbell rung; the governor's tunables, the switcher on or off and the mode, rung
     // on the first online logical CPU's.
     for (const freq_request& r : cfg_.governor.setspeed)
-        script_.push_back({r.at_ms, static_cast<int>(r.cpu), static_cast<unsigned>(r.freq_mhz)});
+        script_.push_back({r.at_ms, userspace_write::setspeed, static_cast<unsigned>(r.cpu),
+                           static_cast<unsigned>(r.freq_mhz)});
     for (const activity_change& a : cfg_.switcher.activity)
-        script_.push_back({a.at_ms, a.active ? -1 : -2, 0});
+        script_.push_back({a.at_ms, a.active ? userspace_write::switcher_on : userspace_write::switcher_off, 0, 0});
     for (const mode_change& m : cfg_.mode_changes)
-        script_.push_back({m.at_ms, -4, kernel_mode_of(m.mode)});
+        script_.push_back({m.at_ms, userspace_write::mode, 0, kernel_mode_of(m.mode)});
     for (std::size_t i = 0; i < cfg_.governor.writes.size(); i++)
-        script_.push_back({cfg_.governor.writes[i].at_ms, -3, static_cast<unsigned>(i)});
+        script_.push_back({cfg_.governor.writes[i].at_ms, userspace_write::tunable, 0, static_cast<unsigned>(i)});
     std::stable_sort(script_.begin(), script_.end(),
                      [](const script_entry& a, const script_entry& b) { return a.at_ms < b.at_ms; });
     if (!script_.empty()) {
@@ -277,23 +166,31 @@ void platform::timeline_step()
            sc_core::sc_time(script_[timeline_next_].at_ms, sc_core::SC_MS) <= now) {
         const script_entry& e = script_[timeline_next_++];
         unsigned l = kernel_.lead; // sysfs writes land on the first online CPU
-        if (e.cpu >= 0) {
-            l = static_cast<unsigned>(e.cpu);
-            bls_kernel_post_frequency(&kernel_, l, e.mhz);
-        } else if (e.cpu == -3) {
-            const tunable_write& w = cfg_.governor.writes.at(e.mhz);
+        switch (e.kind) {
+        case userspace_write::setspeed:
+            l = e.cpu;
+            bls_kernel_post_frequency(&kernel_, l, e.value);
+            break;
+        case userspace_write::tunable: {
+            const tunable_write& w = cfg_.governor.writes.at(e.value);
             cfg::diagnostics diag;
             if (!apply_tunable_write(live_governor_, w, {}, diag))
                 throw internal_error("a validated tunable write was refused: " + diag.first_text());
             const bls_governor_tunables t = governor_tunables(live_governor_);
             bls_kernel_post_tunables(&kernel_, &t, w.tunable == "boostpulse");
-        } else if (e.cpu == -4) {
-            const int rc = bls_kernel_post_mode(&kernel_, static_cast<bls_mode>(e.mhz));
+            break;
+        }
+        case userspace_write::mode: {
+            const int rc = bls_kernel_post_mode(&kernel_, static_cast<bls_mode>(e.value));
             if (rc != 0)
                 throw internal_error(std::string("the kernel refused a validated mode change to ") +
-                                     (mode_name(e.mhz) ? mode_name(e.mhz) : "?") + ": " + std::to_string(rc));
-        } else {
-            bls_kernel_post_switcher_active(&kernel_, e.cpu == -1);
+                                     (mode_name(e.value) ? mode_name(e.value) : "?") + ": " + std::to_string(rc));
+            break;
+        }
+        case userspace_write::switcher_on:
+        case userspace_write::switcher_off:
+            bls_kernel_post_switcher_active(&kernel_, e.kind == userspace_write::switcher_on);
+            break;
         }
         raise(l, BLS_IRQ_DOORBELL(l));
     }
@@ -346,103 +243,6 @@ void platform::guest_error(unsigned cpu, unsigned code, unsigned detail)
 
 // A run that ends in an error writes no VCD (close_vcd writes it).
 platform::~platform() = default;
-
-void platform::close_vcd()
-{
-    if (!vcd_)
-        return;
-    std::ofstream out(vcd_path_ + ".vcd", std::ios::binary | std::ios::trunc);
-    out << vcd_->text();
-    vcd_.reset();
-}
-
-void platform::enable_traces(bool perfetto, bool ftrace, const std::string& vcd_path)
-{
-    trace_perfetto_ = perfetto;
-    trace_ftrace_ = ftrace;
-    if (perfetto || ftrace) {
-        trace_context ctx;
-        for (unsigned t = 0; t < workload_->ntasks(); t++) {
-            const workloads::task_info ti = workload_->info(t);
-            ctx.task_names.push_back(ti.name);
-            // ftrace's prio: 120 + nice, 99 - the real-time priority, -1 for a deadline task.
-            ctx.task_prio.push_back(ti.policy == workloads::task_info::normal     ? 120 + ti.nice
-                                    : ti.policy == workloads::task_info::deadline ? -1
-                                                                                  : 99 - ti.rt_priority);
-        }
-        for (const model::cluster_params& cl : cfg_.soc.clusters) {
-            ctx.cluster_names.push_back(cl.name);
-            std::vector<std::string> states;
-            for (const model::idle_state_params& st : cl.idle_states)
-                states.push_back(st.name);
-            ctx.idle_state_names.push_back(states);
-        }
-        for (unsigned cpu = 0; cpu < ncpus(); cpu++)
-            ctx.cpu_cluster.push_back(pc_->cluster_of(cpu));
-        trace_ = std::make_unique<trace_recorder>(std::move(ctx));
-        // The state at time zero, then every change (after the meter has heard it: the
-        // power counters read it).
-        for (unsigned cpu = 0; cpu < ncpus(); cpu++)
-            trace_->core_power(0, cpu, pc_->core_state(cpu));
-        for (unsigned cl = 0; cl < clusters_.size(); cl++) {
-            trace_->cluster_power(0, cl, pc_->cluster_state(cl));
-            trace_->cluster_counter(0, cl, trace_recorder::counter::freq_mhz, clusters_[cl]->clock().freq_mhz());
-            trace_->cluster_counter(0, cl, trace_recorder::counter::voltage_mv, clusters_[cl]->voltage().voltage_mv());
-        }
-        auto power = [this](unsigned cl) {
-            trace_->cluster_counter(now_ps(), cl, trace_recorder::counter::power_mw, meter_->cluster_power_mw(cl));
-            trace_->cluster_counter(now_ps(), cl, trace_recorder::counter::energy_j, meter_->cluster_energy_j(cl));
-        };
-        pc_->core_changed.subscribe([this, power](unsigned cpu, model::core_power, model::core_power s) {
-            trace_->core_power(now_ps(), cpu, s);
-            power(pc_->cluster_of(cpu));
-        });
-        pc_->cluster_changed.subscribe([this, power](unsigned cl, model::cluster_power, model::cluster_power s) {
-            trace_->cluster_power(now_ps(), cl, s);
-            power(cl);
-        });
-        for (unsigned cl = 0; cl < clusters_.size(); cl++) {
-            clusters_[cl]->clock().changed.subscribe([this, cl, power](int, int mhz) {
-                trace_->cluster_counter(now_ps(), cl, trace_recorder::counter::freq_mhz, mhz);
-                power(cl);
-            });
-            clusters_[cl]->voltage().changed.subscribe([this, cl, power](int, int mv) {
-                trace_->cluster_counter(now_ps(), cl, trace_recorder::counter::voltage_mv, mv);
-                power(cl);
-            });
-        }
-    }
-    if (!vcd_path.empty()) {
-        // The GIC's lines as it writes them, the power states as integers (enum
-        // model::core_power / cluster_power) and the clocks in MHz, each from the value it has
-        // now (docs/traces.md gives them); recorded by listening only, written at the end.
-        vcd_path_ = vcd_path;
-        vcd_ = std::make_unique<vcd_recorder>();
-        std::vector<unsigned> irq, wake, core, cluster, freq;
-        for (unsigned cpu = 0; cpu < ncpus(); cpu++) {
-            const std::string n = "cpu" + std::to_string(cpu);
-            irq.push_back(vcd_->add(n + "_irq", 1, irq_lines_[cpu].read()));
-            wake.push_back(vcd_->add(n + "_wake", 1, wake_lines_[cpu].read()));
-            core.push_back(vcd_->add(n + "_power", 32, static_cast<unsigned>(pc_->core_state(cpu))));
-        }
-        for (unsigned cl = 0; cl < clusters_.size(); cl++) {
-            const std::string& n = cfg_.soc.clusters[cl].name;
-            cluster.push_back(vcd_->add(n + "_power", 32, static_cast<unsigned>(pc_->cluster_state(cl))));
-            freq.push_back(vcd_->add(n + "_freq_mhz", 32, static_cast<std::uint64_t>(clusters_[cl]->clock().freq_mhz())));
-            clusters_[cl]->clock().changed.subscribe(
-                [this, s = freq[cl]](int, int mhz) { vcd_->change(now_ps(), s, static_cast<std::uint64_t>(mhz)); });
-        }
-        gic_->line_written.subscribe([this, irq, wake](unsigned cpu, bool is_wake, bool level) {
-            vcd_->change(now_ps(), is_wake ? wake.at(cpu) : irq.at(cpu), level);
-        });
-        pc_->core_changed.subscribe([this, core](unsigned cpu, model::core_power, model::core_power s) {
-            vcd_->change(now_ps(), core.at(cpu), static_cast<unsigned>(s));
-        });
-        pc_->cluster_changed.subscribe([this, cluster](unsigned cl, model::cluster_power, model::cluster_power s) {
-            vcd_->change(now_ps(), cluster.at(cl), static_cast<unsigned>(s));
-        });
-    }
-}
 
 std::vector<policy_limits> platform::policy_limits_now() const
 {

@@ -75,13 +75,7 @@ void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, uns
                               unsigned cpu_cluster)
 {
     if (event == BLS_TRACE_IRQ_HANDLED) { // (the hot path: one per interrupt)
-        handled_[key(a, b)]++;
-        handled_total_++;
-        auto it = first_unhandled_.find(key(a, b));
-        if (it != first_unhandled_.end() && it->second) {
-            irq_latency_.record(t >= it->second ? t - it->second : 0);
-            it->second = 0;
-        }
+        irq_handled(t, a, b);
         return;
     }
     close_settled(t);
@@ -92,50 +86,17 @@ void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, uns
         return;
     }
     if (event == BLS_TRACE_CPUFREQ_BEGIN) {
-        if (a < cpufreq_.size()) {
-            cpufreq_[a] = std::make_pair(t, b);
-            // The group belongs to this transaction; one begun without a group has none.
-            txn_group_[a] = pending_group_[a];
-            pending_group_[a] = 0;
-        }
+        cpufreq_begun(t, a, b);
         return;
     }
     if (a >= open_.size())
         return;
     std::optional<open_switch>& s = open_[a];
     switch (event) {
-    case BLS_TRACE_SWITCH_REQUEST:
-        if (s && s->kicked) {
-            // Its switch is under way to the cluster it was armed for: this request is the
-            // next switch's, which the switcher starts once this one is over, unless it asks
-            // for the cluster this one arrives at (docs/switcher.md, "From a frequency request to a
-            // switch").
-            if (next_[a])
-                next_[a]->r.to_cluster = b;
-            else
-                next_[a] = request_at(a, t, b);
-            break;
-        }
-        if (!s) {
-            s = request_at(a, t, b);
-        } else { // a request overwriting a pending one keeps the first time, and group
-            const unsigned group = take_group(a);
-            if (!s->r.group)
-                s->r.group = group;
-            s->r.to_cluster = b;
-        }
-        break;
+    case BLS_TRACE_SWITCH_REQUEST: switch_requested(t, a, b); break;
     case BLS_TRACE_INBOUND_KICKED:
-        if (s) {
-            s->kicked = true;
-            s->r.outbound = cpu;
-            s->r.inbound = b;
-            s->r.from_cluster = cpu_cluster;
-            if (!s->r.t_inbound_power_on) { // already on: the kick is when it may start
-                s->r.t_inbound_power_on = t;
-                s->ib_core_at_on_j = core_j(t, b);
-            }
-        }
+        if (s)
+            inbound_kicked(*s, t, cpu, b, cpu_cluster);
         break;
     case BLS_TRACE_INBOUND_ALIVE:
         if (s)
@@ -160,24 +121,87 @@ void switch_probe::tracepoint(std::uint64_t t, unsigned cpu, unsigned event, uns
         next_[a].reset();
         break;
     case BLS_TRACE_BLACKOUT_END:
-        if (s) {
-            s->r.t_blackout_end = t;
-            s->ib_core_at_end_j = core_j(t, s->r.inbound);
-            if (s->r.inbound_cluster_powered_up)
-                s->ib_uncore_at_end_j = uncore_j(t, s->r.to_cluster);
-            const unsigned arrived = s->r.to_cluster;
-            closing_.push_back(*s);
-            s.reset();
-            // The request that came during it opens the next switch, unless it asked for the
-            // cluster just reached (the switcher completes that one at once).
-            if (next_[a] && next_[a]->r.to_cluster != arrived)
-                s = next_[a];
-            next_[a].reset();
-        }
+        if (s)
+            blackout_ended(t, a);
         break;
     default:
         break;
     }
+}
+
+void switch_probe::irq_handled(std::uint64_t t, unsigned logical, unsigned irq)
+{
+    handled_[key(logical, irq)]++;
+    handled_total_++;
+    auto it = first_unhandled_.find(key(logical, irq));
+    if (it != first_unhandled_.end() && it->second) {
+        irq_latency_.record(t >= it->second ? t - it->second : 0);
+        it->second = 0;
+    }
+}
+
+void switch_probe::cpufreq_begun(std::uint64_t t, unsigned logical, unsigned cluster)
+{
+    if (logical < cpufreq_.size()) {
+        cpufreq_[logical] = std::make_pair(t, cluster);
+        // The group belongs to this transaction; one begun without a group has none.
+        txn_group_[logical] = pending_group_[logical];
+        pending_group_[logical] = 0;
+    }
+}
+
+void switch_probe::switch_requested(std::uint64_t t, unsigned logical, unsigned cluster)
+{
+    std::optional<open_switch>& s = open_[logical];
+    if (s && s->kicked) {
+        // Its switch is under way to the cluster it was armed for: this request is the
+        // next switch's, which the switcher starts once this one is over, unless it asks
+        // for the cluster this one arrives at (docs/switcher.md, "From a frequency request to a
+        // switch").
+        if (next_[logical])
+            next_[logical]->r.to_cluster = cluster;
+        else
+            next_[logical] = request_at(logical, t, cluster);
+        return;
+    }
+    if (!s) {
+        s = request_at(logical, t, cluster);
+    } else { // a request overwriting a pending one keeps the first time, and group
+        const unsigned group = take_group(logical);
+        if (!s->r.group)
+            s->r.group = group;
+        s->r.to_cluster = cluster;
+    }
+}
+
+void switch_probe::inbound_kicked(open_switch& s, std::uint64_t t, unsigned outbound, unsigned inbound,
+                                  unsigned from_cluster)
+{
+    s.kicked = true;
+    s.r.outbound = outbound;
+    s.r.inbound = inbound;
+    s.r.from_cluster = from_cluster;
+    if (!s.r.t_inbound_power_on) { // already on: the kick is when it may start
+        s.r.t_inbound_power_on = t;
+        s.ib_core_at_on_j = core_j(t, inbound);
+    }
+}
+
+void switch_probe::blackout_ended(std::uint64_t t, unsigned logical)
+{
+    std::optional<open_switch>& s = open_[logical];
+    s->r.t_blackout_end = t;
+    s->ib_core_at_end_j = core_j(t, s->r.inbound);
+    if (s->r.inbound_cluster_powered_up)
+        s->ib_uncore_at_end_j = uncore_j(t, s->r.to_cluster);
+    const unsigned arrived = s->r.to_cluster;
+    closing_.push_back(*s);
+    s.reset();
+    // The request that came during it opens the next switch, unless it asked for the
+    // cluster just reached (the switcher completes that one at once).
+    if (next_[logical] && next_[logical]->r.to_cluster != arrived)
+        s = next_[logical];
+    next_[logical].reset();
 }
 
 switch_probe::open_switch switch_probe::request_at(unsigned logical, std::uint64_t t, unsigned cluster)

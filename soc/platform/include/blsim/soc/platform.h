@@ -117,6 +117,20 @@ public:
 private:
     friend struct platform_ops_impl;
     friend void inject_bug(platform& plat, injected_bug bug);
+    // The constructor's steps, in order (each after the ones it needs): the hardware built
+    // and wired (soc/platform/src/build_hw.cpp), the device windows mapped on the bus
+    // (build_hw.cpp), the timing jitter and injected faults handed to the blocks (build_hw.cpp),
+    // the observers wired (soc/platform/src/wire_observers.cpp), the C kernel loaded on the
+    // cores, the userspace timeline scheduled.
+    void build_hw();
+    void map_bus();
+    void perturb_hw();
+    void wire_observers();
+    void load_kernel(unsigned mutant);
+    void schedule_timeline();
+    // enable_traces' two timelines (wire_observers.cpp).
+    void record_trace();
+    void record_vcd(const std::string& vcd_path);
     void check_power_loss(std::uint64_t dirty_lines, const std::string& what);
     // The C code saw the hardware misbehave (enum bls_guest_error): warned, counted, the run
     // goes on.
@@ -156,12 +170,14 @@ private:
     std::uint64_t cci_timeouts_ = 0;
     std::uint64_t cci_retries_ = 0;
     std::uint64_t power_up_failures_ = 0;
+    // The scenario's userspace writes, by what they write.
+    enum class userspace_write { setspeed, switcher_on, switcher_off, tunable, mode };
     struct script_entry {
         double at_ms;
-        int cpu;      // a setspeed write's logical CPU; -1: switcher on, -2: off, -3: a tunable
-                      // write, -4: a mode change
-        unsigned mhz; // setspeed: the frequency; tunable write: its index in governor.writes;
-                      // mode change: the mode (enum bls_mode)
+        userspace_write kind;
+        unsigned cpu;   // setspeed: the logical CPU written to
+        unsigned value; // setspeed: the frequency; tunable: its index in governor.writes;
+                        // mode: the mode (enum bls_mode)
     };
     governor_config live_governor_; // the governor's tunables as written so far
     std::vector<script_entry> script_;
@@ -171,7 +187,7 @@ private:
     void timeline_step();
     // The C kernel's configuration: the SoC as its drivers see it, the scheduler, cpuidle,
     // cpufreq and the governor, the tasks (soc/platform/src/kernel_config.cpp).
-    bls_kernel_config kernel_config(unsigned ncpus) const;
+    bls_kernel_config kernel_config() const;
     // A doorbell of @logical.
     void raise(unsigned logical, unsigned irq);
     // Not value-initialised: bls_kernel_init sets up all of it that is read (megabytes of

@@ -158,6 +158,14 @@ private:
         bool awaiting_cluster = false; // ... and its cluster is powering down
         bool settled = false;          // ... and its cluster's power-down ended (or never began)
     };
+    // tracepoint's events (enum bls_trace_event) that take more than a line or two: an
+    // interrupt handled, a cpufreq transaction begun, a switch requested, its inbound kicked
+    // (@s open), its blackout ended (@logical's switch open).
+    void irq_handled(std::uint64_t t, unsigned logical, unsigned irq);
+    void cpufreq_begun(std::uint64_t t, unsigned logical, unsigned cluster);
+    void switch_requested(std::uint64_t t, unsigned logical, unsigned cluster);
+    void inbound_kicked(open_switch& s, std::uint64_t t, unsigned outbound, unsigned inbound, unsigned from_cluster);
+    void blackout_ended(std::uint64_t t, unsigned logical);
     // A switch requested for @logical to @cluster at @t.
     open_switch request_at(unsigned logical, std::uint64_t t, unsigned cluster);
     // The group of @logical's request being made (cluster migration; 0: none).
