@@ -131,6 +131,38 @@ int bls_switcher_set_active(struct bls_switcher *sw, int active);
 int bls_switcher_active(const struct bls_switcher *sw);
 /* The cluster the CPUs of the pairs boot in, where turning the switcher off brings them. */
 unsigned bls_switcher_home_cluster(const struct bls_switcher *sw);
+/* The pairs, whether or not the switcher is on (0: it can never be). */
+unsigned bls_switcher_npairs(const struct bls_switcher *sw);
+
+/* Turning the switcher on and off at run time (Linux's bL_switcher_enable and
+ * bL_switcher_disable). The kernel leads each over several scheduling points: taking CPUs out
+ * of scheduling and bringing them back (cpu_down, cpu_up), and the cpufreq driver's switching,
+ * are its part; the map, the switches home and the offline CPUs' gates are the switcher's.
+ *
+ * On:  the CPUs of bls_switcher_outgoing() leave the scheduler; once they all have,
+ *      bls_switcher_enable() pairs the map, and they go offline.
+ * Off: bls_switcher_bring_home() requests every logical CPU's switch to the home cluster;
+ *      bls_switcher_disable(), at each scheduling point, gives every CPU its own logical CPU
+ *      once all are home; bls_switcher_bring_online() then lets each new one in. */
+
+/* bls_switcher_outgoing - the CPUs that turning the switcher on takes offline: the partners
+ * and the unpaired CPUs (bL_switcher_halve_cpus), a bit each. */
+uint32_t bls_switcher_outgoing(const struct bls_switcher *sw);
+/* bls_switcher_enable - pair the map (bls_switcher_set_active), counted. Returns 0 or
+ * -BLS_EINVAL. */
+int bls_switcher_enable(struct bls_switcher *sw);
+/* bls_switcher_bring_home - request the switch of every logical CPU away from the home
+ * cluster, or in flight, back there (kicking its host), and drop any pending move away of
+ * the others. Runs on @cpu. */
+void bls_switcher_bring_home(struct bls_switcher *sw, unsigned cpu);
+/* bls_switcher_disable - once every logical CPU is home with no switch requested or in
+ * flight, give every CPU its own logical CPU (bls_switcher_set_active), counted. Returns 0,
+ * or -BLS_EBUSY (not home yet: call again at a later scheduling point). */
+int bls_switcher_disable(struct bls_switcher *sw);
+/* bls_switcher_bring_online - after bls_switcher_disable, open offline CPU @target's gate
+ * with BLS_VECTOR_ONLINE, power it up (MCPM) and kick it: it leaves bls_switcher_offline()
+ * as a logical CPU of its own. Runs on @cpu. */
+void bls_switcher_bring_online(struct bls_switcher *sw, unsigned cpu, unsigned target);
 
 unsigned bls_switcher_nlogical(const struct bls_switcher *sw);
 /* bls_switcher_send_ipi - raise SGI @sgi on the CPU hosting @logical, through the GIC's map

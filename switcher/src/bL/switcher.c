@@ -130,6 +130,8 @@ int bls_switcher_active(const struct bls_switcher *sw) { return sw->cfg.enabled;
 
 unsigned bls_switcher_home_cluster(const struct bls_switcher *sw) { return sw->cfg.boot_cluster; }
 
+unsigned bls_switcher_npairs(const struct bls_switcher *sw) { return sw->npairs; }
+
 unsigned bls_switcher_nlogical(const struct bls_switcher *sw) { return sw->nlogical; }
 
 int bls_switcher_logical_of(const struct bls_switcher *sw, unsigned cpu) { return sw->hosted[cpu]; }
@@ -178,6 +180,56 @@ void bls_switcher_alive(struct bls_switcher *sw, unsigned cpu)
 		set_phase(sw, (unsigned)l, BLS_SWITCH_ALIVE);
 		trace(sw, cpu, BLS_TRACE_INBOUND_ALIVE, (unsigned)l, sw->req[l].ib);
 	}
+}
+
+/* --- turning the switcher on and off (bL_switcher_enable / _disable) ----------------------- */
+
+uint32_t bls_switcher_outgoing(const struct bls_switcher *sw)
+{
+	uint32_t cpus = 0;
+	for (unsigned c = sw->npairs; c < sw->nlogical; c++)
+		cpus |= 1u << c;
+	return cpus;
+}
+
+int bls_switcher_enable(struct bls_switcher *sw)
+{
+	const int rc = bls_switcher_set_active(sw, 1);
+	if (rc == 0)
+		sw->stats.enables++;
+	return rc;
+}
+
+void bls_switcher_bring_home(struct bls_switcher *sw, unsigned cpu)
+{
+	const unsigned home = sw->cfg.boot_cluster;
+	for (unsigned l = 0; l < sw->nlogical; l++) {
+		if (bls_switcher_cluster_of(sw, l) == home && sw->req[l].phase == BLS_SWITCH_IDLE) {
+			sw->req[l].wanted = -1; /* a pending move away is dropped */
+			continue;
+		}
+		bls_switch_request(sw, cpu, l, home, NULL, NULL);
+		if (sw->host[l] != cpu)
+			bls_switcher_send_ipi(sw, cpu, l, BLS_SGI_KICK);
+	}
+}
+
+int bls_switcher_disable(struct bls_switcher *sw)
+{
+	for (unsigned l = 0; l < sw->nlogical; l++)
+		if (sw->host[l] != l || sw->req[l].phase != BLS_SWITCH_IDLE || sw->req[l].wanted >= 0)
+			return -BLS_EBUSY;
+	const int rc = bls_switcher_set_active(sw, 0);
+	if (rc == 0)
+		sw->stats.disables++;
+	return rc;
+}
+
+void bls_switcher_bring_online(struct bls_switcher *sw, unsigned cpu, unsigned target)
+{
+	bls_mcpm_set_entry_vector(sw->mcpm, cpu, target, BLS_VECTOR_ONLINE);
+	bls_mcpm_cpu_power_up(sw->mcpm, cpu, target);
+	bls_gic_send_sgi(sw->hw, cpu, target, BLS_SGI_KICK);
 }
 
 /* --- the outbound's half (bL_switch_to) -------------------------------------------------- */

@@ -96,7 +96,7 @@ int bls_cpufreq_init(struct bls_cpufreq *cf, const struct bls_hw *hw, struct bls
 		cf->txn[l].phase = BLS_CPUFREQ_IDLE;
 	/* The merged table, wherever the switcher may be turned on and OPPs are known. */
 	const unsigned big = cfg->big_cluster, little = cfg->little_cluster;
-	cf->have_vtable = sw->npairs && big < hw->nclusters && little < hw->nclusters &&
+	cf->have_vtable = bls_switcher_npairs(sw) && big < hw->nclusters && little < hw->nclusters &&
 			  cfg->nopps[big] && cfg->nopps[little] &&
 			  bls_cpufreq_build(&cf->vtable, big, cfg->opp_mhz[big], cfg->nopps[big], little,
 					    cfg->opp_mhz[little], cfg->nopps[little]) == 0;

@@ -176,23 +176,25 @@ static void build_policies(struct bls_kernel *k, uint64_t t)
 	BLS_CHECK(hw, ~0u, rc == 0);
 }
 
-int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
-		    const struct bls_platform_ops *ops, void *plat,
-		    const struct bls_workload_ops *wl, void *wl_ctx)
+/* The hardware description's own limits, before anything is set up. */
+static int hw_valid(const struct bls_kernel_config *cfg)
 {
-	if (!k || !cfg || !wl || !wl->next)
-		return -BLS_EINVAL;
-	if (bls_platform_ops_check(ops))
-		return -BLS_ENOSYS;
 	const struct bls_hw *hw = &cfg->hw;
 	if (hw->ncpus == 0 || hw->ncpus > BLS_MAX_CPUS || cfg->boot_cpu >= hw->ncpus ||
 	    hw->nclusters == 0 || hw->nclusters > BLS_MAX_CLUSTERS || cfg->ntasks > BLS_MAX_TASKS ||
 	    hw->timer_ppi < 16 || hw->timer_ppi > 31 || !cfg->governor || !cfg->governor->start)
-		return -BLS_EINVAL;
+		return 0;
 	for (unsigned c = 0; c < hw->ncpus; c++)
 		if (hw->cpu_cluster[c] >= hw->nclusters)
-			return -BLS_EINVAL;
+			return 0;
+	return 1;
+}
 
+/* @k zeroed and given its configuration and its platform's and workload's operations. */
+static void take_config(struct bls_kernel *k, const struct bls_kernel_config *cfg,
+			const struct bls_platform_ops *ops, void *plat,
+			const struct bls_workload_ops *wl, void *wl_ctx)
+{
 	/* Zeroed: everything before the per-task tables but the configuration's own task
 	 * tables (copied below, the run's tasks only), and the tables' entries of this run's
 	 * tasks; bls_sched_init does the scheduler. */
@@ -214,11 +216,12 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 	memcpy(k->cfg.forked, cfg->forked, cfg->ntasks * sizeof(cfg->forked[0]));
 	k->cfg.hw.ops = ops;
 	k->cfg.hw.plat = plat;
+}
 
-	/* Every CPU comes out of reset running, its cluster coherent. */
-	int rc = bls_mcpm_init(&k->mcpm, &k->cfg.hw, &bls_mcpm_tc2);
-	if (rc)
-		return rc;
+/* The mode at boot, and the switcher, on in the switched modes. Returns 0 or -BLS_EINVAL. */
+static int init_mode(struct bls_kernel *k, const struct bls_kernel_config *cfg)
+{
+	const struct bls_hw *hw = &cfg->hw;
 	k->mode = cfg->mode ? cfg->mode : cfg->switcher.enabled ? BLS_MODE_IKS : BLS_MODE_SMP;
 	if (k->mode < BLS_MODE_SMP || k->mode > BLS_MODE_EAS)
 		return -BLS_EINVAL;
@@ -231,13 +234,23 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 	swc.boot_cluster = hw->cpu_cluster[cfg->offline ? 0 : cfg->boot_cpu];
 	if (bls_switcher_init(&k->sw, &k->cfg.hw, &k->mcpm, &swc))
 		return -BLS_EINVAL;
-	if (hw->ncpus > 16) /* the doorbell SPIs 48..63 */
-		return -BLS_EINVAL;
-	if (hw->spc_irq < 64 || hw->spc_irq >= hw->gic_nirqs) /* an SPI after the doorbells */
-		return -BLS_EINVAL;
+	return 0;
+}
+
+/* The kernel's own interrupts fit: a doorbell SPI per CPU (48..63), and the power
+ * controller's an SPI after them. */
+static int irqs_valid(const struct bls_hw *hw)
+{
+	return hw->ncpus <= 16 && hw->spc_irq >= 64 && hw->spc_irq < hw->gic_nirqs;
+}
+
+/* The cpufreq driver, and the reference capacity: the largest cluster's at its top OPP.
+ * Returns 0 or -BLS_EINVAL. */
+static int init_cpufreq(struct bls_kernel *k, const struct bls_kernel_config *cfg)
+{
 	if (bls_cpufreq_init(&k->cpufreq, &k->cfg.hw, &k->sw, &cfg->cpufreq))
 		return -BLS_EINVAL;
-	for (unsigned c = 0; c < hw->nclusters; c++) {
+	for (unsigned c = 0; c < cfg->hw.nclusters; c++) {
 		const unsigned n = cfg->cpufreq.nopps[c];
 		if (n == 0 || cfg->capacity_dmips_mhz[c] == 0)
 			return -BLS_EINVAL;
@@ -245,16 +258,26 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 		if (cap > k->ref_capacity)
 			k->ref_capacity = cap;
 	}
-	if (bls_cpuidle_init(&k->cpuidle, &cfg->cpuidle, hw->nclusters))
-		return -BLS_EINVAL;
-	/* Hotplug at boot: with the switcher off only, never the boot CPU. */
+	return 0;
+}
+
+/* Hotplug at boot: with the switcher off only, never the boot CPU; the lead is the first
+ * online CPU. Returns 0 or -BLS_EINVAL. */
+static int init_hotplug(struct bls_kernel *k, const struct bls_kernel_config *cfg)
+{
 	if (cfg->offline && (bls_switcher_active(&k->sw) || (cfg->offline >> cfg->boot_cpu & 1u)))
 		return -BLS_EINVAL;
-	while (k->lead < hw->ncpus && hotplugged_out(k, (int)k->lead))
+	while (k->lead < cfg->hw.ncpus && hotplugged_out(k, (int)k->lead))
 		k->lead++;
+	return 0;
+}
 
-	/* The scheduler knows every CPU that may ever be a logical CPU of its own, and the
-	 * topology its HMP and energy-aware placements use with the switcher off. */
+/* The scheduler knows every CPU that may ever be a logical CPU of its own, and the topology
+ * its HMP and energy-aware placements use with the switcher off; then it takes the tasks.
+ * Returns 0 or -BLS_EINVAL. */
+static int init_sched(struct bls_kernel *k, const struct bls_kernel_config *cfg)
+{
+	const struct bls_hw *hw = &cfg->hw;
 	struct bls_sched_config sc = cfg->sched;
 	sc.ncpus = hw->ncpus;
 	sc.nclusters = hw->nclusters;
@@ -270,6 +293,29 @@ int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
 	for (unsigned t = 0; t < cfg->ntasks; t++)
 		if (bls_sched_add_task(&k->sched, &cfg->tasks[t], 0) < 0)
 			return -BLS_EINVAL;
+	return 0;
+}
+
+int bls_kernel_init(struct bls_kernel *k, const struct bls_kernel_config *cfg,
+		    const struct bls_platform_ops *ops, void *plat,
+		    const struct bls_workload_ops *wl, void *wl_ctx)
+{
+	if (!k || !cfg || !wl || !wl->next)
+		return -BLS_EINVAL;
+	if (bls_platform_ops_check(ops))
+		return -BLS_ENOSYS;
+	if (!hw_valid(cfg))
+		return -BLS_EINVAL;
+	take_config(k, cfg, ops, plat, wl, wl_ctx);
+
+	/* Every CPU comes out of reset running, its cluster coherent. */
+	int rc = bls_mcpm_init(&k->mcpm, &k->cfg.hw, &bls_mcpm_tc2);
+	if (rc)
+		return rc;
+	if (init_mode(k, cfg) || !irqs_valid(&cfg->hw) || init_cpufreq(k, cfg) ||
+	    bls_cpuidle_init(&k->cpuidle, &cfg->cpuidle, cfg->hw.nclusters) || init_hotplug(k, cfg) ||
+	    init_sched(k, cfg))
+		return -BLS_EINVAL;
 	bls_governor_init(&k->gov, cfg->governor, &cfg->tunables, &gov_env, k);
 	return 0;
 }
@@ -286,7 +332,7 @@ enum bls_mode bls_kernel_mode(const struct bls_kernel *k)
 
 int bls_kernel_post_mode(struct bls_kernel *k, enum bls_mode mode)
 {
-	if (mode < BLS_MODE_SMP || mode > BLS_MODE_EAS || (bls_mode_switched(mode) && k->sw.npairs == 0))
+	if (mode < BLS_MODE_SMP || mode > BLS_MODE_EAS || (bls_mode_switched(mode) && bls_switcher_npairs(&k->sw) == 0))
 		return -BLS_EINVAL;
 	if (placement_of(mode) != BLS_PLACE_FAIR && k->sched.cfg.nclusters < 2)
 		return -BLS_EINVAL;
@@ -296,7 +342,7 @@ int bls_kernel_post_mode(struct bls_kernel *k, enum bls_mode mode)
 
 int bls_kernel_post_switcher_active(struct bls_kernel *k, int active)
 {
-	if (k->sw.npairs == 0)
+	if (bls_switcher_npairs(&k->sw) == 0)
 		return -BLS_EINVAL;
 	/* The sysfs flag: on from any mode without the switcher is IKS; off from a switched
 	 * mode is SMP; otherwise the mode stays. */
@@ -424,7 +470,7 @@ static void service_cpufreq(struct bls_kernel *k, unsigned cpu, unsigned l)
 	k->txn_busy[l] = busy;
 }
 
-/* --- turning the switcher on and off (bL_switcher_enable / _disable) ------------------------- */
+/* --- turning the switcher on and off: the kernel's part (bls/switcher.h) --------------------- */
 
 static void route_logical(struct bls_kernel *k, unsigned cpu, unsigned l)
 {
@@ -440,28 +486,31 @@ static void logical_cpus_changed(struct bls_kernel *k, unsigned cpu)
 	flush_sched_events(k, cpu);
 }
 
-/* Once every pair is home, the switcher's map goes and the other CPUs come online. */
+/* A frequency transaction in flight on a logical CPU: the switcher stays on until it ends. */
+static int cpufreq_in_flight(const struct bls_kernel *k)
+{
+	for (unsigned l = 0; l < bls_switcher_nlogical(&k->sw); l++)
+		if (bls_cpufreq_phase(&k->cpufreq, l) != BLS_CPUFREQ_IDLE)
+			return 1;
+	return 0;
+}
+
+/* Once every pair is home, the switcher's map goes and the other CPUs come online (cpu_up:
+ * each its doorbell, then the switcher lets it in). */
 static void finish_disable(struct bls_kernel *k, unsigned cpu)
 {
 	struct bls_switcher *sw = &k->sw;
-	for (unsigned l = 0; l < bls_switcher_nlogical(sw); l++)
-		if (bls_switcher_host_of(sw, l) != l || bls_switcher_phase(sw, l) != BLS_SWITCH_IDLE ||
-		    sw->req[l].wanted >= 0 || bls_cpufreq_phase(&k->cpufreq, l) != BLS_CPUFREQ_IDLE)
-			return; /* not yet */
 	const unsigned before = bls_switcher_nlogical(sw);
-	int rc = bls_switcher_set_active(sw, 0);
-	BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
+	if (cpufreq_in_flight(k) || bls_switcher_disable(sw) != 0)
+		return; /* not yet */
 	k->disabling = 0;
 	k->onlining = 1;
-	sw->stats.disables++;
 	bls_cpufreq_set_switching(&k->cpufreq, 0);
-	rc = bls_sched_set_placement(&k->sched, placement_of(k->mode), now(k, cpu));
+	int rc = bls_sched_set_placement(&k->sched, placement_of(k->mode), now(k, cpu));
 	BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
 	for (unsigned c = before; c < k->cfg.hw.ncpus; c++) {
 		route_logical(k, cpu, c);
-		bls_mcpm_set_entry_vector(&k->mcpm, cpu, c, BLS_VECTOR_ONLINE);
-		bls_mcpm_cpu_power_up(&k->mcpm, cpu, c);
-		bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
+		bls_switcher_bring_online(sw, cpu, c);
 	}
 	logical_cpus_changed(k, cpu);
 	k->onlining = 0;
@@ -485,9 +534,8 @@ static void finish_enable(struct bls_kernel *k, unsigned cpu)
 {
 	struct bls_switcher *sw = &k->sw;
 	const unsigned before = bls_switcher_nlogical(sw);
-	int rc = bls_switcher_set_active(sw, 1);
+	int rc = bls_switcher_enable(sw);
 	BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
-	sw->stats.enables++;
 	for (unsigned c = bls_switcher_nlogical(sw); c < before; c++) {
 		if (c != cpu)
 			bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
@@ -521,6 +569,36 @@ static void stop_dying(struct bls_kernel *k, unsigned cpu)
 	send_kicks(k, cpu, (int)cpu);
 }
 
+/* The switcher on: the partners and unpaired CPUs go offline. Each stops running tasks first
+ * (as cpu_down's stopper would), at its own scheduling point; the last to stop turns the
+ * switcher on (finish_enable). */
+static void begin_enable(struct bls_kernel *k, unsigned cpu)
+{
+	int rc = bls_sched_set_placement(&k->sched, BLS_PLACE_FAIR, now(k, cpu));
+	BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
+	k->dying = bls_switcher_outgoing(&k->sw) & ~k->cfg.offline;
+	k->stopped = 0;
+	/* sched_cpu_deactivate first, from here: nothing new is placed on a CPU going offline
+	 * while it makes its way to its scheduling point. */
+	rc = bls_sched_set_active(&k->sched, online_mask(k) & ~k->dying);
+	BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
+	for (unsigned c = 0; c < 32; c++)
+		if ((k->dying >> c & 1u) && c != cpu)
+			bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
+	stop_dying(k, cpu);
+}
+
+/* The switcher off: every logical CPU back to its boot cluster first (the cpufreq driver
+ * stops switching: a transaction in flight finishes without one); the placement changes once
+ * the other CPUs are online (finish_disable). */
+static void begin_disable(struct bls_kernel *k, unsigned cpu)
+{
+	k->disabling = 1;
+	bls_cpufreq_set_switching(&k->cpufreq, 0);
+	bls_switcher_bring_home(&k->sw, cpu);
+	finish_disable(k, cpu);
+}
+
 static void take_mode_request(struct bls_kernel *k, unsigned cpu)
 {
 	struct bls_switcher *sw = &k->sw;
@@ -538,41 +616,9 @@ static void take_mode_request(struct bls_kernel *k, unsigned cpu)
 	const int on = bls_switcher_active(sw);
 	enter_mode(k, cpu, want);
 	if (bls_mode_switched(want) && !on) {
-		/* The switcher on: the partners and unpaired CPUs go offline. Each stops running
-		 * tasks first (as cpu_down's stopper would), at its own scheduling point; the last
-		 * to stop turns the switcher on (finish_enable). */
-		int rc = bls_sched_set_placement(&k->sched, BLS_PLACE_FAIR, now(k, cpu));
-		BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
-		for (unsigned c = k->sw.npairs; c < bls_switcher_nlogical(sw); c++)
-			if (!hotplugged_out(k, (int)c))
-				k->dying |= 1u << c;
-		k->stopped = 0;
-		/* sched_cpu_deactivate first, from here: nothing new is placed on a CPU going
-		 * offline while it makes its way to its scheduling point. */
-		rc = bls_sched_set_active(&k->sched, online_mask(k) & ~k->dying);
-		BLS_CHECK(&k->cfg.hw, cpu, rc == 0);
-		for (unsigned c = 0; c < 32; c++)
-			if ((k->dying >> c & 1u) && c != cpu)
-				bls_gic_send_sgi(&k->cfg.hw, cpu, c, BLS_SGI_KICK);
-		stop_dying(k, cpu);
+		begin_enable(k, cpu);
 	} else if (!bls_mode_switched(want) && on) {
-		/* The switcher off: every logical CPU back to its boot cluster first (the cpufreq
-		 * driver stops switching: a transaction in flight finishes without one); the
-		 * placement changes once the other CPUs are online (finish_disable). */
-		k->disabling = 1;
-		bls_cpufreq_set_switching(&k->cpufreq, 0);
-		const unsigned home = bls_switcher_home_cluster(sw);
-		for (unsigned l = 0; l < bls_switcher_nlogical(sw); l++) {
-			if (bls_switcher_cluster_of(sw, l) == home &&
-			    bls_switcher_phase(sw, l) == BLS_SWITCH_IDLE) {
-				sw->req[l].wanted = -1; /* a pending move away is dropped */
-				continue;
-			}
-			bls_switch_request(sw, cpu, l, home, NULL, NULL);
-			if (bls_switcher_host_of(sw, l) != cpu)
-				bls_switcher_send_ipi(sw, cpu, l, BLS_SGI_KICK);
-		}
-		finish_disable(k, cpu);
+		begin_disable(k, cpu);
 	} else if (on) {
 		/* IKS <-> cluster migration: the same logical CPUs, the policies regrouped. */
 		build_policies(k, now(k, cpu));
@@ -751,6 +797,101 @@ static void workload_failed(struct bls_kernel *k, unsigned cpu, unsigned l, unsi
 	bls_sched_exit(&k->sched, l, now(k, cpu));
 }
 
+static int fractions_valid(const struct bls_step *st)
+{
+	return st->mem_fraction >= 0.0 && st->mem_fraction <= 1.0 && st->write_fraction >= 0.0 &&
+	       st->write_fraction <= 1.0;
+}
+
+/* Whether @st is a step the workload may ask for (NaNs are not). */
+static int step_valid(const struct bls_kernel *k, const struct bls_step *st)
+{
+	switch (st->kind) {
+	case BLS_STEP_RUN:
+		return st->ref_ns >= 0.0 && fractions_valid(st);
+	case BLS_STEP_SPIN:
+		return fractions_valid(st);
+	case BLS_STEP_BLOCK:
+	case BLS_STEP_SIGNAL:
+	case BLS_STEP_BROADCAST:
+		return st->event < BLS_MAX_EVENTS;
+	case BLS_STEP_FORK:
+		/* Only a task held back for a fork, not started yet. */
+		return st->task < k->sched.ntasks && k->cfg.forked[st->task] &&
+		       k->sched.task[st->task].state == BLS_TASK_NEW;
+	case BLS_STEP_SLEEP:
+	case BLS_STEP_EXIT:
+	case BLS_STEP_AFFINITY:
+	case BLS_STEP_GROUP:
+	case BLS_STEP_YIELD:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* What taking a step left to do: ask for the next one at once (it took no time), nothing
+ * (the task has work to run, or stopped being runnable here), or fail the workload. */
+enum step_taken { STEP_AGAIN, STEP_DONE, STEP_FAILED };
+
+/* Task @t, running on @l, takes valid step @st at @tnow. */
+static enum step_taken take_step(struct bls_kernel *k, unsigned l, unsigned t, const struct bls_step *st,
+				 uint64_t tnow)
+{
+	switch (st->kind) {
+	case BLS_STEP_RUN:
+		if (st->ref_ns <= BLS_WORK_EPSILON_NS)
+			return STEP_AGAIN;
+		k->left_ref_ns[t] = st->ref_ns;
+		k->has_step[t] = 1;
+		return STEP_DONE;
+	case BLS_STEP_SPIN:
+		if (st->until_ns <= tnow)
+			return STEP_AGAIN;
+		k->has_step[t] = 1;
+		return STEP_DONE;
+	case BLS_STEP_SLEEP:
+		if (st->until_ns <= tnow)
+			return STEP_AGAIN; /* already past: nanosleep returns at once */
+		if (st->io)
+			bls_sched_sleep_io(&k->sched, l, tnow, st->until_ns);
+		else
+			bls_sched_sleep(&k->sched, l, tnow, st->until_ns);
+		return STEP_DONE;
+	case BLS_STEP_BLOCK:
+		bls_sched_block(&k->sched, l, tnow, st->event);
+		return STEP_DONE;
+	case BLS_STEP_SIGNAL:
+	case BLS_STEP_BROADCAST:
+		k->kick |= bls_sched_signal(&k->sched, st->event, st->kind == BLS_STEP_BROADCAST, tnow);
+		return STEP_AGAIN;
+	case BLS_STEP_EXIT:
+		bls_sched_exit(&k->sched, l, tnow);
+		return STEP_DONE;
+	case BLS_STEP_AFFINITY: {
+		const uint32_t moved = bls_sched_set_affinity(&k->sched, l, tnow, st->affinity);
+		if (!moved)
+			return STEP_AGAIN;
+		/* It goes on where it was sent; its next step is asked for there. */
+		k->kick |= moved;
+		k->has_step[t] = 0;
+		return STEP_DONE;
+	}
+	case BLS_STEP_FORK:
+		/* Placed as a new task (wake_up_new_task). */
+		k->kick |= 1u << bls_sched_wake(&k->sched, st->task, tnow, tnow);
+		return STEP_AGAIN;
+	case BLS_STEP_GROUP:
+		return bls_sched_set_group(&k->sched, l, tnow, st->group) != 0 ? STEP_FAILED : STEP_AGAIN;
+	case BLS_STEP_YIELD:
+		bls_sched_yield(&k->sched, l, tnow);
+		k->has_step[t] = 0; /* its next step when it runs again */
+		return STEP_DONE;
+	default:
+		return STEP_FAILED;
+	}
+}
+
 /* Task @t, running on @l, finished its step: ask its workload what it does next until it has
  * work to run or stops being runnable. */
 static void next_step(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t)
@@ -760,89 +901,13 @@ static void next_step(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t
 		struct bls_step *st = &k->step[t];
 		memset(st, 0, sizeof(*st));
 		k->task_stats[t].steps++;
-		if (k->wl->next(k->wl_ctx, t, tnow, st) != 0) {
-			workload_failed(k, cpu, l, t);
+		if (k->wl->next(k->wl_ctx, t, tnow, st) != 0 || !step_valid(k, st))
+			break;
+		const enum step_taken r = take_step(k, l, t, st, tnow);
+		if (r == STEP_FAILED)
+			break;
+		if (r == STEP_DONE)
 			return;
-		}
-		const int evented = st->kind == BLS_STEP_BLOCK || st->kind == BLS_STEP_SIGNAL ||
-				    st->kind == BLS_STEP_BROADCAST;
-		if (evented && st->event >= BLS_MAX_EVENTS) {
-			workload_failed(k, cpu, l, t);
-			return;
-		}
-		switch (st->kind) {
-		case BLS_STEP_RUN:
-			if (!(st->ref_ns >= 0.0) || !(st->mem_fraction >= 0.0 && st->mem_fraction <= 1.0) ||
-			    !(st->write_fraction >= 0.0 && st->write_fraction <= 1.0)) {
-				workload_failed(k, cpu, l, t);
-				return;
-			}
-			if (st->ref_ns <= BLS_WORK_EPSILON_NS)
-				continue;
-			k->left_ref_ns[t] = st->ref_ns;
-			k->has_step[t] = 1;
-			return;
-		case BLS_STEP_SPIN:
-			if (!(st->mem_fraction >= 0.0 && st->mem_fraction <= 1.0) ||
-			    !(st->write_fraction >= 0.0 && st->write_fraction <= 1.0)) {
-				workload_failed(k, cpu, l, t);
-				return;
-			}
-			if (st->until_ns <= tnow)
-				continue;
-			k->has_step[t] = 1;
-			return;
-		case BLS_STEP_SLEEP:
-			if (st->until_ns <= tnow)
-				continue; /* already past: nanosleep returns at once */
-			if (st->io)
-				bls_sched_sleep_io(&k->sched, l, tnow, st->until_ns);
-			else
-				bls_sched_sleep(&k->sched, l, tnow, st->until_ns);
-			return;
-		case BLS_STEP_BLOCK:
-			bls_sched_block(&k->sched, l, tnow, st->event);
-			return;
-		case BLS_STEP_SIGNAL:
-		case BLS_STEP_BROADCAST:
-			k->kick |= bls_sched_signal(&k->sched, st->event, st->kind == BLS_STEP_BROADCAST, tnow);
-			continue;
-		case BLS_STEP_EXIT:
-			bls_sched_exit(&k->sched, l, tnow);
-			return;
-		case BLS_STEP_AFFINITY: {
-			const uint32_t moved = bls_sched_set_affinity(&k->sched, l, tnow, st->affinity);
-			if (!moved)
-				continue;
-			/* It goes on where it was sent; its next step is asked for there. */
-			k->kick |= moved;
-			k->has_step[t] = 0;
-			return;
-		}
-		case BLS_STEP_FORK:
-			/* A task held back for a fork, not started yet: placed as a new task
-			 * (wake_up_new_task); anything else is the workload's error. */
-			if (st->task >= k->sched.ntasks || !k->cfg.forked[st->task] ||
-			    k->sched.task[st->task].state != BLS_TASK_NEW) {
-				workload_failed(k, cpu, l, t);
-				return;
-			}
-			k->kick |= 1u << bls_sched_wake(&k->sched, st->task, tnow, tnow);
-			continue;
-		case BLS_STEP_GROUP:
-			if (bls_sched_set_group(&k->sched, l, tnow, st->group) != 0) {
-				workload_failed(k, cpu, l, t);
-				return;
-			}
-			continue;
-		case BLS_STEP_YIELD:
-			bls_sched_yield(&k->sched, l, tnow);
-			k->has_step[t] = 0; /* its next step when it runs again */
-			return;
-		default:
-			workload_failed(k, cpu, l, t);
-			return;
-		}
 	}
 	workload_failed(k, cpu, l, t);
 }
@@ -969,6 +1034,157 @@ static void boot(struct bls_kernel *k, unsigned cpu)
 	bls_gic_cpu_init(hw, cpu);
 }
 
+/* --- the run loop --------------------------------------------------------------------------- */
+
+/* Offline: the partner of a logical CPU's host, or unpaired, or hotplugged out (then no vector
+ * ever comes: it stays down). Our timer stops; whatever woke us is acknowledged first (a
+ * pending interrupt would wake us again at once); then wait, powered down, to be the inbound
+ * of a switch, or to be brought online. */
+static void stay_offline(struct bls_kernel *k, unsigned cpu, int interrupted)
+{
+	if (k->ops->timer_get(k->plat, cpu) != BLS_TIMER_OFF)
+		k->ops->timer_set(k->plat, cpu, BLS_TIMER_OFF);
+	if (interrupted)
+		handle_irqs(k, cpu);
+	if (k->unkilled >> cpu & 1u) {
+		/* cpu_die: on its way down now. A mode change that waited for it is taken at
+		 * the lead's next scheduling point. */
+		k->unkilled &= ~(1u << cpu);
+		if (!k->unkilled && k->mode_mailbox)
+			bls_gic_send_sgi(&k->cfg.hw, cpu, bls_switcher_host_of(&k->sw, k->lead), BLS_SGI_KICK);
+	}
+	resume(k, cpu, bls_switcher_offline(&k->sw, cpu));
+}
+
+/* Stopped, out of the scheduler's online set, for the switcher to turn on: it holds no task
+ * to strand, and waits. */
+static void wait_stopped(struct bls_kernel *k, unsigned cpu, unsigned l)
+{
+	BLS_CHECK(&k->cfg.hw, cpu, !(k->sched.online >> l & 1u) && k->sched.rq[l].nr_running == 0 &&
+					   k->sched.rq[l].curr < 0);
+	k->ops->cpu_wait_for_interrupt(k->plat, cpu);
+}
+
+/* A caller asleep in the cpufreq driver whose request was answered goes on (the switch
+ * request, the old cluster's clock); then userspace's writes, the governor's next request,
+ * and a mode change. A clock already at its rate answers at once. Returns 0 when @cpu no
+ * longer runs @l: it turned the switcher on, and is going offline. */
+static int take_requests(struct bls_kernel *k, unsigned cpu, unsigned l)
+{
+	service_cpufreq(k, cpu, l);
+	if (l == k->lead)
+		take_tunables(k, cpu);
+	take_frequency_request(k, cpu, l);
+	service_cpufreq(k, cpu, l);
+	take_mode_request(k, cpu);
+	if ((k->stopped >> cpu & 1u) || bls_switcher_logical_of(&k->sw, cpu) != (int)l)
+		return 0;
+	if (k->disabling)
+		finish_disable(k, cpu);
+	return 1;
+}
+
+/* The kswitcher's turn: start a requested switch, or, once the inbound is alive, hand the
+ * logical CPU over. Then this CPU powers down, and comes back only as the inbound of a later
+ * switch. Returns 1 when @cpu no longer runs @l. */
+static int kswitcher_turn(struct bls_kernel *k, unsigned cpu, unsigned l)
+{
+	if (!bls_switcher_pending(&k->sw, cpu))
+		return 0;
+	const uint32_t v = bls_switcher_service(&k->sw, cpu);
+	if (v) {
+		resume(k, cpu, v);
+		return 1;
+	}
+	return bls_switcher_logical_of(&k->sw, cpu) != (int)l;
+}
+
+/* The governor just asked (in its sample): start it before running on. Returns 1 when a
+ * switch it leads to at once (the clock already right) is the kswitcher's turn now, as its
+ * real-time thread would preempt the task: not at the next interrupt. */
+static int start_sampled_request(struct bls_kernel *k, unsigned cpu, unsigned l)
+{
+	if (!k->mailbox_mhz[l] || bls_cpufreq_phase(&k->cpufreq, l) != BLS_CPUFREQ_IDLE)
+		return 0;
+	take_frequency_request(k, cpu, l);
+	service_cpufreq(k, cpu, l);
+	return bls_switcher_pending(&k->sw, cpu);
+}
+
+/* The most entitled task of @l, or -1. No task lost: this run queue at each of its scheduling
+ * points; every task at the first ones and every BLS_SCHED_FULL_CHECK_EVERY after (that check
+ * costs the task count). */
+static int pick_task(struct bls_kernel *k, unsigned cpu, unsigned l)
+{
+	const int t = bls_sched_pick(&k->sched, l, now(k, cpu));
+	const uint64_t p = ++k->picks;
+	BLS_CHECK(&k->cfg.hw, cpu,
+		  (p % BLS_SCHED_FULL_CHECK_EVERY && (p & (p - 1)) ? bls_sched_rq_consistent(&k->sched, l)
+								    : bls_sched_no_task_lost(&k->sched)) &&
+			  "no task lost: each is on an online run queue that counts it");
+	flush_sched_events(k, cpu);
+	return t;
+}
+
+/* Nothing runnable: pull from a busier CPU, or idle until a deadline or an interrupt.
+ * Returns 1 when it idled (an interrupt woke it), 0 when it pulled something it may run. */
+static int pull_or_idle(struct bls_kernel *k, unsigned cpu, unsigned l)
+{
+	k->kick |= bls_sched_balance(&k->sched, l, now(k, cpu));
+	flush_sched_events(k, cpu);
+	if (bls_sched_runnable(&k->sched, l))
+		return 0;
+	send_kicks(k, cpu, (int)l); /* an idle pull asked of another CPU */
+	do_idle(k, cpu, l);
+	bls_governor_idle(&k->gov, l, 0, now(k, cpu));
+	return 1;
+}
+
+/* Run task @t on @l until its step is done or an interrupt arrives (returns 1 then), the
+ * timer programmed for the earliest deadline. */
+static int run_picked(struct bls_kernel *k, unsigned cpu, unsigned l, unsigned t)
+{
+	uint64_t deadline = next_deadline(k, l, 0);
+	if (k->has_step[t] && k->step[t].kind == BLS_STEP_SPIN && k->step[t].until_ns < deadline &&
+	    k->step[t].until_ns > now(k, cpu))
+		deadline = k->step[t].until_ns; /* a spin ends on the clock (one over is ended by
+						 * run_task, without arming a timer) */
+	program_timer(k, cpu, deadline);
+	const int interrupted = run_task(k, cpu, l, t);
+	send_kicks(k, cpu, (int)l);
+	flush_sched_events(k, cpu);
+	return interrupted;
+}
+
+/* A scheduling point of logical CPU @l on its host @cpu, the interrupts first when one may be
+ * pending (@interrupted). Returns whether one may be pending at the next. */
+static int scheduling_point(struct bls_kernel *k, unsigned cpu, unsigned l, int interrupted)
+{
+	if (interrupted)
+		handle_irqs(k, cpu);
+	/* The switcher turning on: a CPU going offline stops here, between tasks, and waits for
+	 * the others (the last turns it on, and kicks it). */
+	if (k->dying >> cpu & 1u) {
+		stop_dying(k, cpu);
+		return 1; /* offline now, or waiting below */
+	}
+	if (k->stopped >> cpu & 1u) {
+		wait_stopped(k, cpu, l);
+		return 1;
+	}
+	if (!take_requests(k, cpu, l) || kswitcher_turn(k, cpu, l))
+		return 1;
+	/* Timers: wake-ups, the governor's sample, balancing. */
+	run_timers(k, cpu, l);
+	if (start_sampled_request(k, cpu, l))
+		return 0;
+	send_kicks(k, cpu, (int)l);
+	const int t = pick_task(k, cpu, l);
+	if (t < 0)
+		return pull_or_idle(k, cpu, l);
+	return run_picked(k, cpu, l, (unsigned)t);
+}
+
 void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 {
 	BLS_CHECK(&k->cfg.hw, cpu, cpu < k->cfg.hw.ncpus);
@@ -976,127 +1192,12 @@ void bls_kernel_cpu_main(struct bls_kernel *k, unsigned cpu)
 
 	int interrupted = 1; /* look once at boot */
 	for (;;) {
-		int l = bls_switcher_logical_of(&k->sw, cpu);
+		const int l = bls_switcher_logical_of(&k->sw, cpu);
 		if (l < 0 || hotplugged_out(k, l)) {
-			/* Offline: the partner of a logical CPU's host, or unpaired, or hotplugged
-			 * out (then no vector ever comes: it stays down). Our timer
-			 * stops; whatever woke us is acknowledged first (a pending interrupt would
-			 * wake us again at once); then wait, powered down, to be the inbound of a
-			 * switch, or to be brought online. */
-			if (k->ops->timer_get(k->plat, cpu) != BLS_TIMER_OFF)
-				k->ops->timer_set(k->plat, cpu, BLS_TIMER_OFF);
-			if (interrupted)
-				handle_irqs(k, cpu);
-			if (k->unkilled >> cpu & 1u) {
-				/* cpu_die: on its way down now. A mode change that waited for
-				 * it is taken at the lead's next scheduling point. */
-				k->unkilled &= ~(1u << cpu);
-				if (!k->unkilled && k->mode_mailbox)
-					bls_gic_send_sgi(&k->cfg.hw, cpu, bls_switcher_host_of(&k->sw, k->lead),
-							 BLS_SGI_KICK);
-			}
-			resume(k, cpu, bls_switcher_offline(&k->sw, cpu));
+			stay_offline(k, cpu, interrupted);
 			interrupted = 1;
 			continue;
 		}
-		const unsigned lc = (unsigned)l;
-
-		/* The interrupt handlers. */
-		if (interrupted) {
-			handle_irqs(k, cpu);
-			interrupted = 0;
-		}
-		/* The switcher turning on: a CPU going offline stops here, between tasks, and
-		 * waits for the others (the last turns it on, and kicks it). */
-		if (k->dying >> cpu & 1u) {
-			stop_dying(k, cpu);
-			interrupted = 1; /* offline now, or waiting below */
-			continue;
-		}
-		if (k->stopped >> cpu & 1u) {
-			/* Stopped, out of the scheduler's online set: it holds no task to strand. */
-			BLS_CHECK(&k->cfg.hw, cpu, !(k->sched.online >> lc & 1u) && k->sched.rq[lc].nr_running == 0 &&
-							   k->sched.rq[lc].curr < 0);
-			k->ops->cpu_wait_for_interrupt(k->plat, cpu);
-			interrupted = 1;
-			continue;
-		}
-		/* A caller asleep in the cpufreq driver whose request was answered goes on (the
-		 * switch request, the old cluster's clock); then userspace's writes and the
-		 * governor's next request. A clock already at its rate answers at once. */
-		service_cpufreq(k, cpu, lc);
-		if (lc == k->lead)
-			take_tunables(k, cpu);
-		take_frequency_request(k, cpu, lc);
-		service_cpufreq(k, cpu, lc);
-		take_mode_request(k, cpu);
-		if ((k->stopped >> cpu & 1u) || bls_switcher_logical_of(&k->sw, cpu) != l) {
-			interrupted = 1; /* it turned the switcher on, and is going offline */
-			continue;
-		}
-		if (k->disabling)
-			finish_disable(k, cpu);
-
-		/* The kswitcher's turn: start a requested switch, or, once the inbound is
-		 * alive, hand the logical CPU over. Then this CPU powers down, and comes back
-		 * only as the inbound of a later switch. */
-		if (bls_switcher_pending(&k->sw, cpu)) {
-			const uint32_t v = bls_switcher_service(&k->sw, cpu);
-			if (v) {
-				resume(k, cpu, v);
-				interrupted = 1;
-				continue;
-			}
-			if (bls_switcher_logical_of(&k->sw, cpu) != l) {
-				interrupted = 1;
-				continue;
-			}
-		}
-
-		/* Timers: wake-ups, the governor's sample, balancing. */
-		run_timers(k, cpu, lc);
-		if (k->mailbox_mhz[lc] && bls_cpufreq_phase(&k->cpufreq, lc) == BLS_CPUFREQ_IDLE) {
-			/* The governor just asked: start it before running on. A switch it leads
-			 * to at once (the clock already right) is the kswitcher's turn now, as its
-			 * real-time thread would preempt the task: not at the next interrupt. */
-			take_frequency_request(k, cpu, lc);
-			service_cpufreq(k, cpu, lc);
-			if (bls_switcher_pending(&k->sw, cpu))
-				continue;
-		}
-		send_kicks(k, cpu, l);
-
-		const int t = bls_sched_pick(&k->sched, lc, now(k, cpu));
-		/* No task lost: this run queue at each of its scheduling points; every task at the
-		 * first ones and every BLS_SCHED_FULL_CHECK_EVERY after (that check costs the task
-		 * count). */
-		const uint64_t p = ++k->picks;
-		BLS_CHECK(&k->cfg.hw, cpu,
-			  (p % BLS_SCHED_FULL_CHECK_EVERY && (p & (p - 1)) ? bls_sched_rq_consistent(&k->sched, lc)
-									    : bls_sched_no_task_lost(&k->sched)) &&
-				  "no task lost: each is on an online run queue that counts it");
-		flush_sched_events(k, cpu);
-		if (t < 0) {
-			/* Nothing runnable: pull from a busier CPU, or idle until a deadline or an
-			 * interrupt. */
-			k->kick |= bls_sched_balance(&k->sched, lc, now(k, cpu));
-			flush_sched_events(k, cpu);
-			if (bls_sched_runnable(&k->sched, lc))
-				continue; /* it pulled something it may run */
-			send_kicks(k, cpu, l); /* an idle pull asked of another CPU */
-			do_idle(k, cpu, lc);
-			bls_governor_idle(&k->gov, lc, 0, now(k, cpu));
-			interrupted = 1;
-			continue;
-		}
-		uint64_t deadline = next_deadline(k, lc, 0);
-		if (k->has_step[t] && k->step[t].kind == BLS_STEP_SPIN && k->step[t].until_ns < deadline &&
-		    k->step[t].until_ns > now(k, cpu))
-			deadline = k->step[t].until_ns; /* a spin ends on the clock (one over is ended
-							 * by run_task, without arming a timer) */
-		program_timer(k, cpu, deadline);
-		interrupted = run_task(k, cpu, lc, (unsigned)t);
-		send_kicks(k, cpu, l);
-		flush_sched_events(k, cpu);
+		interrupted = scheduling_point(k, cpu, (unsigned)l, interrupted);
 	}
 }

@@ -777,67 +777,57 @@ static int movable(const struct bls_sched *s, unsigned from, unsigned to)
 	return best;
 }
 
-uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
+/* Energy-aware placement stands while every CPU has headroom; the balance tick still moves
+ * on (a deadline left behind would fire at once, for ever). The headroom is looked at only
+ * when this CPU would balance: idle, or due with tasks waiting (it costs every CPU's
+ * utilisation). Returns 1 when it stands: no balancing. */
+static int eas_stands(struct bls_sched *s, unsigned cpu, uint64_t now_ns, int due)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	const int idle = !bls_sched_runnable(s, cpu);
+	const int would_balance = idle || (due && rq->nr_running >= 2);
+	if (would_balance && eas_overutilized(s, now_ns))
+		return 0;
+	if (due)
+		rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns;
+	return 1;
+}
+
+/* @cpu idle, or running nothing but throttled real-time tasks: pull from the busiest CPU
+ * with a task waiting that may come. Returns the CPUs to kick (@cpu, when it pulled). */
+static uint32_t idle_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns, int due)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	/* A tick that came due while we went idle is spent too: left behind, it would be
+	 * programmed again, already past, as soon as a task runs here (HMP's and EAS's tick of a
+	 * busy little CPU). */
+	if (due && s->cfg.placement != BLS_PLACE_FAIR)
+		rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns;
+	int busiest = -1, id = NO_TASK;
+	for (unsigned c = 0; c < s->cfg.ncpus; c++) {
+		if (c == cpu || !(s->active >> c & 1u) || s->rq[c].nr_running < 2)
+			continue;
+		const int m = movable(s, c, cpu);
+		if (m != NO_TASK && (busiest < 0 || s->rq[c].weight > s->rq[busiest].weight)) {
+			busiest = (int)c;
+			id = m;
+		}
+	}
+	if (id == NO_TASK)
+		return 0;
+	sched_migrate(s, (unsigned)id, cpu, now_ns);
+	s->stats.load_balance_moves++;
+	rq->need_resched = 1;
+	return 1u << cpu;
+}
+
+/* Busy balance, first step: push waiting tasks to idle CPUs (the nohz kick) while @cpu has
+ * some waiting. Returns the CPUs to kick. */
+static uint32_t push_to_idle(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 {
 	const unsigned n = s->cfg.ncpus;
-	struct bls_rq *rq = &s->rq[cpu];
 	uint32_t kicked = 0;
-	/* An active migration asked of us goes first: we are at a scheduling point. */
-	if (rq->pull_to != NO_TASK)
-		kicked |= hmp_active_pull(s, cpu, now_ns);
-	kicked |= dl_balance(s, cpu, now_ns);
-	kicked |= rt_balance(s, cpu, now_ns);
-	const int due = now_ns >= rq->next_balance_ns;
-	if (s->cfg.placement == BLS_PLACE_HMP)
-		kicked |= hmp_balance(s, cpu, now_ns, due);
-	else if (s->cfg.placement == BLS_PLACE_EAS) {
-		if (due)
-			kicked |= eas_misfit(s, cpu, now_ns);
-		/* Energy-aware placement stands while every CPU has headroom; the balance tick
-		 * still moves on (a deadline left behind would fire at once, for ever). The
-		 * headroom is looked at only when this CPU would balance: idle, or due with
-		 * tasks waiting (it costs every CPU's utilisation). */
-		const int idle = !bls_sched_runnable(s, cpu);
-		const int would_balance = idle || (due && rq->nr_running >= 2);
-		if (!would_balance || !eas_overutilized(s, now_ns)) {
-			if (due)
-				rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns;
-			return kicked;
-		}
-	}
-	if (!bls_sched_runnable(s, cpu)) {
-		/* Idle, or nothing but throttled real-time tasks. A tick that came due while we went idle is spent too: left behind, it would be
-		 * programmed again, already past, as soon as a task runs here (HMP's and EAS's
-		 * tick of a busy little CPU). */
-		if (due && s->cfg.placement != BLS_PLACE_FAIR)
-			rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns;
-		/* Idle balance: pull from the busiest CPU with a task waiting that may come. */
-		int busiest = -1, id = NO_TASK;
-		for (unsigned c = 0; c < n; c++) {
-			if (c == cpu || !(s->active >> c & 1u) || s->rq[c].nr_running < 2)
-				continue;
-			const int m = movable(s, c, cpu);
-			if (m != NO_TASK && (busiest < 0 || s->rq[c].weight > s->rq[busiest].weight)) {
-				busiest = (int)c;
-				id = m;
-			}
-		}
-		if (id == NO_TASK)
-			return kicked;
-		sched_migrate(s, (unsigned)id, cpu, now_ns);
-		s->stats.load_balance_moves++;
-		rq->need_resched = 1;
-		return kicked | 1u << cpu;
-	}
-	if (rq->nr_running < 2 || !due) {
-		if (due && s->cfg.placement != BLS_PLACE_FAIR)
-			rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns; /* the next tick */
-		return kicked;
-	}
-	rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns;
-	/* Busy balance: an idle CPU first (the nohz kick), else the least loaded, if moving a
-	 * task there narrows the gap. */
-	for (unsigned i = 1; i < n; i++) {
+	for (unsigned i = 1; i < n && s->rq[cpu].nr_running >= 2; i++) {
 		const unsigned c = (cpu + i) % n;
 		if (!(s->active >> c & 1u) || s->rq[c].nr_running != 0)
 			continue;
@@ -848,9 +838,18 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 		s->stats.load_balance_moves++;
 		s->rq[c].need_resched = 1;
 		kicked |= 1u << c;
-		if (rq->nr_running < 2)
-			return kicked;
 	}
+	return kicked;
+}
+
+/* Busy balance, then: a task to the least loaded CPU of the domain, if moving it there
+ * narrows the gap. Returns the CPUs to kick. */
+static uint32_t push_to_least_loaded(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
+{
+	const unsigned n = s->cfg.ncpus;
+	const struct bls_rq *rq = &s->rq[cpu];
+	if (rq->nr_running < 2)
+		return 0;
 	int target = -1;
 	for (unsigned i = 1; i < n; i++) {
 		const unsigned c = (cpu + i) % n;
@@ -858,16 +857,45 @@ uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 		    (target < 0 || s->rq[c].weight < s->rq[target].weight))
 			target = (int)c;
 	}
-	if (target >= 0 && rq->nr_running >= 2) {
-		const int m = movable(s, cpu, (unsigned)target);
-		if (m != NO_TASK && rq->weight - s->rq[target].weight > s->task[m].weight) {
-			sched_migrate(s, (unsigned)m, (unsigned)target, now_ns);
-			s->stats.load_balance_moves++;
-			sched_check_preempt(s, (unsigned)target, (unsigned)m, now_ns);
-			kicked |= 1u << target;
-		}
+	if (target < 0)
+		return 0;
+	const int m = movable(s, cpu, (unsigned)target);
+	if (m == NO_TASK || rq->weight - s->rq[target].weight <= s->task[m].weight)
+		return 0;
+	sched_migrate(s, (unsigned)m, (unsigned)target, now_ns);
+	s->stats.load_balance_moves++;
+	sched_check_preempt(s, (unsigned)target, (unsigned)m, now_ns);
+	return 1u << target;
+}
+
+uint32_t bls_sched_balance(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
+{
+	struct bls_rq *rq = &s->rq[cpu];
+	uint32_t kicked = 0;
+	/* An active migration asked of us goes first: we are at a scheduling point. */
+	if (rq->pull_to != NO_TASK)
+		kicked |= hmp_active_pull(s, cpu, now_ns);
+	kicked |= dl_balance(s, cpu, now_ns);
+	kicked |= rt_balance(s, cpu, now_ns);
+	const int due = now_ns >= rq->next_balance_ns;
+	if (s->cfg.placement == BLS_PLACE_HMP) {
+		kicked |= hmp_balance(s, cpu, now_ns, due);
+	} else if (s->cfg.placement == BLS_PLACE_EAS) {
+		if (due)
+			kicked |= eas_misfit(s, cpu, now_ns);
+		if (eas_stands(s, cpu, now_ns, due))
+			return kicked;
 	}
-	return kicked;
+	if (!bls_sched_runnable(s, cpu))
+		return kicked | idle_balance(s, cpu, now_ns, due);
+	if (rq->nr_running < 2 || !due) {
+		if (due && s->cfg.placement != BLS_PLACE_FAIR)
+			rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns; /* the next tick */
+		return kicked;
+	}
+	rq->next_balance_ns = now_ns + s->cfg.balance_interval_ns;
+	kicked |= push_to_idle(s, cpu, now_ns);
+	return kicked | push_to_least_loaded(s, cpu, now_ns);
 }
 
 void bls_sched_yield(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
