@@ -17,17 +17,17 @@ std::string compare_help()
         cmdline::note("--jobs", "-j", "N", "at most N runs at once (default: the number of online CPUs)"),
         cmdline::note("--json", nullptr, nullptr, "print a JSON document instead of the table"),
         cmdline::note("--keep", nullptr, "DIR",
-         "keep each run's results in DIR/<k>-<scenario stem>/ (k: the\n"
-         "argument's position, from 1); by default they go to a temporary\n"
-         "directory removed at the end"),
+            "keep each run's results in DIR/<k>-<scenario stem>/ (k: the\n"
+            "argument's position, from 1); by default they go to a temporary\n"
+            "directory removed at the end"),
         cmdline::note("--report", nullptr, "DIR",
-         "also write DIR/report.html: the runs side by side in pictures\n"
-         "(performance against power relative to the first, energy by part),\n"
-         "with compare.json; the runs are kept in DIR unless --keep says\n"
-         "where (scripts/plot-compare, python3-matplotlib; docs/compare.md)"),
+            "also write DIR/report.html: the runs side by side in pictures\n"
+            "(performance against power relative to the first, energy by part),\n"
+            "with compare.json; the runs are kept in DIR unless --keep says\n"
+            "where (scripts/plot-compare, python3-matplotlib; docs/compare.md)"),
         cmdline::note("--set", nullptr, "KEY=VALUE",
-         "override a configuration key in every scenario run (as 'blsim run\n"
-         "--set'); repeatable; run directories are read unchanged"),
+            "override a configuration key in every scenario run (as 'blsim run\n"
+            "--set'); repeatable; run directories are read unchanged"),
         cmdline::note("--help", "-h", nullptr, "this text"),
     };
     return "usage: blsim compare [-j N] [--json] [--keep DIR] [--report DIR] [--set KEY=VALUE]...\n"

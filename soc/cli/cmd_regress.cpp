@@ -16,8 +16,8 @@ std::string regress_help()
     const std::vector<cmdline::option> rows = {
         cmdline::note("--jobs", "-j", "N", "at most N runs at once (default: the number of online CPUs)"),
         cmdline::note("--bless", nullptr, nullptr,
-         "write every case's golden file from this run's values instead of\n"
-         "comparing (all or none: nothing is written if a value is missing)"),
+            "write every case's golden file from this run's values instead of\n"
+            "comparing (all or none: nothing is written if a value is missing)"),
         cmdline::note("--only", nullptr, "NAME", "only the case NAME (repeatable)"),
         cmdline::note("--help", "-h", nullptr, "this text"),
     };

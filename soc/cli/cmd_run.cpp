@@ -84,68 +84,73 @@ std::vector<cmdline::option> test_hook_rows()
 #ifdef BLSIM_TEST_HOOKS
     return {
         cmdline::note("--inject-bug", nullptr, "NAME",
-         "make the simulator misbehave on purpose, to see its run-time\n"
-         "checks stop the run (exit 1): meter-time-reversal,\n"
-         "mcpm-state-corruption, task-lost (blsim-test only)"),
+            "make the simulator misbehave on purpose, to see its run-time\n"
+            "checks stop the run (exit 1): meter-time-reversal,\n"
+            "mcpm-state-corruption, task-lost (blsim-test only)"),
         cmdline::note("--mutant", nullptr, "NAME",
-         "run a known-bad variant of the switcher's C code, to see blsim\n"
-         "explore find it (docs/explore.md): gic-forgets-pending-sgis,\n"
-         "vlock-without-voting, last-man-ignores-inbound,\n"
-         "gate-opened-before-save (blsim-test only)"),
+            "run a known-bad variant of the switcher's C code, to see blsim\n"
+            "explore find it (docs/explore.md): gic-forgets-pending-sgis,\n"
+            "vlock-without-voting, last-man-ignores-inbound,\n"
+            "gate-opened-before-save (blsim-test only)"),
     };
 #else
     return {};
 #endif
 }
 
+// A flag's action: @field set.
+cmdline::take_fn set_true(bool& field)
+{
+    return [&field](const std::string&, std::string&) { return field = true; };
+}
+
 // run's options: the table its parse and its --help are made from.
 cmdline::command run_command(run_options& o)
 {
-    auto set = [](auto& field, auto value) { return [&field, value](const std::string&, std::string&) { field = value; return true; }; };
     cmdline::command cmd;
     cmd.name = "run";
     cmd.rules = {false, false, false}; // -h in turn; "--" and "-" unknown options
     cmd.options = {
         cmdline::value("--out", nullptr, "DIR",
-         "results directory (default: out): absent or empty, checked before\n"
-         "the simulation. Gets DIR/effective-config.yaml (every key as run,\n"
-         "defaults included), DIR/switches.csv (one row per switch) and\n"
-         "DIR/summary.json (docs/results.md), all at once: the set is\n"
-         "written into a hidden sibling (.DIR.blsim-tmp.PID) renamed to DIR\n"
-         "at the end; a failed run publishes nothing",
-         [&o](const std::string& v, std::string&) { o.out_dir = v; return true; }, "--out needs a directory"),
+            "results directory (default: out): absent or empty, checked before\n"
+            "the simulation. Gets DIR/effective-config.yaml (every key as run,\n"
+            "defaults included), DIR/switches.csv (one row per switch) and\n"
+            "DIR/summary.json (docs/results.md), all at once: the set is\n"
+            "written into a hidden sibling (.DIR.blsim-tmp.PID) renamed to DIR\n"
+            "at the end; a failed run publishes nothing",
+            [&o](const std::string& v, std::string&) { o.out_dir = v; return true; }, "--out needs a directory"),
         cmdline::flag("--force", nullptr,
-         "DIR may hold an earlier run's results: replaced, all at once,\n"
-         "by this run's (only if this run succeeds)",
-         set(o.force, true)),
+            "DIR may hold an earlier run's results: replaced, all at once,\n"
+            "by this run's (only if this run succeeds)",
+            set_true(o.force)),
         cmdline::repeated("--set", nullptr, "KEY=VALUE",
-         "override one configuration key, e.g. --set duration_s=10,\n"
-         "--set soc.clusters.a15.cores=1, --set governor.freq_mhz={a7: 500}.\n"
-         "Repeatable; applied in order; validated like the file.",
-         [&o](const std::string& v, std::string&) { o.overrides.push_back(v); return true; },
-         "--set needs KEY=VALUE", blsim::soc::set_split_in_two),
+            "override one configuration key, e.g. --set duration_s=10,\n"
+            "--set soc.clusters.a15.cores=1, --set governor.freq_mhz={a7: 500}.\n"
+            "Repeatable; applied in order; validated like the file.",
+            [&o](const std::string& v, std::string&) { o.overrides.push_back(v); return true; },
+            "--set needs KEY=VALUE", blsim::soc::set_split_in_two),
         cmdline::repeated("--trace", nullptr, "KIND",
-         "also write a timeline (docs/traces.md); repeatable, or KIND,KIND:\n"
-         "perfetto: DIR/trace.json, Chrome's trace-event JSON (ui.perfetto.dev);\n"
-         "ftrace: DIR/trace.txt, the kernel's trace text (sched_switch, ...);\n"
-         "vcd: DIR/trace.vcd, SystemC's VCD of power states, lines, clocks",
-         [&o](const std::string& v, std::string& e) { return take_trace_kinds(o, v, e); }),
-        cmdline::flag("--gzip", nullptr, "compress trace.json and trace.txt (.gz)", set(o.gzip, true)),
+            "also write a timeline (docs/traces.md); repeatable, or KIND,KIND:\n"
+            "perfetto: DIR/trace.json, Chrome's trace-event JSON (ui.perfetto.dev);\n"
+            "ftrace: DIR/trace.txt, the kernel's trace text (sched_switch, ...);\n"
+            "vcd: DIR/trace.vcd, SystemC's VCD of power states, lines, clocks",
+            [&o](const std::string& v, std::string& e) { return take_trace_kinds(o, v, e); }),
+        cmdline::flag("--gzip", nullptr, "compress trace.json and trace.txt (.gz)", set_true(o.gzip)),
         cmdline::value("--rtapp-log", nullptr, "DIR",
-         "also write rt-app's log, one file per thread with rt-app's header\n"
-         "and columns: DIR/<log_basename>-<name>-<index>.log (docs/results.md);\n"
-         "only for a workload of kind rtapp. DIR inside --out: part of the\n"
-         "results set; elsewhere: a set of its own, absent or empty (or\n"
-         "--force), published at the end",
-         [&o](const std::string& v, std::string&) { o.rtapp_log = v; o.rtapp_log_given = true; return true; }),
+            "also write rt-app's log, one file per thread with rt-app's header\n"
+            "and columns: DIR/<log_basename>-<name>-<index>.log (docs/results.md);\n"
+            "only for a workload of kind rtapp. DIR inside --out: part of the\n"
+            "results set; elsewhere: a set of its own, absent or empty (or\n"
+            "--force), published at the end",
+            [&o](const std::string& v, std::string&) { o.rtapp_log = v; o.rtapp_log_given = true; return true; }),
         cmdline::flag("--report", nullptr,
-         "also draw the plots and DIR/report.html (implies --trace\n"
-         "perfetto; runs scripts/plot with python3-matplotlib; docs/report.md)",
-         [&o](const std::string&, std::string&) { o.report = o.trace_perfetto = true; return true; }),
+            "also draw the plots and DIR/report.html (implies --trace\n"
+            "perfetto; runs scripts/plot with python3-matplotlib; docs/report.md)",
+            [&o](const std::string&, std::string&) { o.report = o.trace_perfetto = true; return true; }),
         cmdline::flag("--quiet", "-q",
-         "print nothing on success (no progress line either; the progress\n"
-         "line of simulated time, speed and ETA shows only on a terminal)",
-         set(o.quiet, true)),
+            "print nothing on success (no progress line either; the progress\n"
+            "line of simulated time, speed and ETA shows only on a terminal)",
+            set_true(o.quiet)),
     };
     for (cmdline::option& hook : test_hook_rows())
         cmd.options.push_back(std::move(hook));
@@ -217,7 +222,7 @@ int stage_results(const run_options& o, results_staging& st)
     std::string error;
     if (!blsim::soc::check_out_dir(o.out_dir, o.force, error) ||
         (o.rtapp_log_given &&
-         !blsim::soc::place_rtapp_log(o.out_dir, o.rtapp_log, o.force, st.log_in_set, st.log_sub, error))) {
+            !blsim::soc::place_rtapp_log(o.out_dir, o.rtapp_log, o.force, st.log_in_set, st.log_sub, error))) {
         std::cerr << "blsim: " << error << "\n";
         return exit_usage;
     }

@@ -18,18 +18,18 @@ std::string sweep_help()
         cmdline::note("--out", nullptr, "DIR", "the sweep's directory (required); created if missing"),
         cmdline::note("--jobs", "-j", "N", "at most N runs at once (default: the number of online CPUs)"),
         cmdline::note("--shard", nullptr, "K/N",
-         "run only the points whose index (from 0, in manifest order) is\n"
-         "K-1 modulo N, e.g. on machine K of N; results cover those points"),
+            "run only the points whose index (from 0, in manifest order) is\n"
+            "K-1 modulo N, e.g. on machine K of N; results cover those points"),
         cmdline::note("merge --out DIR SHARD_DIR...", nullptr, nullptr,
-         "gather the shards' runs into DIR (hard links where possible) and\n"
-         "write the results of the whole sweep, as one machine would have"),
+            "gather the shards' runs into DIR (hard links where possible) and\n"
+            "write the results of the whole sweep, as one machine would have"),
         cmdline::note("pareto DIR --perf METRIC", nullptr, nullptr,
-         "from DIR/results.json: the points no other beats on METRIC (higher\n"
-         "is better) and --cost (lower is better; default energy_j.total) into\n"
-         "DIR/pareto.csv, pareto.json and pareto.png; with --baseline B (a point\n"
-         "id, a run directory or a summary.json) and --min-fraction F, or with\n"
-         "--min-perf V, print the cheapest point whose METRIC reaches F x B's\n"
-         "(or V), with the command that runs it"),
+            "from DIR/results.json: the points no other beats on METRIC (higher\n"
+            "is better) and --cost (lower is better; default energy_j.total) into\n"
+            "DIR/pareto.csv, pareto.json and pareto.png; with --baseline B (a point\n"
+            "id, a run directory or a summary.json) and --min-fraction F, or with\n"
+            "--min-perf V, print the cheapest point whose METRIC reaches F x B's\n"
+            "(or V), with the command that runs it"),
         cmdline::note("--help", "-h", nullptr, "this text"),
     };
     return "usage: blsim sweep SPEC --out DIR [-j N] [--shard K/N]\n"

@@ -82,7 +82,8 @@ TEST(Args, TakesEveryFormOfAnOption)
 {
     parsed p;
     std::string error;
-    ASSERT_EQ(parse({"a", "-v", "--out", "d", "--set=x=1", "--set", "y=2", "-j3", "b"}, p, error), outcome::ok) << error;
+    ASSERT_EQ(parse({"a", "-v", "--out", "d", "--set=x=1", "--set", "y=2", "-j3", "b"}, p, error), outcome::ok)
+        << error;
     EXPECT_TRUE(p.verbose);
     EXPECT_EQ(p.out, "d");
     EXPECT_EQ(p.sets, (strings{"x=1", "y=2"}));

@@ -96,12 +96,15 @@ bool parse_sweep_args(const std::vector<std::string>& args, sweep_options& opt, 
         return !v.empty();
     })};
     if (!opt.merge) {
-        cmd.options.push_back(cmdline::value(
-            "--jobs", "-j", "N", "", [&opt](const std::string& v, std::string& e) { return parse_jobs(v, opt.jobs, e); },
-            "-j needs a number of runs"));
-        cmd.options.push_back(cmdline::value("--shard", nullptr, "K/N", "", [&opt](const std::string& v, std::string& e) {
-            return parse_shard(v, opt.shard_k, opt.shard_n, e);
-        }));
+        cmd.options.push_back(cmdline::value("--jobs", "-j", "N", "",
+                                             [&opt](const std::string& v, std::string& e) {
+                                                 return parse_jobs(v, opt.jobs, e);
+                                             },
+                                             "-j needs a number of runs"));
+        cmd.options.push_back(cmdline::value("--shard", nullptr, "K/N", "",
+                                             [&opt](const std::string& v, std::string& e) {
+                                                 return parse_shard(v, opt.shard_k, opt.shard_n, e);
+                                             }));
     }
     cmd.operand = [&opt](const std::string& a, std::string& e) {
         if (opt.merge) {
