@@ -17,6 +17,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "blsim/soc/args.h"
 #include "blsim/soc/child_runs.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/exit_codes.h"
@@ -136,60 +137,42 @@ struct job {
 
 bool parse_compare_args(const std::vector<std::string>& args, compare_options& opt, bool& help, std::string& error)
 {
-    help = std::find(args.begin(), args.end(), "-h") != args.end() ||
-           std::find(args.begin(), args.end(), "--help") != args.end();
-    if (help)
-        return true;
-    bool options_done = false;
-    for (std::size_t i = 0; i < args.size(); i++) {
-        const std::string& a = args[i];
-        auto value = [&]() -> const std::string* { return i + 1 < args.size() ? &args[++i] : nullptr; };
-        // --keep DIR and --report DIR: a directory, as the next argument or after '='.
-        auto dir_option = [&](const std::string& flag, std::string& dir) {
-            const std::string* v = a == flag ? value() : nullptr;
-            dir = a == flag ? (v ? *v : "") : a.substr(flag.size() + 1);
+    // --keep DIR and --report DIR: a directory.
+    auto directory = [](const std::string& flag, std::string& dir) {
+        return [&dir, flag](const std::string& v, std::string& e) {
+            dir = v;
             if (dir.empty())
-                error = flag + " needs a directory";
+                e = flag + " needs a directory";
             return !dir.empty();
         };
-        if (options_done || a.empty() || a[0] != '-' || a == "-") {
-            opt.inputs.push_back(a);
-        } else if (a == "--") {
-            options_done = true;
-        } else if (a == "--json") {
-            opt.json = true;
-        } else if (a == "-j" || a == "--jobs") {
-            const std::string* v = value();
-            if (!v) {
-                error = "-j needs a number of runs";
-                return false;
-            }
-            if (!parse_jobs(*v, opt.jobs, error))
-                return false;
-        } else if (a.rfind("--jobs=", 0) == 0 || (a.rfind("-j", 0) == 0 && a.rfind("--", 0) != 0)) {
-            if (!parse_jobs(a.substr(a[1] == 'j' ? 2 : 7), opt.jobs, error))
-                return false;
-        } else if (a == "--keep" || a.rfind("--keep=", 0) == 0) {
-            if (!dir_option("--keep", opt.keep_dir))
-                return false;
-        } else if (a == "--report" || a.rfind("--report=", 0) == 0) {
-            if (!dir_option("--report", opt.report_dir))
-                return false;
-        } else if (a == "--set" || a.rfind("--set=", 0) == 0) {
-            const std::string* v = a == "--set" ? value() : nullptr;
-            const std::string kv = a == "--set" ? (v ? *v : "") : a.substr(6);
-            if (kv.empty()) {
-                error = "--set needs KEY=VALUE";
-                return false;
-            }
-            if (v && set_split_in_two(kv, i + 1 < args.size() ? args[i + 1].c_str() : nullptr, error))
-                return false;
-            opt.overrides.push_back(kv);
-        } else {
-            error = "compare: unknown option '" + a + "'";
-            return false;
-        }
-    }
+    };
+    cmdline::command cmd;
+    cmd.name = "compare";
+    cmd.options = {
+        cmdline::flag("--json", nullptr, "", [&opt](const std::string&, std::string&) { return opt.json = true; }),
+        cmdline::value("--jobs", "-j", "N", "",
+                       [&opt](const std::string& v, std::string& e) { return parse_jobs(v, opt.jobs, e); },
+                       "-j needs a number of runs"),
+        cmdline::value("--keep", nullptr, "DIR", "", directory("--keep", opt.keep_dir)),
+        cmdline::value("--report", nullptr, "DIR", "", directory("--report", opt.report_dir)),
+        cmdline::repeated("--set", nullptr, "KEY=VALUE", "",
+                          [&opt](const std::string& kv, std::string& e) {
+                              if (kv.empty())
+                                  e = "--set needs KEY=VALUE";
+                              else
+                                  opt.overrides.push_back(kv);
+                              return !kv.empty();
+                          },
+                          "--set needs KEY=VALUE", set_split_in_two),
+    };
+    cmd.operand = [&opt](const std::string& a, std::string&) {
+        opt.inputs.push_back(a);
+        return true;
+    };
+    const cmdline::outcome parsed = cmdline::parse(cmd, args, error);
+    help = parsed == cmdline::outcome::help;
+    if (parsed != cmdline::outcome::ok)
+        return help;
     if (opt.inputs.size() < 2) {
         error = "compare: needs at least two scenarios or run directories (got " + std::to_string(opt.inputs.size()) +
                 ")";

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "blsim/soc/args.h"
 #include "blsim/soc/child_runs.h"
 #include "blsim/soc/results_dir.h"
 #include "blsim/soc/scenario.h"
@@ -94,88 +95,66 @@ std::string violation_kind(const std::vector<std::string>& lines, int wait_statu
 bool parse_explore_args(const std::vector<std::string>& args, explore_options& opt, bool& help, std::string& error,
                         explore_extra_options extra)
 {
-    help = std::find(args.begin(), args.end(), "-h") != args.end() ||
-           std::find(args.begin(), args.end(), "--help") != args.end();
-    if (help)
-        return true;
-    bool options_done = false;
-    for (std::size_t i = 0; i < args.size(); i++) {
-        const std::string& a = args[i];
-        auto value = [&](const std::string& name, std::string& v) {
-            if (a == name) {
-                if (i + 1 >= args.size()) {
-                    error = "explore: " + name + " needs a value";
-                    return false;
-                }
-                v = args[++i];
-            } else {
-                v = a.substr(name.size() + 1);
-            }
-            return true;
+    // --seeds N and --first-seed S: a whole number in [low, high].
+    auto count = [](const char* name, long long& n, long long low, long long high) {
+        return [name, &n, low, high](const std::string& v, std::string& e) {
+            if (parse_count(v, n) && n >= low && n <= high)
+                return true;
+            e = std::string("explore: ") + name + " needs a whole number from " + std::to_string(low) + " to " +
+                std::to_string(high) + " (got '" + v + "')";
+            return false;
         };
-        auto is = [&](const std::string& name) { return a == name || a.rfind(name + "=", 0) == 0; };
-        std::string v;
-        if (options_done || a.empty() || a[0] != '-' || a == "-") {
-            if (!opt.scenario.empty()) {
-                error = "explore: only one SCENARIO may be given (also got '" + a + "')";
-                return false;
-            }
-            opt.scenario = a;
-        } else if (a == "--") {
-            options_done = true;
-        } else if (is("--seeds")) {
-            if (!value("--seeds", v))
-                return false;
-            if (!parse_count(v, opt.seeds) || opt.seeds < 1 || opt.seeds > max_seeds) {
-                error = "explore: --seeds needs a whole number from 1 to " + std::to_string(max_seeds) + " (got '" +
-                        v + "')";
-                return false;
-            }
-        } else if (is("--first-seed")) {
-            if (!value("--first-seed", v))
-                return false;
-            if (!parse_count(v, opt.first_seed) || opt.first_seed < 0 || opt.first_seed > max_seed) {
-                error = "explore: --first-seed needs a whole number from 0 to " + std::to_string(max_seed) +
-                        " (got '" + v + "')";
-                return false;
-            }
-        } else if (a == "-j" || a == "--jobs") {
-            if (i + 1 >= args.size()) {
-                error = "-j needs a number of runs";
-                return false;
-            }
-            if (!parse_jobs(args[++i], opt.jobs, error))
-                return false;
-        } else if (a.rfind("--jobs=", 0) == 0 || (a.rfind("-j", 0) == 0 && a.rfind("--", 0) != 0)) {
-            if (!parse_jobs(a.substr(a[1] == 'j' ? 2 : 7), opt.jobs, error))
-                return false;
-        } else if (is("--set")) {
-            if (!value("--set", v))
-                return false;
-            if (a == "--set" && set_split_in_two(v, i + 1 < args.size() ? args[i + 1].c_str() : nullptr, error))
-                return false;
-            if (v.rfind("seed=", 0) == 0) {
-                error = "explore: the seed is what explore varies: use --first-seed and --seeds, not --set seed=";
-                return false;
-            }
-            opt.overrides.push_back(v);
-        } else if (is("--out")) {
-            if (!value("--out", opt.out_dir))
-                return false;
-            if (opt.out_dir.empty()) {
-                error = "--out needs a directory";
-                return false;
-            }
-        } else if (a == "--stop-at-first") {
+    };
+    cmdline::command cmd;
+    cmd.name = "explore";
+    cmd.options = {
+        cmdline::value("--seeds", nullptr, "N", "", count("--seeds", opt.seeds, 1, max_seeds),
+                       "explore: --seeds needs a value"),
+        cmdline::value("--first-seed", nullptr, "S", "", count("--first-seed", opt.first_seed, 0, max_seed),
+                       "explore: --first-seed needs a value"),
+        cmdline::value("--jobs", "-j", "N", "",
+                       [&opt](const std::string& v, std::string& e) { return parse_jobs(v, opt.jobs, e); },
+                       "-j needs a number of runs"),
+        cmdline::repeated("--set", nullptr, "KEY=VALUE", "",
+                          [&opt](const std::string& v, std::string& e) {
+                              if (v.rfind("seed=", 0) == 0) {
+                                  e = "explore: the seed is what explore varies: use --first-seed and --seeds, not "
+                                      "--set seed=";
+                                  return false;
+                              }
+                              opt.overrides.push_back(v);
+                              return true;
+                          },
+                          "explore: --set needs a value", set_split_in_two),
+        cmdline::value("--out", nullptr, "DIR", "",
+                       [&opt](const std::string& v, std::string& e) {
+                           opt.out_dir = v;
+                           if (v.empty())
+                               e = "--out needs a directory";
+                           return !v.empty();
+                       },
+                       "explore: --out needs a value"),
+        cmdline::flag("--stop-at-first", nullptr, "", [&opt](const std::string&, std::string&) {
             opt.stop_at_first = true;
-        } else if (extra && extra(args, i, opt, error)) {
-            if (!error.empty())
-                return false;
-        } else {
-            error = "explore: unknown option '" + a + "'";
+            return true;
+        }),
+    };
+    cmd.operand = [&opt](const std::string& a, std::string& e) {
+        if (!opt.scenario.empty()) {
+            e = "explore: only one SCENARIO may be given (also got '" + a + "')";
             return false;
         }
-    }
+        opt.scenario = a;
+        return true;
+    };
+    if (extra)
+        cmd.other = [extra, &opt](const std::vector<std::string>& a, std::size_t& i, std::string& e) {
+            return extra(a, i, opt, e);
+        };
+    const cmdline::outcome parsed = cmdline::parse(cmd, args, error);
+    help = parsed == cmdline::outcome::help;
+    if (parsed != cmdline::outcome::ok)
+        return help;
     if (opt.scenario.empty()) {
         error = "explore: needs a scenario (blsim explore SCENARIO --seeds N)";
         return false;

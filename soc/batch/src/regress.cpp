@@ -19,6 +19,7 @@
 #include <ostream>
 #include <set>
 
+#include "blsim/soc/args.h"
 #include "blsim/soc/child_runs.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/schema.h"
@@ -299,46 +300,36 @@ std::string table(const std::vector<std::vector<std::string>>& rows, const std::
 
 bool parse_regress_args(const std::vector<std::string>& args, regress_options& opt, bool& help, std::string& error)
 {
-    help = std::find(args.begin(), args.end(), "-h") != args.end() ||
-           std::find(args.begin(), args.end(), "--help") != args.end();
-    if (help)
-        return true;
-    for (std::size_t i = 0; i < args.size(); i++) {
-        const std::string& a = args[i];
-        auto value = [&]() -> const std::string* { return i + 1 < args.size() ? &args[++i] : nullptr; };
-        if (a == "--bless") {
-            opt.bless = true;
-        } else if (a == "-j" || a == "--jobs") {
-            const std::string* v = value();
-            if (!v) {
-                error = "-j needs a number of runs";
-                return false;
-            }
-            if (!parse_jobs(*v, opt.jobs, error))
-                return false;
-        } else if (a.rfind("--jobs=", 0) == 0 || (a.rfind("-j", 0) == 0 && a.rfind("--", 0) != 0)) {
-            if (!parse_jobs(a.substr(a[1] == 'j' ? 2 : 7), opt.jobs, error))
-                return false;
-        } else if (a == "--only" || a.rfind("--only=", 0) == 0) {
-            const std::string* v = a == "--only" ? value() : nullptr;
-            const std::string name = a == "--only" ? (v ? *v : "") : a.substr(7);
-            if (name.empty()) {
-                error = "--only needs a case name";
-                return false;
-            }
-            opt.only.push_back(name);
-        } else if (!a.empty() && a[0] == '-') {
-            error = "regress: unknown option '" + a + "'";
-            return false;
-        } else if (!opt.dir_given) {
-            opt.dir = a;
-            opt.dir_given = true;
-        } else {
-            error = "regress: only one DIR may be given (also got '" + a + "')";
+    cmdline::command cmd;
+    cmd.name = "regress";
+    cmd.rules.double_dash_ends_options = false;
+    cmd.rules.lone_dash_is_operand = false;
+    cmd.options = {
+        cmdline::flag("--bless", nullptr, "", [&opt](const std::string&, std::string&) { return opt.bless = true; }),
+        cmdline::value("--jobs", "-j", "N", "",
+                       [&opt](const std::string& v, std::string& e) { return parse_jobs(v, opt.jobs, e); },
+                       "-j needs a number of runs"),
+        cmdline::repeated("--only", nullptr, "NAME", "",
+                          [&opt](const std::string& name, std::string& e) {
+                              if (name.empty())
+                                  e = "--only needs a case name";
+                              else
+                                  opt.only.push_back(name);
+                              return !name.empty();
+                          }),
+    };
+    cmd.operand = [&opt](const std::string& a, std::string& e) {
+        if (opt.dir_given) {
+            e = "regress: only one DIR may be given (also got '" + a + "')";
             return false;
         }
-    }
-    return true;
+        opt.dir = a;
+        opt.dir_given = true;
+        return true;
+    };
+    const cmdline::outcome parsed = cmdline::parse(cmd, args, error);
+    help = parsed == cmdline::outcome::help;
+    return parsed != cmdline::outcome::error;
 }
 
 bool load_regress_case(const std::string& path, regress_case& out, cfg::diagnostics& diag)

@@ -16,6 +16,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "blsim/soc/args.h"
 #include "blsim/soc/child_runs.h"
 #include "blsim/soc/results_dir.h"
 #include "blsim/soc/sweep.h"
@@ -162,66 +163,53 @@ std::string ratio_text(double v, double of)
 bool parse_pareto_args(const std::vector<std::string>& args, sweep_options& opt, std::string& error)
 {
     opt.pareto = true;
-    bool options_done = false;
-    for (std::size_t i = 1; i < args.size(); i++) {
-        const std::string& a = args[i];
-        // --opt V or --opt=V.
-        auto value_of = [&](const char* name, std::string& v) {
-            const std::string n = name;
-            if (a == n) {
-                if (i + 1 >= args.size()) {
-                    error = "sweep pareto: " + n + " needs a value";
-                    return false;
-                }
-                v = args[++i];
-                return true;
-            }
-            v = a.substr(n.size() + 1);
+    auto text = [](std::string& field) {
+        return [&field](const std::string& v, std::string&) {
+            field = v;
             return true;
         };
-        auto is_opt = [&](const char* name) {
-            const std::string n = name;
-            return a == n || a.rfind(n + "=", 0) == 0;
-        };
-        std::string v;
-        if (options_done || a.empty() || a[0] != '-') {
-            if (!opt.out_dir.empty()) {
-                error = "sweep pareto: only one sweep directory may be given (also got '" + a + "')";
-                return false;
-            }
-            opt.out_dir = a;
-        } else if (a == "--") {
-            options_done = true;
-        } else if (is_opt("--perf")) {
-            if (!value_of("--perf", opt.perf_metric))
-                return false;
-        } else if (is_opt("--cost")) {
-            if (!value_of("--cost", opt.cost_metric))
-                return false;
-        } else if (is_opt("--baseline")) {
-            if (!value_of("--baseline", opt.baseline))
-                return false;
-        } else if (is_opt("--min-fraction")) {
-            if (!value_of("--min-fraction", v))
-                return false;
-            if (!parse_real(v, opt.min_fraction) || opt.min_fraction <= 0 || opt.min_fraction > 100) {
-                error = "sweep pareto: --min-fraction needs a number above 0 and at most 100 (got '" + v + "')";
-                return false;
-            }
-        } else if (is_opt("--min-perf")) {
-            if (!value_of("--min-perf", v))
-                return false;
-            if (!parse_real(v, opt.min_perf)) {
-                error = "sweep pareto: --min-perf needs a number (got '" + v + "')";
-                return false;
-            }
-        } else if (a == "--no-plot") {
+    };
+    cmdline::command cmd;
+    cmd.name = "sweep pareto";
+    cmd.rules.lone_dash_is_operand = false;
+    cmd.options = {
+        cmdline::value("--perf", nullptr, "METRIC", "", text(opt.perf_metric), "sweep pareto: --perf needs a value"),
+        cmdline::value("--cost", nullptr, "METRIC", "", text(opt.cost_metric), "sweep pareto: --cost needs a value"),
+        cmdline::value("--baseline", nullptr, "B", "", text(opt.baseline), "sweep pareto: --baseline needs a value"),
+        cmdline::value("--min-fraction", nullptr, "F", "",
+                       [&opt](const std::string& v, std::string& e) {
+                           if (!parse_real(v, opt.min_fraction) || opt.min_fraction <= 0 || opt.min_fraction > 100) {
+                               e = "sweep pareto: --min-fraction needs a number above 0 and at most 100 (got '" + v +
+                                   "')";
+                               return false;
+                           }
+                           return true;
+                       },
+                       "sweep pareto: --min-fraction needs a value"),
+        cmdline::value("--min-perf", nullptr, "V", "",
+                       [&opt](const std::string& v, std::string& e) {
+                           if (!parse_real(v, opt.min_perf)) {
+                               e = "sweep pareto: --min-perf needs a number (got '" + v + "')";
+                               return false;
+                           }
+                           return true;
+                       },
+                       "sweep pareto: --min-perf needs a value"),
+        cmdline::flag("--no-plot", nullptr, "", [&opt](const std::string&, std::string&) {
             opt.plot = false;
-        } else {
-            error = "sweep pareto: unknown option '" + a + "'";
+            return true;
+        }),
+    };
+    cmd.operand = [&opt](const std::string& a, std::string& e) {
+        if (!opt.out_dir.empty()) {
+            e = "sweep pareto: only one sweep directory may be given (also got '" + a + "')";
             return false;
         }
-    }
+        opt.out_dir = a;
+        return true;
+    };
+    if (cmdline::parse(cmd, args, error, 1) != cmdline::outcome::ok)
+        return false;
     if (opt.out_dir.empty()) {
         error = "sweep pareto: needs the sweep's directory (blsim sweep pareto DIR --perf METRIC)";
         return false;

@@ -26,6 +26,7 @@
 #include <set>
 #include <sstream>
 
+#include "blsim/soc/args.h"
 #include "blsim/soc/child_runs.h"
 #include "blsim/soc/scenario.h"
 #include "blsim/soc/schema.h"
@@ -84,55 +85,40 @@ bool parse_sweep_args(const std::vector<std::string>& args, sweep_options& opt, 
         return true;
     if (!args.empty() && args[0] == "pareto")
         return sweep_detail::parse_pareto_args(args, opt, error);
-    std::size_t i = 0;
-    if (!args.empty() && args[0] == "merge") {
-        opt.merge = true;
-        i = 1;
+    opt.merge = !args.empty() && args[0] == "merge";
+    // sweep SPEC --out DIR [-j N] [--shard K/N], or sweep merge --out DIR SHARD_DIR...
+    cmdline::command cmd;
+    cmd.name = opt.merge ? "sweep merge" : "sweep";
+    cmd.options = {cmdline::value("--out", nullptr, "DIR", "", [&opt](const std::string& v, std::string& e) {
+        opt.out_dir = v;
+        if (v.empty())
+            e = "--out needs a directory";
+        return !v.empty();
+    })};
+    if (!opt.merge) {
+        cmd.options.push_back(cmdline::value("--jobs", "-j", "N", "",
+                                             [&opt](const std::string& v, std::string& e) {
+                                                 return parse_jobs(v, opt.jobs, e);
+                                             },
+                                             "-j needs a number of runs"));
+        cmd.options.push_back(cmdline::value("--shard", nullptr, "K/N", "",
+                                             [&opt](const std::string& v, std::string& e) {
+                                                 return parse_shard(v, opt.shard_k, opt.shard_n, e);
+                                             }));
     }
-    const std::string cmd = opt.merge ? "sweep merge" : "sweep";
-    bool options_done = false;
-    for (; i < args.size(); i++) {
-        const std::string& a = args[i];
-        auto value = [&]() -> const std::string* { return i + 1 < args.size() ? &args[++i] : nullptr; };
-        if (options_done || a.empty() || a[0] != '-' || a == "-") {
-            if (opt.merge) {
-                opt.shard_dirs.push_back(a);
-            } else if (opt.spec.empty()) {
-                opt.spec = a;
-            } else {
-                error = "sweep: only one SPEC may be given (also got '" + a + "')";
-                return false;
-            }
-        } else if (a == "--") {
-            options_done = true;
-        } else if (a == "--out" || a.rfind("--out=", 0) == 0) {
-            const std::string* v = a == "--out" ? value() : nullptr;
-            opt.out_dir = a == "--out" ? (v ? *v : "") : a.substr(6);
-            if (opt.out_dir.empty()) {
-                error = "--out needs a directory";
-                return false;
-            }
-        } else if (!opt.merge && (a == "-j" || a == "--jobs")) {
-            const std::string* v = value();
-            if (!v) {
-                error = "-j needs a number of runs";
-                return false;
-            }
-            if (!parse_jobs(*v, opt.jobs, error))
-                return false;
-        } else if (!opt.merge && (a.rfind("--jobs=", 0) == 0 || (a.rfind("-j", 0) == 0 && a.rfind("--", 0) != 0))) {
-            if (!parse_jobs(a.substr(a[1] == 'j' ? 2 : 7), opt.jobs, error))
-                return false;
-        } else if (!opt.merge && (a == "--shard" || a.rfind("--shard=", 0) == 0)) {
-            const std::string* v = a == "--shard" ? value() : nullptr;
-            const std::string s = a == "--shard" ? (v ? *v : "") : a.substr(8);
-            if (!parse_shard(s, opt.shard_k, opt.shard_n, error))
-                return false;
+    cmd.operand = [&opt](const std::string& a, std::string& e) {
+        if (opt.merge) {
+            opt.shard_dirs.push_back(a);
+        } else if (opt.spec.empty()) {
+            opt.spec = a;
         } else {
-            error = cmd + ": unknown option '" + a + "'";
+            e = "sweep: only one SPEC may be given (also got '" + a + "')";
             return false;
         }
-    }
+        return true;
+    };
+    if (cmdline::parse(cmd, args, error, opt.merge ? 1 : 0) != cmdline::outcome::ok)
+        return false;
     if (opt.merge && opt.shard_dirs.empty()) {
         error = "sweep merge: needs the shards' directories (blsim sweep merge --out DIR SHARD_DIR...)";
         return false;
@@ -142,7 +128,7 @@ bool parse_sweep_args(const std::vector<std::string>& args, sweep_options& opt, 
         return false;
     }
     if (opt.out_dir.empty()) {
-        error = cmd + ": needs --out DIR";
+        error = cmd.name + ": needs --out DIR";
         return false;
     }
     return true;
