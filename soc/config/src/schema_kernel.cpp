@@ -34,6 +34,14 @@ using cfg::schema;
 
 namespace detail {
 
+// A governor's keys from its table's rows (bls/governor.h), in the table's order.
+#define BLSIM_TUNABLE_KEY(kind, field, c_type, def, key, min, max, unit, since, doc)                  \
+    BLSIM_TUNABLE_KEY_##kind(key, min, max, unit, doc) BLSIM_TUNABLE_SINCE_##since
+#define BLSIM_TUNABLE_KEY_INT(key, min, max, unit, doc) .integer(#key, &p::key, min, max, unit, doc)
+#define BLSIM_TUNABLE_KEY_BOOL(key, min, max, unit, doc) .boolean(#key, &p::key, doc)
+#define BLSIM_TUNABLE_SINCE_ALL
+#define BLSIM_TUNABLE_SINCE_G2013 .emitted_if(not_2012)
+
 schema<interactive_config> interactive_schema()
 {
     using p = interactive_config;
@@ -46,38 +54,12 @@ schema<interactive_config> interactive_schema()
              "measurements' (load = the busier of two windows, unweighted; speed = max x load / 100; "
              "go_hispeed_load_pct 85 by default; no target_loads, timer_slack_us, "
              "boostpulse_duration_us or io_is_busy, which are refused with it).")
-        .integer("hispeed_freq_mhz", &p::hispeed_freq_mhz, 0, 100000, "MHz",
-                 "Speed to jump to on a load burst; 0: the policy's maximum.")
-        .integer("go_hispeed_load_pct", &p::go_hispeed_load_pct, 1, 1000, "%",
-                 "Load at or above which the speed jumps to hispeed_freq_mhz. The default is "
-                 "variant 2013's; 2012's is 85.")
+        BLS_INTERACTIVE_TUNABLES_HISPEED(BLSIM_TUNABLE_KEY)
         .text("target_loads", &p::target_loads,
               "2013: target load per speed, as sysfs takes it: 'L0 F1:L1 F2:L2 ...' (L in %, F in "
               "MHz ascending): L0 below F1, L1 from F1, ...")
         .emitted_if(not_2012)
-        .integer("min_sample_time_us", &p::min_sample_time_us, 0, 100000000, "us",
-                 "Time a speed is held before the governor may lower it.")
-        .integer("timer_rate_us", &p::timer_rate_us, 1000, 100000000, "us", "Sampling period while busy.")
-        .integer("above_hispeed_delay_us", &p::above_hispeed_delay_us, 0, 100000000, "us",
-                 "Time at or above hispeed (2012: at it) before going higher.")
-        .integer("timer_slack_us", &p::timer_slack_us, -1, 100000000, "us",
-                 "2013: how much later than a sample an idle CPU above the minimum speed is woken to "
-                 "lower it; -1: never. (2012's timer wakes an idle CPU above the minimum at the sample.)")
-        .emitted_if(not_2012)
-        .boolean("boost", &p::boost, "Hold every CPU at hispeed_freq_mhz or above.")
-        .integer("boostpulse_duration_us", &p::boostpulse_duration_us, 0, 100000000, "us",
-                 "2013: length of a boost pulse (a write of boostpulse). (2012: a pulse raises to "
-                 "hispeed_freq_mhz, held by min_sample_time_us.)")
-        .emitted_if(not_2012)
-        .boolean("io_is_busy", &p::io_is_busy,
-                 "2013: time idle with a task waiting for block I/O counts as busy. (2012 always "
-                 "counts it busy.)")
-        .emitted_if(not_2012)
-        .integer("hispeed_freq2_mhz", &p::hispeed_freq2_mhz, 0, 100000, "MHz",
-                 "Ours, unverified against any Linaro tree: a second threshold above "
-                 "hispeed_freq_mhz; beyond it only at go_hispeed_load2_pct. 0: none.")
-        .integer("go_hispeed_load2_pct", &p::go_hispeed_load2_pct, 1, 1000, "%",
-                 "Load at or above which the speed may pass, and jumps to, hispeed_freq2_mhz.");
+        BLS_INTERACTIVE_TUNABLES_TIMING(BLSIM_TUNABLE_KEY);
     return s;
 }
 
@@ -85,13 +67,7 @@ schema<ondemand_config> ondemand_schema()
 {
     using p = ondemand_config;
     schema<p> s;
-    s.integer("sampling_rate_us", &p::sampling_rate_us, 1000, 100000000, "us", "Sampling period.")
-        .integer("up_threshold_pct", &p::up_threshold_pct, 1, 100, "%",
-                 "Load above which the policy goes to its maximum.")
-        .integer("sampling_down_factor", &p::sampling_down_factor, 1, 100000, "",
-                 "Sampling periods spent at the maximum before the next evaluation.")
-        .integer("powersave_bias_permille", &p::powersave_bias_permille, 0, 1000, "per mille",
-                 "Share of the chosen speed given up (the table entry at or below the rest).");
+    s BLS_ONDEMAND_TUNABLES(BLSIM_TUNABLE_KEY);
     return s;
 }
 
@@ -99,20 +75,15 @@ schema<conservative_config> conservative_schema()
 {
     using p = conservative_config;
     schema<p> s;
-    s.integer("sampling_rate_us", &p::sampling_rate_us, 1000, 100000000, "us", "Sampling period.")
-        .integer("up_threshold_pct", &p::up_threshold_pct, 1, 100, "%", "Load above which it steps up.")
-        .integer("down_threshold_pct", &p::down_threshold_pct, 0, 99, "%", "Load below which it steps down.")
-        .integer("freq_step_pct", &p::freq_step_pct, 0, 100, "%", "Step, as a share of the policy's maximum.")
-        .integer("sampling_down_factor", &p::sampling_down_factor, 1, 100000, "",
-                 "Samples below the threshold before a step down.");
+    s BLS_CONSERVATIVE_TUNABLES(BLSIM_TUNABLE_KEY);
     return s;
 }
 
 schema<schedutil_config> schedutil_schema()
 {
-    schema<schedutil_config> s;
-    s.integer("rate_limit_us", &schedutil_config::rate_limit_us, 0, 100000000, "us",
-              "Shortest time between two frequency evaluations.");
+    using p = schedutil_config;
+    schema<p> s;
+    s BLS_SCHEDUTIL_TUNABLES(BLSIM_TUNABLE_KEY);
     return s;
 }
 

@@ -15,41 +15,33 @@ namespace blsim::soc {
 
 namespace {
 
+// A row's copy from the scenario's key to the kernel's field (bls/governor.h's tables).
+#define BLSIM_TUNABLE_COPY(kind, field, c_type, def, key, ...) to.field = static_cast<c_type>(from.key);
+
 // Each governor's sysfs tunables.
-void interactive_tunables(bls_interactive_tunables& ti, const interactive_config& i)
+void interactive_tunables(bls_interactive_tunables& to, const interactive_config& from)
 {
-    ti.variant = i.variant == "2012" ? BLS_INTERACTIVE_2012 : BLS_INTERACTIVE_2013;
-    ti.hispeed_freq_mhz = static_cast<unsigned>(i.hispeed_freq_mhz);
-    ti.go_hispeed_load = static_cast<unsigned>(i.go_hispeed_load_pct);
+    to.variant = from.variant == "2012" ? BLS_INTERACTIVE_2012 : BLS_INTERACTIVE_2013;
+    BLS_INTERACTIVE_TUNABLES_HISPEED(BLSIM_TUNABLE_COPY)
     // Validated when the scenario was loaded.
-    if (bls_interactive_parse_target_loads(&ti, i.target_loads.c_str()) != 0)
-        throw internal_error("target_loads '" + i.target_loads + "' passed validation but not the kernel's parser");
-    ti.min_sample_time_us = static_cast<uint32_t>(i.min_sample_time_us);
-    ti.timer_rate_us = static_cast<uint32_t>(i.timer_rate_us);
-    ti.above_hispeed_delay_us = static_cast<uint32_t>(i.above_hispeed_delay_us);
-    ti.timer_slack_us = i.timer_slack_us;
-    ti.boost = i.boost;
-    ti.boostpulse_duration_us = static_cast<uint32_t>(i.boostpulse_duration_us);
-    ti.io_is_busy = i.io_is_busy;
-    ti.hispeed_freq2_mhz = static_cast<unsigned>(i.hispeed_freq2_mhz);
-    ti.go_hispeed_load2 = static_cast<unsigned>(i.go_hispeed_load2_pct);
+    if (bls_interactive_parse_target_loads(&to, from.target_loads.c_str()) != 0)
+        throw internal_error("target_loads '" + from.target_loads + "' passed validation but not the kernel's parser");
+    BLS_INTERACTIVE_TUNABLES_TIMING(BLSIM_TUNABLE_COPY)
 }
 
-void ondemand_tunables(bls_governor_tunables& t, const governor_config& g)
+void ondemand_tunables(bls_ondemand_tunables& to, const ondemand_config& from)
 {
-    t.ondemand.sampling_rate_us = static_cast<uint32_t>(g.ondemand.sampling_rate_us);
-    t.ondemand.up_threshold = static_cast<unsigned>(g.ondemand.up_threshold_pct);
-    t.ondemand.sampling_down_factor = static_cast<unsigned>(g.ondemand.sampling_down_factor);
-    t.ondemand.powersave_bias = static_cast<unsigned>(g.ondemand.powersave_bias_permille);
+    BLS_ONDEMAND_TUNABLES(BLSIM_TUNABLE_COPY)
 }
 
-void conservative_tunables(bls_governor_tunables& t, const governor_config& g)
+void conservative_tunables(bls_conservative_tunables& to, const conservative_config& from)
 {
-    t.conservative.sampling_rate_us = static_cast<uint32_t>(g.conservative.sampling_rate_us);
-    t.conservative.up_threshold = static_cast<unsigned>(g.conservative.up_threshold_pct);
-    t.conservative.down_threshold = static_cast<unsigned>(g.conservative.down_threshold_pct);
-    t.conservative.freq_step = static_cast<unsigned>(g.conservative.freq_step_pct);
-    t.conservative.sampling_down_factor = static_cast<unsigned>(g.conservative.sampling_down_factor);
+    BLS_CONSERVATIVE_TUNABLES(BLSIM_TUNABLE_COPY)
+}
+
+void schedutil_tunables(bls_schedutil_tunables& to, const schedutil_config& from)
+{
+    BLS_SCHEDUTIL_TUNABLES(BLSIM_TUNABLE_COPY)
 }
 
 // The device tree: the CPUs and clusters, where the devices are, the interrupts.
@@ -253,9 +245,9 @@ bls_governor_tunables governor_tunables(const governor_config& g)
     bls_governor_tunables t{};
     bls_governor_default_tunables(&t);
     interactive_tunables(t.interactive, g.interactive);
-    ondemand_tunables(t, g);
-    conservative_tunables(t, g);
-    t.schedutil.rate_limit_us = static_cast<uint32_t>(g.schedutil.rate_limit_us);
+    ondemand_tunables(t.ondemand, g.ondemand);
+    conservative_tunables(t.conservative, g.conservative);
+    schedutil_tunables(t.schedutil, g.schedutil);
     return t;
 }
 

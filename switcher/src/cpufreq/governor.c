@@ -5,35 +5,43 @@
 
 #include <string.h>
 
-void bls_interactive_default_tunables(struct bls_interactive_tunables *i, enum bls_interactive_variant v)
+void bls_interactive_default_tunables(struct bls_interactive_tunables *t, enum bls_interactive_variant v)
 {
-	memset(i, 0, sizeof(*i));
-	i->variant = v;
-	i->hispeed_freq_mhz = 0;
-	/* Each generation's DEFAULT_GO_HISPEED_LOAD; the rest did not change. */
-	i->go_hispeed_load = v == BLS_INTERACTIVE_2012 ? 85 : 99;
-	i->ntarget_loads = 1;
-	i->target_load[0] = 90;
-	i->min_sample_time_us = 80000;
-	i->timer_rate_us = 20000;
-	i->above_hispeed_delay_us = 20000;
-	i->timer_slack_us = 80000;
-	i->boostpulse_duration_us = 80000;
-	i->io_is_busy = 0;
-	i->hispeed_freq2_mhz = 0;
-	i->go_hispeed_load2 = 100;
+	memset(t, 0, sizeof(*t));
+	t->variant = v;
+	BLS_INTERACTIVE_TUNABLES_HISPEED(BLS_TUNABLE_SET_DEFAULT)
+	BLS_INTERACTIVE_TUNABLES_TIMING(BLS_TUNABLE_SET_DEFAULT)
+	/* Each generation's DEFAULT_GO_HISPEED_LOAD (the table's is 2013's); the rest did not
+	 * change. */
+	if (v == BLS_INTERACTIVE_2012)
+		t->go_hispeed_load = 85;
+	t->ntarget_loads = 1;
+	t->target_load[0] = 90;
+}
+
+/* Each from its table's defaults (bls/governor.h). */
+static void ondemand_defaults(struct bls_ondemand_tunables *t)
+{
+	BLS_ONDEMAND_TUNABLES(BLS_TUNABLE_SET_DEFAULT)
+}
+
+static void conservative_defaults(struct bls_conservative_tunables *t)
+{
+	BLS_CONSERVATIVE_TUNABLES(BLS_TUNABLE_SET_DEFAULT)
+}
+
+static void schedutil_defaults(struct bls_schedutil_tunables *t)
+{
+	BLS_SCHEDUTIL_TUNABLES(BLS_TUNABLE_SET_DEFAULT)
 }
 
 void bls_governor_default_tunables(struct bls_governor_tunables *t)
 {
 	memset(t, 0, sizeof(*t));
 	bls_interactive_default_tunables(&t->interactive, BLS_INTERACTIVE_2013);
-	t->ondemand = (struct bls_ondemand_tunables){.sampling_rate_us = 20000, .up_threshold = 80,
-						     .sampling_down_factor = 1, .powersave_bias = 0};
-	t->conservative = (struct bls_conservative_tunables){.sampling_rate_us = 20000, .up_threshold = 80,
-							     .down_threshold = 20, .freq_step = 5,
-							     .sampling_down_factor = 1};
-	t->schedutil.rate_limit_us = 10000;
+	ondemand_defaults(&t->ondemand);
+	conservative_defaults(&t->conservative);
+	schedutil_defaults(&t->schedutil);
 }
 
 static int parse_uint(const char *s, unsigned *pos, unsigned *out)

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include <bls/governor.h>
+
 #include "blsim/model/fault_params.h"
 #include "blsim/model/jitter_params.h"
 #include "blsim/model/params.h"
@@ -18,40 +20,30 @@
 
 namespace blsim::soc {
 
-// The governors' tunables, as their sysfs files (docs/os.md gives each one's semantics).
+// The governors' tunables, as their sysfs files (docs/os.md gives each one's semantics). Each
+// numeric or boolean one is a row of a table in bls/governor.h, which declares its field here
+// (named as its key, with the unit), its default, its schema entry and its copy into the kernel.
+#define BLSIM_TUNABLE_MEMBER(kind, field, c_type, def, key, ...) BLSIM_TUNABLE_MEMBER_##kind(key, def)
+#define BLSIM_TUNABLE_MEMBER_INT(key, def) int key = def;
+#define BLSIM_TUNABLE_MEMBER_BOOL(key, def) bool key = (def) != 0;
+
 struct interactive_config {
     std::string variant = "2013"; // the generation: 2012 or 2013 (docs/os.md)
-    int hispeed_freq_mhz = 0;     // 0: the policy's max
-    int go_hispeed_load_pct = 99;
+    BLS_INTERACTIVE_TUNABLES_HISPEED(BLSIM_TUNABLE_MEMBER)
     std::string target_loads = "90";
-    int min_sample_time_us = 80000;
-    int timer_rate_us = 20000;
-    int above_hispeed_delay_us = 20000;
-    int timer_slack_us = 80000;   // -1: no slack timer
-    bool boost = false;
-    int boostpulse_duration_us = 80000;
-    bool io_is_busy = false;
-    int hispeed_freq2_mhz = 0;    // 0: no second pair
-    int go_hispeed_load2_pct = 100;
+    BLS_INTERACTIVE_TUNABLES_TIMING(BLSIM_TUNABLE_MEMBER)
 };
 
 struct ondemand_config {
-    int sampling_rate_us = 20000;
-    int up_threshold_pct = 80;
-    int sampling_down_factor = 1;
-    int powersave_bias_permille = 0;
+    BLS_ONDEMAND_TUNABLES(BLSIM_TUNABLE_MEMBER)
 };
 
 struct conservative_config {
-    int sampling_rate_us = 20000;
-    int up_threshold_pct = 80;
-    int down_threshold_pct = 20;
-    int freq_step_pct = 5;
-    int sampling_down_factor = 1;
+    BLS_CONSERVATIVE_TUNABLES(BLSIM_TUNABLE_MEMBER)
 };
 
 struct schedutil_config {
-    int rate_limit_us = 10000;
+    BLS_SCHEDUTIL_TUNABLES(BLSIM_TUNABLE_MEMBER)
 };
 
 // A userspace write of scaling_setspeed (the userspace governor's frequency).
