@@ -25,12 +25,7 @@ using json = nlohmann::json;
 
 using blsim_test::result;
 using blsim_test::slurp;
-
-void write(const fs::path& p, const std::string& text)
-{
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-}
+using blsim_test::write;
 
 // Runs blsim with @args (already shell-quoted where needed) from @cwd.
 result blsim(const std::string& args, const fs::path& cwd)
@@ -71,23 +66,18 @@ const char* const summary_d = R"({
   "perf": {"bbench": {"score": 76.0, "page_load_s": {"total": 3.3}}, "audio": {"deadline_misses": 1}}
 })";
 
-class compare_test : public ::testing::Test {
+class compare_test : public blsim_test::scratch_test {
 protected:
+    compare_test() : scratch_test("compare-test", start::made) {}
     void SetUp() override
     {
-        dir = fs::temp_directory_path() /
-              ("blsim-compare-test-" + std::to_string(::getpid()) + "-" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir);
-        fs::create_directories(dir);
+        scratch_test::SetUp();
         write(dir / "a" / "summary.json", summary_a);
         write(dir / "b" / "summary.json", summary_b);
         write(dir / "c" / "summary.json", summary_c);
         write(dir / "d" / "summary.json", summary_d);
     }
-    void TearDown() override { fs::remove_all(dir); }
     result compare(const std::string& args) { return blsim("compare " + args, dir); }
-    fs::path dir;
 };
 
 TEST_F(compare_test, three_run_directories_make_one_table_relative_to_the_first)

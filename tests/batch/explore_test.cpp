@@ -28,23 +28,15 @@ using blsim_test::slurp;
 const std::string source_dir = BLSIM_SOURCE_DIR;
 const std::string pingpong = source_dir + "/configs/scenarios/switch-pingpong.yaml";
 
-class explore_test : public ::testing::Test {
+class explore_test : public blsim_test::scratch_test {
 protected:
-    void SetUp() override
-    {
-        dir = fs::temp_directory_path() / ("blsim-explore-test-" + std::to_string(::getpid()) + "-" +
-                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir);
-        fs::create_directories(dir);
-    }
-    void TearDown() override { fs::remove_all(dir); }
+    explore_test() : scratch_test("explore-test", start::made) {}
     // The test build's blsim-test: the explorations below use its --mutant and --inject-bug
     // (soc/cli/test_hooks.h); without them it is the release blsim.
     result blsim(const std::string& args)
     {
         return blsim_test::shell("cd " + quote(dir.string()) + " && CI=true " + BLSIM_TEST_BINARY + " " + args);
     }
-    fs::path dir;
 };
 
 TEST_F(explore_test, jittered_seeds_of_the_ping_pong_break_no_invariant)

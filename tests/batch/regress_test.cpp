@@ -26,14 +26,9 @@ using json = nlohmann::json;
 
 using blsim_test::result;
 using blsim_test::slurp;
+using blsim_test::write;
 
 const fs::path source_dir = BLSIM_SOURCE_DIR;
-
-void write(const fs::path& p, const std::string& text)
-{
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-}
 
 std::vector<std::string> lines_of(const std::string& text)
 {
@@ -58,17 +53,14 @@ std::string row_of(const std::string& out, const std::string& case_name, const s
     return "";
 }
 
-class regress_test : public ::testing::Test {
+class regress_test : public blsim_test::scratch_test {
 protected:
+    regress_test() : scratch_test("regress-test", start::made) {}
     void SetUp() override
     {
-        dir = fs::temp_directory_path() /
-              ("blsim-regress-test-" + std::to_string(::getpid()) + "-" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir);
+        scratch_test::SetUp();
         fs::create_directories(dir / "tmp");
     }
-    void TearDown() override { fs::remove_all(dir); }
 
     // blsim @args (shell-quoted where needed), run from @cwd with its temporary files in
     // dir/tmp, which must be left empty.
@@ -84,8 +76,6 @@ protected:
 
     // The shipped configurations copied to dir/configs, so that the cases' relative paths hold.
     void copy_configs() { fs::copy(source_dir / "configs", dir / "configs", fs::copy_options::recursive); }
-
-    fs::path dir;
 };
 
 TEST_F(regress_test, the_shipped_set_passes)

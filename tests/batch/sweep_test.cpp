@@ -44,27 +44,15 @@ using blsim::soc::sweep_value;
 using blsim_test::quote;
 using blsim_test::result;
 using blsim_test::slurp;
+using blsim_test::write;
 
 const std::string source_dir = BLSIM_SOURCE_DIR;
 const std::string steps = source_dir + "/configs/scenarios/governor-steps.yaml";
 const std::string smoke = source_dir + "/configs/sweeps/smoke.yaml";
 
-void write(const fs::path& p, const std::string& text)
-{
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-}
-
-class sweep_test : public ::testing::Test {
+class sweep_test : public blsim_test::scratch_test {
 protected:
-    void SetUp() override
-    {
-        dir = fs::temp_directory_path() / ("blsim-sweep-test-" + std::to_string(::getpid()) + "-" +
-                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir);
-        fs::create_directories(dir);
-    }
-    void TearDown() override { fs::remove_all(dir); }
+    sweep_test() : scratch_test("sweep-test", start::made) {}
 
     // blsim with @args (shell-quoted where needed), from the test's directory.
     result blsim(const std::string& args, const std::string& env = "")
@@ -93,8 +81,6 @@ protected:
         EXPECT_TRUE(ok) << ::testing::PrintToString(diag.messages());
         return spec;
     }
-
-    fs::path dir;
 };
 
 // The points as "key=value key=value" lines, in order.

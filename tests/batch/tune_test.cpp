@@ -23,14 +23,9 @@ using json = nlohmann::json;
 using blsim_test::quote;
 using blsim_test::result;
 using blsim_test::slurp;
+using blsim_test::write;
 
 const std::string source_dir = BLSIM_SOURCE_DIR;
-
-void write(const fs::path& p, const std::string& text)
-{
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-}
 
 // A small tune: 4 trials of 2 simulated seconds, TPE after the first 2, one baseline.
 std::string small_spec()
@@ -57,25 +52,20 @@ reference: 2xa15
 )";
 }
 
-class tune_test : public ::testing::Test {
+class tune_test : public blsim_test::scratch_test {
 protected:
+    tune_test() : scratch_test("tune-test", start::made) {}
     void SetUp() override
     {
-        dir = fs::temp_directory_path() / ("blsim-tune-test-" + std::to_string(::getpid()) + "-" +
-                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir);
-        fs::create_directories(dir);
+        scratch_test::SetUp();
         write(dir / "spec.yaml", small_spec());
     }
-    void TearDown() override { fs::remove_all(dir); }
 
     // blsim with @args, from the test's directory.
     result blsim(const std::string& args, const std::string& env = "")
     {
         return blsim_test::shell("cd " + quote(dir.string()) + " && " + env + " " + BLSIM_BINARY + " " + args);
     }
-
-    fs::path dir;
 };
 
 // (inode, modification time in ns) of @p: a file rewritten or replaced changes it.

@@ -23,23 +23,17 @@
 #include <vector>
 
 #include "blsim/soc/scenario.h"
+#include "shell.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using blsim_test::slurp;
 
 struct outcome {
     int status = -1;
     std::string err;
 };
-
-std::string slurp(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 outcome run(const std::string& args, const fs::path& err)
 {

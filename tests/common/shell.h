@@ -1,5 +1,6 @@
 // tests/common/shell.h -- what the end-to-end tests share: running a command line (blsim, a
-// script, chromium), a scratch directory per test, and reading the files it wrote.
+// script, chromium), a scratch directory per test, and writing its inputs and reading the files
+// it wrote.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -26,6 +27,13 @@ inline std::string slurp(const std::filesystem::path& p)
     std::ostringstream ss;
     ss << in.rdbuf();
     return ss.str();
+}
+
+// Writes @text to @p, making its directory.
+inline void write(const std::filesystem::path& p, const std::string& text)
+{
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
 }
 
 // @s quoted for the shell.
@@ -71,22 +79,27 @@ inline std::string simulated(const std::filesystem::path& summary)
 }
 
 // A test with a directory of its own, "<TMPDIR>/blsim-<what>-<pid>-<test name>", removed
-// before and after.
+// before and after. At the start it is absent (a run's --out, which blsim makes), or made
+// empty (where the test writes its inputs, or runs blsim from).
 class scratch_test : public ::testing::Test {
 protected:
-    explicit scratch_test(const std::string& what) : what_(what) {}
+    enum class start { absent, made };
+    explicit scratch_test(const std::string& what, start how = start::absent) : what_(what), how_(how) {}
     void SetUp() override
     {
         dir = std::filesystem::temp_directory_path() /
               ("blsim-" + what_ + "-" + std::to_string(::getpid()) + "-" +
                ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::remove_all(dir);
+        if (how_ == start::made)
+            std::filesystem::create_directories(dir);
     }
     void TearDown() override { std::filesystem::remove_all(dir); }
     std::filesystem::path dir;
 
 private:
     std::string what_;
+    start how_;
 };
 
 } // namespace blsim_test

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -70,6 +71,32 @@ int governor_freq(const scenario_config& c, const std::string& cluster)
         if (name == cluster)
             return mhz;
     return -1;
+}
+
+// ------------------------------------------------------------------------------------------
+// Refused scenarios, a table per section below: a scenario, with its --set overrides, that must
+// not load, and every message it is refused with, in order.
+
+struct refusal {
+    const char* name; // the case's, in the test's name
+    std::string path;
+    std::vector<std::string> overrides;
+    messages errors;
+};
+
+// gtest names a failing case by this, not by the bytes of the struct.
+void PrintTo(const refusal& c, std::ostream* os) { *os << c.name; }
+
+std::string name_of(const ::testing::TestParamInfo<refusal>& info) { return info.param.name; }
+
+class ScenarioRefused : public ::testing::TestWithParam<refusal> {};
+
+TEST_P(ScenarioRefused, WithExactlyTheseMessages)
+{
+    const refusal& c = GetParam();
+    loaded r = load(c.path, c.overrides);
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.errors, c.errors);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -148,39 +175,27 @@ TEST(GoodFiles, InlineSocLoads)
 // ------------------------------------------------------------------------------------------
 // YAML-level errors
 
-TEST(YamlErrors, SyntaxErrorIsLocated)
-{
-    loaded r = load(data("syntax_error.yaml"));
-    EXPECT_FALSE(r.ok);
+const refusal yaml_errors_refused[] = {
     // libyaml notices the unclosed '[' where the next line's ':' makes it impossible.
-    EXPECT_EQ(r.errors, messages{at("syntax_error.yaml", 3, 11) +
-                                 ": YAML syntax error: did not find expected ',' or ']' "
-                                 "(while parsing a flow sequence)"});
-}
-
-TEST(YamlErrors, DuplicateKey)
-{
-    loaded r = load(data("duplicate_key.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors,
-              messages{at("duplicate_key.yaml", 3, 1) + ": duplicate key 'name' (first at line 1)"});
-}
-
-TEST(YamlErrors, DocumentMustBeAMapping)
-{
-    loaded r = load(data("not_a_mapping.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{at("not_a_mapping.yaml", 1, 1) +
-                                 ": the document must be a mapping of keys to values"});
-}
-
-TEST(YamlErrors, OnlyOneDocument)
-{
-    loaded r = load(data("two_documents.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors,
-              messages{at("two_documents.yaml", 2, 1) + ": only one YAML document is allowed"});
-}
+    {"SyntaxErrorIsLocated",
+     data("syntax_error.yaml"),
+     {},
+     messages{at("syntax_error.yaml", 3, 11) + ": YAML syntax error: did not find expected ',' or ']' "
+                                               "(while parsing a flow sequence)"}},
+    {"DuplicateKey",
+     data("duplicate_key.yaml"),
+     {},
+     messages{at("duplicate_key.yaml", 3, 1) + ": duplicate key 'name' (first at line 1)"}},
+    {"DocumentMustBeAMapping",
+     data("not_a_mapping.yaml"),
+     {},
+     messages{at("not_a_mapping.yaml", 1, 1) + ": the document must be a mapping of keys to values"}},
+    {"OnlyOneDocument",
+     data("two_documents.yaml"),
+     {},
+     messages{at("two_documents.yaml", 2, 1) + ": only one YAML document is allowed"}},
+};
+INSTANTIATE_TEST_SUITE_P(YamlErrors, ScenarioRefused, ::testing::ValuesIn(yaml_errors_refused), name_of);
 
 TEST(YamlErrors, EmptyFileIsAnEmptyMapping)
 {
@@ -194,115 +209,73 @@ TEST(YamlErrors, EmptyFileIsAnEmptyMapping)
 // ------------------------------------------------------------------------------------------
 // Schema binding errors
 
-TEST(SchemaErrors, WrongTypeInline)
-{
-    loaded r = load(data("cores_not_integer.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{at("cores_not_integer.yaml", 6, 14) +
-                                 ": soc.clusters[0].cores: expected an integer, got 'two'"});
-}
-
-TEST(SchemaErrors, WrongTypeInSocFileIsLocatedInTheSocFile)
-{
-    loaded r = load(data("uses_soc_cores_not_integer.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{at("soc_cores_not_integer.yaml", 4, 12) +
-                                 ": soc.clusters[0].cores: expected an integer, got 'two'"});
-}
-
-TEST(SchemaErrors, OutOfRange)
-{
-    loaded r = load(data("cores_out_of_range.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{at("cores_out_of_range.yaml", 6, 14) +
-                                 ": soc.clusters[0].cores: 5 is out of range 1..4"});
-}
-
-TEST(SchemaErrors, UnknownKeySuggestsTheClosest)
-{
-    loaded r = load(data("unknown_key.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{at("unknown_key.yaml", 2, 1) +
-                                 ": unknown key 'duraton_s' (did you mean 'duration_s'?)"});
-}
-
-TEST(SchemaErrors, UnknownNestedKeyNamesItsParent)
-{
-    loaded r = load(data("unknown_nested_key.yaml"));
-    EXPECT_FALSE(r.ok);
+const refusal schema_errors_refused[] = {
+    {"WrongTypeInline",
+     data("cores_not_integer.yaml"),
+     {},
+     messages{at("cores_not_integer.yaml", 6, 14) + ": soc.clusters[0].cores: expected an integer, got 'two'"}},
+    {"WrongTypeInSocFileIsLocatedInTheSocFile",
+     data("uses_soc_cores_not_integer.yaml"),
+     {},
+     messages{at("soc_cores_not_integer.yaml", 4, 12) + ": soc.clusters[0].cores: expected an integer, got 'two'"}},
+    {"OutOfRange",
+     data("cores_out_of_range.yaml"),
+     {},
+     messages{at("cores_out_of_range.yaml", 6, 14) + ": soc.clusters[0].cores: 5 is out of range 1..4"}},
+    {"UnknownKeySuggestsTheClosest",
+     data("unknown_key.yaml"),
+     {},
+     messages{at("unknown_key.yaml", 2, 1) + ": unknown key 'duraton_s' (did you mean 'duration_s'?)"}},
     // The typo also leaves the real key missing; both are said, in reading order (a mapping's
     // own problems are located at its start, its first key).
-    EXPECT_EQ(r.errors,
-              (messages{at("unknown_nested_key.yaml", 5, 7) +
-                            ": soc.clusters[0]: missing required key 'cores'",
-                        at("unknown_nested_key.yaml", 6, 7) +
-                            ": unknown key 'corez' in soc.clusters[0] (did you mean 'cores'?)"}));
-}
-
-TEST(SchemaErrors, MissingRequiredKey)
-{
-    loaded r = load(data("missing_opps.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{at("missing_opps.yaml", 5, 7) +
-                                 ": soc.clusters[0]: missing required key 'opps'"});
-}
-
-TEST(SchemaErrors, ManyErrorsAreAllReportedInFileOrder)
-{
-    loaded r = load(data("many_errors.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors,
-              (messages{
-                  at("many_errors.yaml", 3, 7) + ": seed: -1 is out of range 0..2147483647",
-                  at("many_errors.yaml", 4, 13) + ": duration_s: expected a number, got 'soon'",
-                  at("many_errors.yaml", 11, 42) +
-                      ": soc.clusters[0].opps[0].voltage_mv: 9000 is out of range 500..1500",
-                  at("many_errors.yaml", 14, 7) +
-                      ": unknown key 'colour' in soc.clusters[0] (did you mean 'cores'?)",
-                  at("many_errors.yaml", 17, 7) +
-                      ": workload.tasks[0]: missing required key 'period_ms'",
-              }));
-}
+    {"UnknownNestedKeyNamesItsParent",
+     data("unknown_nested_key.yaml"),
+     {},
+     messages{at("unknown_nested_key.yaml", 5, 7) + ": soc.clusters[0]: missing required key 'cores'",
+              at("unknown_nested_key.yaml", 6, 7) +
+                  ": unknown key 'corez' in soc.clusters[0] (did you mean 'cores'?)"}},
+    {"MissingRequiredKey",
+     data("missing_opps.yaml"),
+     {},
+     messages{at("missing_opps.yaml", 5, 7) + ": soc.clusters[0]: missing required key 'opps'"}},
+    {"ManyErrorsAreAllReportedInFileOrder",
+     data("many_errors.yaml"),
+     {},
+     messages{
+         at("many_errors.yaml", 3, 7) + ": seed: -1 is out of range 0..2147483647",
+         at("many_errors.yaml", 4, 13) + ": duration_s: expected a number, got 'soon'",
+         at("many_errors.yaml", 11, 42) + ": soc.clusters[0].opps[0].voltage_mv: 9000 is out of range 500..1500",
+         at("many_errors.yaml", 14, 7) + ": unknown key 'colour' in soc.clusters[0] (did you mean 'cores'?)",
+         at("many_errors.yaml", 17, 7) + ": workload.tasks[0]: missing required key 'period_ms'",
+     }},
+};
+INSTANTIATE_TEST_SUITE_P(SchemaErrors, ScenarioRefused, ::testing::ValuesIn(schema_errors_refused), name_of);
 
 // ------------------------------------------------------------------------------------------
 // Files that cannot be read
 
-TEST(MissingFiles, Scenario)
-{
-    const std::string path = data("no_such_scenario.yaml");
-    loaded r = load(path);
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{path + ": cannot read: No such file or directory"});
-}
-
-TEST(MissingFiles, BuiltinScenario)
-{
-    loaded r = load("builtin:configs/scenarios/no_such.yaml");
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors,
-              messages{"builtin:configs/scenarios/no_such.yaml: cannot read: no such built-in file"});
-}
-
-TEST(MissingFiles, SocFileIsLocatedAtTheReference)
-{
-    loaded r = load(data("missing_soc_file.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors,
-              messages{at("missing_soc_file.yaml", 3, 6) +
-                       ": cannot read SoC file 'no_such_soc.yaml': No such file or directory"});
-}
-
-TEST(MissingFiles, BrokenSocFileDoesNotHideScenarioErrors)
-{
-    loaded r = load(data("uses_soc_syntax_error.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors,
-              (messages{at("soc_syntax_error.yaml", 3, 1) +
-                            ": YAML syntax error: did not find expected node content (while "
-                            "parsing a flow node)",
-                        at("uses_soc_syntax_error.yaml", 3, 7) +
-                            ": seed: expected an integer, got 'many'"}));
-}
+const refusal missing_files_refused[] = {
+    {"Scenario",
+     data("no_such_scenario.yaml"),
+     {},
+     messages{data("no_such_scenario.yaml") + ": cannot read: No such file or directory"}},
+    {"BuiltinScenario",
+     "builtin:configs/scenarios/no_such.yaml",
+     {},
+     messages{"builtin:configs/scenarios/no_such.yaml: cannot read: no such built-in file"}},
+    {"SocFileIsLocatedAtTheReference",
+     data("missing_soc_file.yaml"),
+     {},
+     messages{at("missing_soc_file.yaml", 3, 6) +
+              ": cannot read SoC file 'no_such_soc.yaml': No such file or directory"}},
+    {"BrokenSocFileDoesNotHideScenarioErrors",
+     data("uses_soc_syntax_error.yaml"),
+     {},
+     messages{at("soc_syntax_error.yaml", 3, 1) + ": YAML syntax error: did not find expected node content (while "
+                                                  "parsing a flow node)",
+              at("uses_soc_syntax_error.yaml", 3, 7) + ": seed: expected an integer, got 'many'"}},
+};
+INSTANTIATE_TEST_SUITE_P(MissingFiles, ScenarioRefused, ::testing::ValuesIn(missing_files_refused), name_of);
 
 // ------------------------------------------------------------------------------------------
 // --set overrides
@@ -371,14 +344,59 @@ TEST(Overrides, GoodOverridesChangeValues)
     EXPECT_EQ(by_index.cfg.soc.clusters[1].cores, 2);
 }
 
-TEST(Overrides, OverriddenSocIsCheckedAgainstTheTasks)
-{
+const refusal overrides_refused[] = {
     // 1 + 2 cores leave default.yaml's fourth task (on cpu3) without a CPU.
-    loaded r = load(default_path, {"soc.clusters.a15.cores=1", "soc.clusters.1.cores=2"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{default_path + ":23:29: workload.tasks[3].cpus[0]: cpu3 does not "
-                                                "exist (the SoC has 3 CPUs)"});
-}
+    {"OverriddenSocIsCheckedAgainstTheTasks",
+     default_path,
+     {"soc.clusters.a15.cores=1", "soc.clusters.1.cores=2"},
+     messages{default_path + ":23:29: workload.tasks[3].cpus[0]: cpu3 does not "
+                             "exist (the SoC has 3 CPUs)"}},
+    {"SocReferenceToMissingFile",
+     default_path,
+     {"soc=no_such_soc.yaml"},
+     messages{set_at(1, 5) + ": cannot read SoC file 'no_such_soc.yaml': No such file or directory"}},
+    {"Malformed",
+     default_path,
+     {"duration_s", "=5"},
+     messages{set_at(1, 1) + ": expected key=value, got 'duration_s'",
+              set_at(2, 1) + ": expected key=value, got '=5'"}},
+    {"UnknownKey",
+     default_path,
+     {"seed=2", "duraton_s=5"},
+     messages{set_at(2, 1) + ": unknown key 'duraton_s' (did you mean 'duration_s'?)"}},
+    {"UnknownNestedKey",
+     default_path,
+     {"soc.clusters.a15.corez=1"},
+     messages{set_at(1, 18) + ": unknown key 'corez' in soc.clusters[0] (did you mean 'cores'?)"}},
+    {"WrongTypeAndOutOfRange",
+     default_path,
+     {"soc.clusters.a15.cores=two", "soc.clusters.a7.cores=9"},
+     messages{set_at(1, 24) + ": soc.clusters[0].cores: expected an integer, got 'two'",
+              set_at(2, 23) + ": soc.clusters[1].cores: 9 is out of range 1..4"}},
+    {"BadYamlValue",
+     default_path,
+     {"governor.freq_mhz={a15: 800"},
+     messages{set_at(1, 19) + ": bad value: YAML syntax error: did not find expected ',' or "
+                              "'}' (while parsing a flow mapping)"}},
+    {"PathThroughAValueOrWithEmptyComponent",
+     default_path,
+     {"duration_s.unit=s", "soc..name=x"},
+     messages{set_at(1, 12) + ": 'duration_s' is a value, not a mapping",
+              set_at(2, 5) + ": empty component in key 'soc..name'"}},
+    // The seed override fixes the file's seed error; the others remain, the file's first,
+    // then the overrides'.
+    {"FileAndOverrideErrorsAreReportedTogether",
+     data("many_errors.yaml"),
+     {"soc.clusters.big.cores=1", "seed=0"},
+     messages{
+         at("many_errors.yaml", 4, 13) + ": duration_s: expected a number, got 'soon'",
+         at("many_errors.yaml", 11, 42) + ": soc.clusters[0].opps[0].voltage_mv: 9000 is out of range 500..1500",
+         at("many_errors.yaml", 14, 7) + ": unknown key 'colour' in soc.clusters[0] (did you mean 'cores'?)",
+         at("many_errors.yaml", 17, 7) + ": workload.tasks[0]: missing required key 'period_ms'",
+         set_at(1, 14) + ": 'soc.clusters' has no item 'big' (have: solo)",
+     }},
+};
+INSTANTIATE_TEST_SUITE_P(Overrides, ScenarioRefused, ::testing::ValuesIn(overrides_refused), name_of);
 
 TEST(Overrides, LaterOverrideWins)
 {
@@ -398,22 +416,6 @@ TEST(Overrides, SocReferenceCanBeReplaced)
     EXPECT_EQ(r.cfg.soc.clusters[1].name, "little");
 }
 
-TEST(Overrides, SocReferenceToMissingFile)
-{
-    loaded r = load(default_path, {"soc=no_such_soc.yaml"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{set_at(1, 5) +
-                                 ": cannot read SoC file 'no_such_soc.yaml': No such file or directory"});
-}
-
-TEST(Overrides, Malformed)
-{
-    loaded r = load(default_path, {"duration_s", "=5"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, (messages{set_at(1, 1) + ": expected key=value, got 'duration_s'",
-                                  set_at(2, 1) + ": expected key=value, got '=5'"}));
-}
-
 TEST(Overrides, UnknownListItem)
 {
     loaded by_name = load(default_path, {"soc.clusters.a16.cores=1"});
@@ -427,127 +429,70 @@ TEST(Overrides, UnknownListItem)
               messages{set_at(2, 14) + ": 'soc.clusters' has no item '2' (have: a15, a7)"});
 }
 
-TEST(Overrides, UnknownKey)
-{
-    loaded r = load(default_path, {"seed=2", "duraton_s=5"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors,
-              messages{set_at(2, 1) + ": unknown key 'duraton_s' (did you mean 'duration_s'?)"});
-}
-
-TEST(Overrides, UnknownNestedKey)
-{
-    loaded r = load(default_path, {"soc.clusters.a15.corez=1"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{set_at(1, 18) +
-                                 ": unknown key 'corez' in soc.clusters[0] (did you mean 'cores'?)"});
-}
-
-TEST(Overrides, WrongTypeAndOutOfRange)
-{
-    loaded r = load(default_path, {"soc.clusters.a15.cores=two", "soc.clusters.a7.cores=9"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors,
-              (messages{set_at(1, 24) + ": soc.clusters[0].cores: expected an integer, got 'two'",
-                        set_at(2, 23) + ": soc.clusters[1].cores: 9 is out of range 1..4"}));
-}
-
-TEST(Overrides, BadYamlValue)
-{
-    loaded r = load(default_path, {"governor.freq_mhz={a15: 800"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{set_at(1, 19) +
-                                 ": bad value: YAML syntax error: did not find expected ',' or "
-                                 "'}' (while parsing a flow mapping)"});
-}
-
-TEST(Overrides, PathThroughAValueOrWithEmptyComponent)
-{
-    loaded r = load(default_path, {"duration_s.unit=s", "soc..name=x"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, (messages{set_at(1, 12) + ": 'duration_s' is a value, not a mapping",
-                                  set_at(2, 5) + ": empty component in key 'soc..name'"}));
-}
-
-TEST(Overrides, FileAndOverrideErrorsAreReportedTogether)
-{
-    loaded r = load(data("many_errors.yaml"), {"soc.clusters.big.cores=1", "seed=0"});
-    EXPECT_FALSE(r.ok);
-    // The seed override fixes the file's seed error; the others remain, the file's first,
-    // then the overrides'.
-    EXPECT_EQ(r.errors,
-              (messages{
-                  at("many_errors.yaml", 4, 13) + ": duration_s: expected a number, got 'soon'",
-                  at("many_errors.yaml", 11, 42) +
-                      ": soc.clusters[0].opps[0].voltage_mv: 9000 is out of range 500..1500",
-                  at("many_errors.yaml", 14, 7) +
-                      ": unknown key 'colour' in soc.clusters[0] (did you mean 'cores'?)",
-                  at("many_errors.yaml", 17, 7) +
-                      ": workload.tasks[0]: missing required key 'period_ms'",
-                  set_at(1, 14) + ": 'soc.clusters' has no item 'big' (have: solo)",
-              }));
-}
-
 // ------------------------------------------------------------------------------------------
 // Semantic checks (after a successful binding)
 
-TEST(SemanticChecks, OppsNotAscending)
-{
-    loaded r = load(data("opps_not_ascending.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{at("opps_not_ascending.yaml", 10, 22) +
-                                 ": soc.clusters[0].opps[1].freq_mhz: OPPs must be in strictly "
-                                 "ascending frequency order"});
-}
-
-TEST(SemanticChecks, DuplicateClusterName)
-{
-    loaded r = load(data("duplicate_cluster.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{at("duplicate_cluster.yaml", 13, 13) +
-                                 ": soc.clusters[1].name: cluster name 'solo' is used twice"});
-}
-
-TEST(SemanticChecks, GovernorNamesUnknownCluster)
-{
-    loaded r = load(data("governor_unknown_cluster.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{at("governor_unknown_cluster.yaml", 4, 33) +
-                                 ": governor.freq_mhz.medium: no cluster named 'medium'"});
-}
-
-TEST(SemanticChecks, GovernorFrequencyIsNotAnOpp)
-{
-    loaded r = load(data("governor_not_an_opp.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{at("governor_not_an_opp.yaml", 5, 10) +
-                                 ": governor.freq_mhz.big: 750 MHz is not an OPP of cluster 'big'"});
-}
-
-TEST(SemanticChecks, TaskOnMissingCpu)
-{
-    loaded r = load(data("task_bad_cpu.yaml"));
-    EXPECT_FALSE(r.ok);
+const refusal semantic_checks_refused[] = {
+    {"OppsNotAscending",
+     data("opps_not_ascending.yaml"),
+     {},
+     messages{at("opps_not_ascending.yaml", 10, 22) + ": soc.clusters[0].opps[1].freq_mhz: OPPs must be in strictly "
+                                                      "ascending frequency order"}},
+    {"DuplicateClusterName",
+     data("duplicate_cluster.yaml"),
+     {},
+     messages{at("duplicate_cluster.yaml", 13, 13) + ": soc.clusters[1].name: cluster name 'solo' is used twice"}},
+    {"GovernorNamesUnknownCluster",
+     data("governor_unknown_cluster.yaml"),
+     {},
+     messages{at("governor_unknown_cluster.yaml", 4, 33) + ": governor.freq_mhz.medium: no cluster named 'medium'"}},
+    {"GovernorFrequencyIsNotAnOpp",
+     data("governor_not_an_opp.yaml"),
+     {},
+     messages{at("governor_not_an_opp.yaml", 5, 10) +
+              ": governor.freq_mhz.big: 750 MHz is not an OPP of cluster 'big'"}},
     // cpu3 (the last of 2 + 2) is fine; cpu4 is not.
-    EXPECT_EQ(r.errors, messages{at("task_bad_cpu.yaml", 6, 30) +
-                                 ": workload.tasks[1].cpus[0]: cpu4 does not exist (the SoC has 4 CPUs)"});
-}
-
-TEST(SemanticChecks, OverriddenValuesAreLocatedOnTheCommandLine)
-{
-    loaded r = load(data("inline_soc.yaml"),
-                    {"soc.clusters.solo.boot_freq_mhz=500", "soc.clusters.0.opps.1.voltage_mv=850",
-                     "governor.freq_mhz.solo=450"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors,
-              (messages{set_at(1, 33) +
-                            ": soc.clusters[0].boot_freq_mhz: 500 MHz is not an OPP of cluster 'solo'",
-                        set_at(2, 34) +
-                            ": soc.clusters[0].opps[1].voltage_mv: voltage must not fall as "
-                            "frequency rises",
-                        set_at(3, 24) +
-                            ": governor.freq_mhz.solo: 450 MHz is not an OPP of cluster 'solo'"}));
-}
+    {"TaskOnMissingCpu",
+     data("task_bad_cpu.yaml"),
+     {},
+     messages{at("task_bad_cpu.yaml", 6, 30) +
+              ": workload.tasks[1].cpus[0]: cpu4 does not exist (the SoC has 4 CPUs)"}},
+    {"OverriddenValuesAreLocatedOnTheCommandLine",
+     data("inline_soc.yaml"),
+     {"soc.clusters.solo.boot_freq_mhz=500", "soc.clusters.0.opps.1.voltage_mv=850", "governor.freq_mhz.solo=450"},
+     messages{set_at(1, 33) + ": soc.clusters[0].boot_freq_mhz: 500 MHz is not an OPP of cluster 'solo'",
+              set_at(2, 34) + ": soc.clusters[0].opps[1].voltage_mv: voltage must not fall as "
+                              "frequency rises",
+              set_at(3, 24) + ": governor.freq_mhz.solo: 450 MHz is not an OPP of cluster 'solo'"}},
+    // The A7's lowest cluster power, 2792 units (399.8 mW) at 400 MHz, is all static power by
+    // the derivation; 1 mW more of shared-logic leakage is more than it has room for.
+    {"ABusyClusterDrawsAtLeastItsIdlePower",
+     default_path,
+     {"soc.clusters.a7.leakage.shared_mw=96.9"},
+     messages{std::string(BLSIM_SOURCE_DIR) +
+              "/configs/soc/tc2.yaml:105:85: "
+              "soc.clusters[1].opps[1].cluster_power_eas: busy at 400 MHz this cluster's "
+              "shared logic draws 256.1 mW (the table's 399.8, less 3 cores' leakage), below "
+              "the 256.8 mW it draws idle: its leakage and clock (leakage, clock_uw_per_mhz_v2) "
+              "exceed what the table measured; lower them, or check the table"}},
+    // The SRAM (64 KiB) over both GIC frames.
+    {"DeviceWindowsMayNotOverlap",
+     default_path,
+     {"soc.sram.base=0x2c000000"},
+     messages{set_at(1, 15) + ": soc.sram.base: [0x2c000000, 0x2c010000) overlaps "
+                              "soc.gic.dist_base's [0x2c001000, 0x2c002000)",
+              set_at(1, 15) + ": soc.sram.base: [0x2c000000, 0x2c010000) overlaps "
+                              "soc.gic.cpu_base's [0x2c002000, 0x2c004000)"}},
+    {"TaskNamesAreUnique",
+     default_path,
+     {"workload.tasks.1.name=ui"},
+     messages{set_at(1, 23) + ": workload.tasks[1].name: task name 'ui' is used twice"}},
+    {"AnSramTooSmallForTheSharedStateIsRefused",
+     default_path,
+     {"soc.sram.size_kb=1"},
+     messages{set_at(1, 18) + ": soc.sram.size_kb: 1 is out of range 2..65536"}},
+};
+INSTANTIATE_TEST_SUITE_P(SemanticChecks, ScenarioRefused, ::testing::ValuesIn(semantic_checks_refused), name_of);
 
 TEST(SemanticChecks, EasTablesOfALargerL2MustHaveRoomForItsLeakage)
 {
@@ -564,19 +509,6 @@ TEST(SemanticChecks, EasTablesOfALargerL2MustHaveRoomForItsLeakage)
     // the difference's leakage to the busy cluster, which stays above the idle one.
     EXPECT_TRUE(load(default_path, {"soc.clusters.a7.eas_l2_kb=8192", "soc.energy.model=cv2f"}).ok);
     EXPECT_TRUE(load(default_path, {"soc.clusters.a7.eas_l2_kb=256"}).ok);
-}
-
-TEST(SemanticChecks, ABusyClusterDrawsAtLeastItsIdlePower)
-{
-    // The A7's lowest cluster power, 2792 units (399.8 mW) at 400 MHz, is all static power by
-    // the derivation; 1 mW more of shared-logic leakage is more than it has room for.
-    loaded r = load(default_path, {"soc.clusters.a7.leakage.shared_mw=96.9"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{std::string(BLSIM_SOURCE_DIR) + "/configs/soc/tc2.yaml:105:85: "
-                                 "soc.clusters[1].opps[1].cluster_power_eas: busy at 400 MHz this cluster's "
-                                 "shared logic draws 256.1 mW (the table's 399.8, less 3 cores' leakage), below "
-                                 "the 256.8 mW it draws idle: its leakage and clock (leakage, clock_uw_per_mhz_v2) "
-                                 "exceed what the table measured; lower them, or check the table"});
 }
 
 TEST(SemanticChecks, WhatTheKernelWouldRefuseIsRefusedAtLoad)
@@ -613,31 +545,6 @@ TEST(SemanticChecks, NoDefaultStandsInForAPowerScaleOrLeakage)
                                            "soc.energy.model cv2f (docs/calibration.md)");
 }
 
-TEST(SemanticChecks, DeviceWindowsMayNotOverlap)
-{
-    // The SRAM (64 KiB) over both GIC frames.
-    loaded r = load(default_path, {"soc.sram.base=0x2c000000"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, (messages{set_at(1, 15) + ": soc.sram.base: [0x2c000000, 0x2c010000) overlaps "
-                                                  "soc.gic.dist_base's [0x2c001000, 0x2c002000)",
-                                  set_at(1, 15) + ": soc.sram.base: [0x2c000000, 0x2c010000) overlaps "
-                                                  "soc.gic.cpu_base's [0x2c002000, 0x2c004000)"}));
-}
-
-TEST(SemanticChecks, TaskNamesAreUnique)
-{
-    loaded r = load(default_path, {"workload.tasks.1.name=ui"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{set_at(1, 23) + ": workload.tasks[1].name: task name 'ui' is used twice"});
-}
-
-TEST(SemanticChecks, AnSramTooSmallForTheSharedStateIsRefused)
-{
-    loaded r = load(default_path, {"soc.sram.size_kb=1"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{set_at(1, 18) + ": soc.sram.size_kb: 1 is out of range 2..65536"});
-}
-
 TEST(Limits, DeepNestingAndAliasBombsAreRefusedLocated)
 {
     const std::string deep = ::testing::TempDir() + "deep.yaml";
@@ -667,12 +574,13 @@ TEST(Limits, DeepNestingAndAliasBombsAreRefusedLocated)
     std::remove(bomb.c_str());
 }
 
-TEST(Limits, AMessageIsOneLineWhateverTheValueHolds)
-{
-    loaded r = load(default_path, {"duration_s=\"3\\n4\""});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{set_at(1, 12) + ": duration_s: expected a number, got '3\\n4'"});
-}
+const refusal limits_refused[] = {
+    {"AMessageIsOneLineWhateverTheValueHolds",
+     default_path,
+     {"duration_s=\"3\\n4\""},
+     messages{set_at(1, 12) + ": duration_s: expected a number, got '3\\n4'"}},
+};
+INSTANTIATE_TEST_SUITE_P(Limits, ScenarioRefused, ::testing::ValuesIn(limits_refused), name_of);
 
 TEST(SemanticChecks, ThePowerControllersInterruptMustBeImplemented)
 {
@@ -715,15 +623,29 @@ TEST(EffectiveConfig, RoundTrip)
 // ------------------------------------------------------------------------------------------
 // Regressions: loader bugs found by this suite, fixed.
 
-// scenario.cpp: 'soc' is not a required key, so a scenario without one validates with an
-// empty SoC and blsim run then fails with "internal error: bls_kernel_init refused a
-// validated configuration: -22".
-TEST(Regressions, ScenarioWithoutSocIsRejected)
-{
-    loaded r = load(data("no_soc.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{at("no_soc.yaml", 1, 1) + ": document: missing required key 'soc'"});
-}
+const refusal regressions_refused[] = {
+    // scenario.cpp: 'soc' is not a required key, so a scenario without one validates with an
+    // empty SoC and blsim run then fails with "internal error: bls_kernel_init refused a
+    // validated configuration: -22".
+    {"ScenarioWithoutSocIsRejected",
+     data("no_soc.yaml"),
+     {},
+     messages{at("no_soc.yaml", 1, 1) + ": document: missing required key 'soc'"}},
+    // scenario.cpp read_source: a directory opens as an ifstream and reads as an empty file, so
+    // the user is told about missing keys at "<dir>:1:1" instead of that it is not a file.
+    {"DirectoryIsNotReadAsAnEmptyFile",
+     std::string(BLSIM_TEST_DATA),
+     {},
+     messages{std::string(BLSIM_TEST_DATA) + ": cannot read: Is a directory"}},
+    // config_node.cpp apply_override: errors of the value other than syntax errors (here a
+    // duplicate key) keep their own location, relative to the internal "v: " wrapper, inside
+    // the message: "--set:1:19: bad value: --set:1:15: duplicate key 'a15' (first at line 1)".
+    {"BadOverrideValueIsLocatedOnce",
+     default_path,
+     {"governor.freq_mhz={a15: 800, a15: 900}"},
+     messages{set_at(1, 19) + ": bad value: duplicate key 'a15' (first at line 1)"}},
+};
+INSTANTIATE_TEST_SUITE_P(Regressions, ScenarioRefused, ::testing::ValuesIn(regressions_refused), name_of);
 
 // schema.h text(): strings are emitted as plain scalars, so an empty string (every optional
 // string not given: description, core_type) is written as nothing and "null" as null; the
@@ -749,26 +671,6 @@ TEST(Regressions, HugeListIndexIsALocatedError)
     EXPECT_FALSE(r.ok);
     EXPECT_EQ(r.errors, messages{set_at(1, 14) + ": 'soc.clusters' has no item "
                                                  "'99999999999999999999' (have: a15, a7)"});
-}
-
-// scenario.cpp read_source: a directory opens as an ifstream and reads as an empty file, so
-// the user is told about missing keys at "<dir>:1:1" instead of that it is not a file.
-TEST(Regressions, DirectoryIsNotReadAsAnEmptyFile)
-{
-    const std::string dir = BLSIM_TEST_DATA;
-    loaded r = load(dir);
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{dir + ": cannot read: Is a directory"});
-}
-
-// config_node.cpp apply_override: errors of the value other than syntax errors (here a
-// duplicate key) keep their own location, relative to the internal "v: " wrapper, inside
-// the message: "--set:1:19: bad value: --set:1:15: duplicate key 'a15' (first at line 1)".
-TEST(Regressions, BadOverrideValueIsLocatedOnce)
-{
-    loaded r = load(default_path, {"governor.freq_mhz={a15: 800, a15: 900}"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{set_at(1, 19) + ": bad value: duplicate key 'a15' (first at line 1)"});
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1020,34 +922,42 @@ TEST(Workloads, TheFourBbenchScenariosLoad)
     EXPECT_EQ(load(scenarios + "bbench-2xa7.yaml").cfg.online_cpus, (std::vector<int>{2, 3}));
 }
 
-TEST(Workloads, HotplugIsCheckedAgainstTheSocAndTheSwitcher)
-{
-    loaded r = load(scenarios + "bbench-2xa7.yaml",
-                    {"online_cpus=[2, 7, 2]", "mode=iks", "workload.bbench.cpus=[0, 1]",
-                     "workload.audio.cpus=[4]"});
-    ASSERT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, (messages{
-                            set_at(1, 13) + ": online_cpus[1]: cpu7 does not exist (the SoC has 5 CPUs)",
-                            set_at(1, 13) + ": online_cpus[2]: cpu2 is listed twice",
-                            set_at(1, 13) + ": online_cpus: CPU hotplug is for runs without the switcher "
-                                            "(mode smp, hmp or eas, in mode_changes too, and no switcher.activity)",
-                            set_at(3, 22) + ": workload.bbench.cpus: the browser may run only on offline CPUs (online_cpus)",
-                            set_at(4, 21) + ": workload.audio.cpus: the music player may run only on offline CPUs (online_cpus)",
-                            set_at(4, 21) + ": workload.audio.cpus[0]: cpu4 does not exist (the SoC has 2 logical CPUs "
-                                            "with the switcher on)",
-                        }));
-}
-
-TEST(Workloads, EachKindTakesOnlyItsOwnKeys)
-{
-    loaded r = load(scenarios + "bbench-iks-tuned.yaml",
-                    {"workload.tasks=[{name: a, util_pct: 10, period_ms: 10}]", "workload.rtapp_json=x.json"});
-    ASSERT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, (messages{
-                            set_at(1, 16) + ": workload.tasks: only with kind: constant (this workload is bbench)",
-                            set_at(2, 21) + ": workload.rtapp_json: only with kind: rtapp (this workload is bbench)",
-                        }));
-}
+const refusal workloads_refused[] = {
+    {"HotplugIsCheckedAgainstTheSocAndTheSwitcher",
+     scenarios + "bbench-2xa7.yaml",
+     {"online_cpus=[2, 7, 2]", "mode=iks", "workload.bbench.cpus=[0, 1]", "workload.audio.cpus=[4]"},
+     messages{
+         set_at(1, 13) + ": online_cpus[1]: cpu7 does not exist (the SoC has 5 CPUs)",
+         set_at(1, 13) + ": online_cpus[2]: cpu2 is listed twice",
+         set_at(1, 13) + ": online_cpus: CPU hotplug is for runs without the switcher "
+                         "(mode smp, hmp or eas, in mode_changes too, and no switcher.activity)",
+         set_at(3, 22) + ": workload.bbench.cpus: the browser may run only on offline CPUs (online_cpus)",
+         set_at(4, 21) + ": workload.audio.cpus: the music player may run only on offline CPUs (online_cpus)",
+         set_at(4, 21) + ": workload.audio.cpus[0]: cpu4 does not exist (the SoC has 2 logical CPUs "
+                         "with the switcher on)",
+     }},
+    {"EachKindTakesOnlyItsOwnKeys",
+     scenarios + "bbench-iks-tuned.yaml",
+     {"workload.tasks=[{name: a, util_pct: 10, period_ms: 10}]", "workload.rtapp_json=x.json"},
+     messages{
+         set_at(1, 16) + ": workload.tasks: only with kind: constant (this workload is bbench)",
+         set_at(2, 21) + ": workload.rtapp_json: only with kind: rtapp (this workload is bbench)",
+     }},
+    {"AReplayTraceIsCheckedRowByRow",
+     default_path,
+     {"workload.kind=replay", "workload.tasks=[]", "workload.replay.csv=" + data("replay_bad.csv")},
+     messages{
+         data("replay_bad.csv") + ":6:8: 'x' is not a number in 0..100",
+         data("replay_bad.csv") + ":7:1: task 'web': rows go in time order; 100 ms is before "
+                                  "its previous 500 ms",
+     }},
+    {"AnRtAppFileThatCannotBeReadIsReportedWhereItIsNamed",
+     default_path,
+     {"workload.kind=rtapp", "workload.tasks=[]", "workload.rtapp_json=/nonexistent-blsim/x.json"},
+     messages{set_at(3, 21) + ": cannot read rt-app file '/nonexistent-blsim/x.json': No such file "
+                              "or directory"}},
+};
+INSTANTIATE_TEST_SUITE_P(Workloads, ScenarioRefused, ::testing::ValuesIn(workloads_refused), name_of);
 
 TEST(Workloads, AReplayTraceBecomesPeriodicTasksWithUtilisationSteps)
 {
@@ -1064,26 +974,6 @@ TEST(Workloads, AReplayTraceBecomesPeriodicTasksWithUtilisationSteps)
     EXPECT_DOUBLE_EQ(t[0].util_steps[1].util_pct, 0);
     EXPECT_EQ(t[1].name, "bg");
     EXPECT_EQ(t[1].cpus, (std::vector<int>{2}));
-}
-
-TEST(Workloads, AReplayTraceIsCheckedRowByRow)
-{
-    loaded r = load(default_path, {"workload.kind=replay", "workload.tasks=[]",
-                                   "workload.replay.csv=" + data("replay_bad.csv")});
-    ASSERT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, (messages{
-                            data("replay_bad.csv") + ":6:8: 'x' is not a number in 0..100",
-                            data("replay_bad.csv") + ":7:1: task 'web': rows go in time order; 100 ms is before "
-                                                     "its previous 500 ms",
-                        }));
-}
-
-TEST(Workloads, AnRtAppFileThatCannotBeReadIsReportedWhereItIsNamed)
-{
-    loaded r = load(default_path, {"workload.kind=rtapp", "workload.tasks=[]", "workload.rtapp_json=/nonexistent-blsim/x.json"});
-    ASSERT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, (messages{set_at(3, 21) + ": cannot read rt-app file '/nonexistent-blsim/x.json': No such file "
-                                                  "or directory"}));
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1148,18 +1038,34 @@ TEST(Modes, ModeChangesAreTimedModesInOrder)
                                                  "before the previous 300 ms"});
 }
 
-TEST(Modes, ModeErrorsInAFileAreLocatedWhereTheyAreWritten)
-{
-    loaded r = load(data("modes_bad.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, (messages{
-                            at("modes_bad.yaml", 6, 3) + ": mode_changes: not together with switcher.activity (on is "
-                                                         "mode iks, off mode smp: give those changes in mode_changes)",
-                            at("modes_bad.yaml", 7, 13) + ": mode_changes[1].at_ms: changes go in time order; 200 ms "
-                                                          "is before the previous 300 ms",
-                            at("modes_bad.yaml", 10, 19) + ": hmp.down_threshold: 650 must be below up_threshold (600)",
-                        }));
-}
+const refusal modes_refused[] = {
+    {"ModeErrorsInAFileAreLocatedWhereTheyAreWritten",
+     data("modes_bad.yaml"),
+     {},
+     messages{
+         at("modes_bad.yaml", 6, 3) + ": mode_changes: not together with switcher.activity (on is "
+                                      "mode iks, off mode smp: give those changes in mode_changes)",
+         at("modes_bad.yaml", 7, 13) + ": mode_changes[1].at_ms: changes go in time order; 200 ms "
+                                       "is before the previous 300 ms",
+         at("modes_bad.yaml", 10, 19) + ": hmp.down_threshold: 650 must be below up_threshold (600)",
+     }},
+    {"ModeChangesAndTheSwitchersActivityDoNotMix",
+     scenarios + "switcher-onoff.yaml",
+     {"mode_changes=[{at_ms: 600, mode: cluster-migration}]"},
+     messages{set_at(1, 14) + ": mode_changes: not together with switcher.activity (on is mode "
+                              "iks, off mode smp: give those changes in mode_changes)"}},
+    // cpu2 exists under SMP, not as a logical CPU of the switcher's two pairs.
+    {"TasksStayOnLogicalCpusThatExistInEveryModeOfTheRun",
+     default_path,
+     {"mode_changes=[{at_ms: 500, mode: cluster-migration}]"},
+     messages{
+         default_path + ":22:29: workload.tasks[2].cpus[0]: cpu2 does not exist (the SoC has 2 "
+                        "logical CPUs with the switcher on)",
+         default_path + ":23:29: workload.tasks[3].cpus[0]: cpu3 does not exist (the SoC has 2 "
+                        "logical CPUs with the switcher on)",
+     }},
+};
+INSTANTIATE_TEST_SUITE_P(Modes, ScenarioRefused, ::testing::ValuesIn(modes_refused), name_of);
 
 TEST(Modes, ASwitchedModeNeedsTwoClustersWhereverItIsNamed)
 {
@@ -1233,14 +1139,6 @@ TEST(Modes, EasNeedsTheSocsEasTables)
     EXPECT_TRUE(load(default_path, {"soc.clusters.a15.opps.0.core_power_eas=0", "mode=hmp"}).ok);
 }
 
-TEST(Modes, ModeChangesAndTheSwitchersActivityDoNotMix)
-{
-    loaded r = load(scenarios + "switcher-onoff.yaml", {"mode_changes=[{at_ms: 600, mode: cluster-migration}]"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{set_at(1, 14) + ": mode_changes: not together with switcher.activity (on is mode "
-                                                 "iks, off mode smp: give those changes in mode_changes)"});
-}
-
 TEST(Modes, HotplugIsForModesWithoutTheSwitcherAllRunLong)
 {
     EXPECT_TRUE(load(scenarios + "bbench-2xa15.yaml", {"mode=hmp", "mode_changes=[{at_ms: 10, mode: eas}]"}).ok);
@@ -1249,19 +1147,6 @@ TEST(Modes, HotplugIsForModesWithoutTheSwitcherAllRunLong)
     EXPECT_EQ(r.errors, messages{scenarios + "bbench-2xa15.yaml:11:14: online_cpus: CPU hotplug is for runs "
                                              "without the switcher (mode smp, hmp or eas, in mode_changes too, and "
                                              "no switcher.activity)"});
-}
-
-TEST(Modes, TasksStayOnLogicalCpusThatExistInEveryModeOfTheRun)
-{
-    // cpu2 exists under SMP, not as a logical CPU of the switcher's two pairs.
-    loaded r = load(default_path, {"mode_changes=[{at_ms: 500, mode: cluster-migration}]"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, (messages{
-                            default_path + ":22:29: workload.tasks[2].cpus[0]: cpu2 does not exist (the SoC has 2 "
-                                                 "logical CPUs with the switcher on)",
-                            default_path + ":23:29: workload.tasks[3].cpus[0]: cpu3 does not exist (the SoC has 2 "
-                                                 "logical CPUs with the switcher on)",
-                        }));
 }
 
 TEST(Modes, AFrequencyWriteIsCheckedInTheModeAtBootOrOfItsTime)
@@ -1444,21 +1329,21 @@ TEST(Faults, EveryKindTakesItsTriggerAndTheEffectiveConfigurationKeepsIt)
     EXPECT_EQ(effective_yaml(second.cfg), text);
 }
 
-TEST(Faults, BadKeysAreLocatedWhereTheyAreWritten)
-{
-    loaded r = load(data("faults_bad.yaml"));
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors,
-              (messages{
-                  at("faults_bad.yaml", 5, 36) + ": faults.power_up_fail.probability_pct: 150 is out of range 0..100",
-                  at("faults_bad.yaml", 5, 53) + ": faults.power_up_fail.at_s[1]: -1 is out of range 0..1000000",
-                  at("faults_bad.yaml", 5, 70) + ": faults.power_up_fail.timeout_us: expected a number, got 'soon'",
-                  at("faults_bad.yaml", 6, 17) +
-                      ": unknown key 'probabilty_pct' in faults.wakeup_lost (did you mean 'probability_pct'?)",
-                  at("faults_bad.yaml", 7, 14) + ": faults.cci_stuck: expected a mapping, got '4'",
-                  at("faults_bad.yaml", 8, 42) + ": faults.spurious_irq.at_s: expected a list, got '3'",
-              }));
-}
+const refusal faults_refused[] = {
+    {"BadKeysAreLocatedWhereTheyAreWritten",
+     data("faults_bad.yaml"),
+     {},
+     messages{
+         at("faults_bad.yaml", 5, 36) + ": faults.power_up_fail.probability_pct: 150 is out of range 0..100",
+         at("faults_bad.yaml", 5, 53) + ": faults.power_up_fail.at_s[1]: -1 is out of range 0..1000000",
+         at("faults_bad.yaml", 5, 70) + ": faults.power_up_fail.timeout_us: expected a number, got 'soon'",
+         at("faults_bad.yaml", 6, 17) +
+             ": unknown key 'probabilty_pct' in faults.wakeup_lost (did you mean 'probability_pct'?)",
+         at("faults_bad.yaml", 7, 14) + ": faults.cci_stuck: expected a mapping, got '4'",
+         at("faults_bad.yaml", 8, 42) + ": faults.spurious_irq.at_s: expected a list, got '3'",
+     }},
+};
+INSTANTIATE_TEST_SUITE_P(Faults, ScenarioRefused, ::testing::ValuesIn(faults_refused), name_of);
 
 TEST(Faults, OverridesAreCheckedAsFilesAre)
 {
@@ -1521,15 +1406,21 @@ TEST(Issue24, EveryWorkloadsAffinityIsCheckedAgainstEveryModeOfTheRun)
     EXPECT_TRUE(load(src + "/configs/scenarios/rtapp-pipeline.yaml", {"mode=hmp"}).ok);
 }
 
-// A busy core's power grows with frequency; the cluster's measured power need not (TC2's A7
-// table dips), and is bounded as before.
-TEST(Issue24, ABusyCoresPowerThatFallsWithFrequencyIsRefused)
-{
-    loaded r = load(default_path, {"soc.clusters.0.opps.3.core_power_eas=10"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, (messages{set_at(1, 38) + ": soc.clusters[0].opps[3].core_power_eas: a busy core's power must not fall as "
-                                                "frequency rises: 10 at 800 MHz is below opps[2]'s 2756 at 700 MHz"}));
-}
+const refusal issue24_refused[] = {
+    // A busy core's power grows with frequency; the cluster's measured power need not (TC2's A7
+    // table dips), and is bounded as before.
+    {"ABusyCoresPowerThatFallsWithFrequencyIsRefused",
+     default_path,
+     {"soc.clusters.0.opps.3.core_power_eas=10"},
+     messages{set_at(1, 38) + ": soc.clusters[0].opps[3].core_power_eas: a busy core's power must not fall as "
+                              "frequency rises: 10 at 800 MHz is below opps[2]'s 2756 at 700 MHz"}},
+    {"TwoModeChangesAtOneInstantAreRefused",
+     default_path,
+     {"mode_changes=[{at_ms: 100, mode: hmp}, {at_ms: 200, mode: eas}, {at_ms: 200, mode: smp}]"},
+     messages{set_at(1, 14) + ": mode_changes[2].at_ms: two changes at one instant (200 ms, as "
+                              "mode_changes[1]); keep one"}},
+};
+INSTANTIATE_TEST_SUITE_P(Issue24, ScenarioRefused, ::testing::ValuesIn(issue24_refused), name_of);
 
 TEST(Issue24, TheMusicPlayersTasksCountBesideEveryKinds)
 {
@@ -1542,14 +1433,6 @@ TEST(Issue24, TheMusicPlayersTasksCountBesideEveryKinds)
                                                   "player's 2; the kernel runs at most 4096 tasks"}));
     r = load(default_path, {tasks + "]"});
     EXPECT_TRUE(r.ok) << ::testing::PrintToString(r.errors);
-}
-
-TEST(Issue24, TwoModeChangesAtOneInstantAreRefused)
-{
-    loaded r = load(default_path, {"mode_changes=[{at_ms: 100, mode: hmp}, {at_ms: 200, mode: eas}, {at_ms: 200, mode: smp}]"});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.errors, messages{set_at(1, 14) + ": mode_changes[2].at_ms: two changes at one instant (200 ms, as "
-                                                 "mode_changes[1]); keep one"});
 }
 
 TEST(Issue24, YamlTagsAreRefusedNotIgnored)

@@ -408,13 +408,6 @@ using sc_core::sc_time;
 using sc_core::SC_NS;
 using sc_core::SC_US;
 
-void run(gic_bench& b, std::function<void(gic_bench&)> body)
-{
-    b.body = std::move(body);
-    sc_core::sc_start();
-    EXPECT_TRUE(b.done) << "the stimulus thread did not finish";
-}
-
 TEST(faults, a_spurious_irq_reads_1023_once_and_never_wakes)
 {
     fault_params fp;

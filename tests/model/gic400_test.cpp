@@ -27,14 +27,6 @@ constexpr std::uint32_t spurious = 1023;
 
 sc_time ns(double v) { return sc_time(v, SC_NS); }
 
-// Run @body in the bench's stimulus thread until the simulation starves.
-void run(gic_bench& b, std::function<void(gic_bench&)> body)
-{
-    b.body = std::move(body);
-    sc_core::sc_start();
-    EXPECT_TRUE(b.done) << "the stimulus thread did not finish";
-}
-
 // SGIR value: SGI @id, target filter @filter, target list @list.
 constexpr std::uint32_t sgir(unsigned id, unsigned filter, unsigned list = 0)
 {

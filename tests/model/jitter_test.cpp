@@ -177,13 +177,6 @@ TEST(jitter, nothing_is_drawn_when_off_at_zero_or_for_a_zero_latency)
 using G = model::gic400;
 constexpr std::uint32_t spurious = 1023;
 
-void run(gic_bench& b, std::function<void(gic_bench&)> body)
-{
-    b.body = std::move(body);
-    sc_core::sc_start();
-    EXPECT_TRUE(b.done) << "the stimulus thread did not finish";
-}
-
 TEST(jitter, gic_register_accesses_vary_within_their_bound)
 {
     jitter_source src(on(50), 11);

@@ -14,6 +14,7 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <utility>
 #include <vector>
 
 #include "blsim/model/clock_domain.h"
@@ -157,5 +158,13 @@ private:
     }
     std::vector<unsigned char> levels_; // last seen: irq, wake per CPU
 };
+
+// Runs @body in the bench's stimulus thread until the simulation starves.
+inline void run(gic_bench& b, std::function<void(gic_bench&)> body)
+{
+    b.body = std::move(body);
+    sc_core::sc_start();
+    EXPECT_TRUE(b.done) << "the stimulus thread did not finish";
+}
 
 } // namespace blsim::test

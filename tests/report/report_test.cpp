@@ -14,19 +14,19 @@
 #include <string>
 #include <vector>
 
-#include "shell.h"
+#include "e2e.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
+using blsim_test::blsim;
 using blsim_test::quote;
 using blsim_test::result;
+using blsim_test::scenario;
 using blsim_test::slurp;
 
 using blsim_test::shell;
-
-std::string scenario(const std::string& file) { return std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/" + file; }
 
 bool is_png(const fs::path& p)
 {
@@ -53,19 +53,10 @@ std::size_t count(const std::string& hay, const std::string& needle)
     return n;
 }
 
-class report_test : public ::testing::Test {
+class report_test : public blsim_test::scratch_test {
 protected:
-    void SetUp() override
-    {
-        dir = fs::temp_directory_path() /
-              ("blsim-report-test-" + std::to_string(::getpid()) + "-" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir);
-        fs::create_directories(dir);
-    }
-    void TearDown() override { fs::remove_all(dir); }
+    report_test() : scratch_test("report-test", start::made) {}
 
-    result blsim(const std::string& args) { return shell(std::string(BLSIM_BINARY) + " " + args); }
     result plot(const std::string& args)
     {
         return shell("/usr/bin/python3 " + quote(std::string(BLSIM_SOURCE_DIR) + "/scripts/plot") + " " + args);
@@ -79,8 +70,6 @@ protected:
                          " --no-first-run --hide-scrollbars " +
                          args);
     }
-
-    fs::path dir;
 };
 
 TEST_F(report_test, pictures_and_report_render_in_chromium)

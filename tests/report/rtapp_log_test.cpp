@@ -11,15 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "shell.h"
+#include "e2e.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using blsim_test::result, blsim_test::simulated, blsim_test::slurp;
-
-result blsim(const std::string& args) { return blsim_test::shell(std::string(BLSIM_BINARY) + " " + args); }
+using blsim_test::blsim, blsim_test::result, blsim_test::simulated, blsim_test::slurp;
 
 const std::string periodic = std::string(BLSIM_SOURCE_DIR) + "/tests/data/rtapp-log-periodic.yaml";
 const std::string shipped = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/rtapp-periodic.yaml";
