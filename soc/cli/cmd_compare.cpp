@@ -13,23 +13,7 @@ namespace cmdline = blsim::soc::cmdline;
 
 std::string compare_help()
 {
-    const std::vector<cmdline::option> rows = {
-        cmdline::note("--jobs", "-j", "N", "at most N runs at once (default: the number of online CPUs)"),
-        cmdline::note("--json", nullptr, nullptr, "print a JSON document instead of the table"),
-        cmdline::note("--keep", nullptr, "DIR",
-            "keep each run's results in DIR/<k>-<scenario stem>/ (k: the\n"
-            "argument's position, from 1); by default they go to a temporary\n"
-            "directory removed at the end"),
-        cmdline::note("--report", nullptr, "DIR",
-            "also write DIR/report.html: the runs side by side in pictures\n"
-            "(performance against power relative to the first, energy by part),\n"
-            "with compare.json; the runs are kept in DIR unless --keep says\n"
-            "where (scripts/plot-compare, python3-matplotlib; docs/compare.md)"),
-        cmdline::note("--set", nullptr, "KEY=VALUE",
-            "override a configuration key in every scenario run (as 'blsim run\n"
-            "--set'); repeatable; run directories are read unchanged"),
-        cmdline::note("--help", "-h", nullptr, "this text"),
-    };
+    blsim::soc::compare_options unused;
     return "usage: blsim compare [-j N] [--json] [--keep DIR] [--report DIR] [--set KEY=VALUE]...\n"
            "                     SCENARIO_OR_RUN_DIR...\n"
            "\n"
@@ -39,7 +23,7 @@ std::string compare_help()
            "page-load total (s), audio deadline misses, energy (J), average power (mW) and switches,\n"
            "each as value (ratio to the first row); '-' where a run does not report it.\n"
            "\n" +
-           cmdline::option_lines(rows) +
+           cmdline::option_lines(blsim::soc::compare_command(unused).options) +
            "\n"
            "Every argument is checked, and every scenario loaded, before anything runs: a bad one\n"
            "exits 2 with nothing run. A run that fails shows its last stderr lines and the comparison\n"

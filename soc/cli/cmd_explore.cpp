@@ -1,4 +1,5 @@
 // soc/cli/cmd_explore.cpp -- `blsim explore` (docs/explore.md; soc/batch/src/explore.cpp).
+#include <algorithm>
 #include <string>
 
 #include "blsim/soc/args.h"
@@ -38,27 +39,21 @@ constexpr bool has_test_hooks = false;
 
 std::string explore_help()
 {
-    std::vector<cmdline::option> rows = {
-        cmdline::note("--seeds", nullptr, "N", "how many seeds (default 100)"),
-        cmdline::note("--first-seed", nullptr, "S", "the first seed (default 1)"),
-        cmdline::note("--jobs", "-j", "N", "at most N runs at once (default: the number of online CPUs)"),
-        cmdline::note("--set", nullptr, "KEY=VALUE", "an override for every run (not seed), as blsim run takes it"),
-    };
+    blsim::soc::explore_options unused;
+    std::vector<cmdline::option> rows = blsim::soc::explore_command(unused).options;
     if (has_test_hooks) {
-        rows.push_back(cmdline::note("--mutant", nullptr, "NAME",
-                        "run every seed with a known-bad variant of the C code (blsim-test\n"
-                        "run --help lists them), to see that the exploration finds it"));
-        rows.push_back(cmdline::note("--inject-bug", nullptr, "NAME",
-                        "every run misbehaves on purpose (blsim-test run --help): to see a\n"
-                        "violation reported"));
+        // After --set, as blsim-test takes them (soc/cli/test_hooks.h).
+        const auto after_set = std::find_if(rows.begin(), rows.end(), [](const cmdline::option& o) {
+                                   return std::string(o.name) == "--set";
+                               }) + 1;
+        rows.insert(after_set,
+                    {cmdline::note("--mutant", nullptr, "NAME",
+                                   "run every seed with a known-bad variant of the C code (blsim-test\n"
+                                   "run --help lists them), to see that the exploration finds it"),
+                     cmdline::note("--inject-bug", nullptr, "NAME",
+                                   "every run misbehaves on purpose (blsim-test run --help): to see a\n"
+                                   "violation reported")});
     }
-    rows.push_back(cmdline::note("--stop-at-first", nullptr, nullptr,
-                    "start no further seed once one has violated (the lowest violating\n"
-                    "seed is still found: every seed below it has run)"));
-    rows.push_back(cmdline::note("--out", nullptr, "DIR",
-                    "also write DIR/explore.json: every violating seed, its kind, the\n"
-                    "end of its stderr and its command"));
-    rows.push_back(cmdline::note("--help", "-h", nullptr, "this text"));
     return "usage: blsim explore SCENARIO [--seeds N] [--first-seed S] [-j N] [--set KEY=VALUE]...\n"
            "                     [--stop-at-first] [--out DIR]\n"
            "\n"

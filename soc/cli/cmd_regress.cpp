@@ -13,14 +13,7 @@ namespace cmdline = blsim::soc::cmdline;
 
 std::string regress_help()
 {
-    const std::vector<cmdline::option> rows = {
-        cmdline::note("--jobs", "-j", "N", "at most N runs at once (default: the number of online CPUs)"),
-        cmdline::note("--bless", nullptr, nullptr,
-            "write every case's golden file from this run's values instead of\n"
-            "comparing (all or none: nothing is written if a value is missing)"),
-        cmdline::note("--only", nullptr, "NAME", "only the case NAME (repeatable)"),
-        cmdline::note("--help", "-h", nullptr, "this text"),
-    };
+    blsim::soc::regress_options unused;
     return "usage: blsim regress [DIR] [-j N] [--bless] [--only NAME]...\n"
            "\n"
            "Run every regression case DIR/NAME.yaml (default DIR: configs/regress, the repository's\n"
@@ -29,7 +22,7 @@ std::string regress_help()
            "Prints a table (case, metric, golden, value, drift, relative drift, tolerance, status:\n"
            "PASS, DRIFT, MISSING, NO-GOLDEN or RUN-FAILED) and a summary line.\n"
            "\n" +
-           cmdline::option_lines(rows) +
+           cmdline::option_lines(blsim::soc::regress_command(unused).options) +
            "\n"
            "Every case, its scenario and its golden file are checked before anything runs; a problem\n"
            "is printed as file:line:col: message. Exit status: 0 every metric within its tolerance\n"

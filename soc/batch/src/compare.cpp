@@ -135,7 +135,7 @@ struct job {
 
 } // namespace
 
-bool parse_compare_args(const std::vector<std::string>& args, compare_options& opt, bool& help, std::string& error)
+cmdline::command compare_command(compare_options& opt)
 {
     // --keep DIR and --report DIR: a directory.
     auto directory = [](const std::string& flag, std::string& dir) {
@@ -149,13 +149,25 @@ bool parse_compare_args(const std::vector<std::string>& args, compare_options& o
     cmdline::command cmd;
     cmd.name = "compare";
     cmd.options = {
-        cmdline::flag("--json", nullptr, "", [&opt](const std::string&, std::string&) { return opt.json = true; }),
-        cmdline::value("--jobs", "-j", "N", "",
+        cmdline::value("--jobs", "-j", "N", "at most N runs at once (default: the number of online CPUs)",
                        [&opt](const std::string& v, std::string& e) { return parse_jobs(v, opt.jobs, e); },
                        "-j needs a number of runs"),
-        cmdline::value("--keep", nullptr, "DIR", "", directory("--keep", opt.keep_dir)),
-        cmdline::value("--report", nullptr, "DIR", "", directory("--report", opt.report_dir)),
-        cmdline::repeated("--set", nullptr, "KEY=VALUE", "",
+        cmdline::flag("--json", nullptr, "print a JSON document instead of the table",
+                      [&opt](const std::string&, std::string&) { return opt.json = true; }),
+        cmdline::value("--keep", nullptr, "DIR",
+                       "keep each run's results in DIR/<k>-<scenario stem>/ (k: the\n"
+                       "argument's position, from 1); by default they go to a temporary\n"
+                       "directory removed at the end",
+                       directory("--keep", opt.keep_dir)),
+        cmdline::value("--report", nullptr, "DIR",
+                       "also write DIR/report.html: the runs side by side in pictures\n"
+                       "(performance against power relative to the first, energy by part),\n"
+                       "with compare.json; the runs are kept in DIR unless --keep says\n"
+                       "where (scripts/plot-compare, python3-matplotlib; docs/compare.md)",
+                       directory("--report", opt.report_dir)),
+        cmdline::repeated("--set", nullptr, "KEY=VALUE",
+                          "override a configuration key in every scenario run (as 'blsim run\n"
+                          "--set'); repeatable; run directories are read unchanged",
                           [&opt](const std::string& kv, std::string& e) {
                               if (kv.empty())
                                   e = "--set needs KEY=VALUE";
@@ -164,12 +176,18 @@ bool parse_compare_args(const std::vector<std::string>& args, compare_options& o
                               return !kv.empty();
                           },
                           "--set needs KEY=VALUE", set_split_in_two),
+        cmdline::note("--help", "-h", nullptr, "this text"),
     };
     cmd.operand = [&opt](const std::string& a, std::string&) {
         opt.inputs.push_back(a);
         return true;
     };
-    const cmdline::outcome parsed = cmdline::parse(cmd, args, error);
+    return cmd;
+}
+
+bool parse_compare_args(const std::vector<std::string>& args, compare_options& opt, bool& help, std::string& error)
+{
+    const cmdline::outcome parsed = cmdline::parse(compare_command(opt), args, error);
     help = parsed == cmdline::outcome::help;
     if (parsed != cmdline::outcome::ok)
         return help;

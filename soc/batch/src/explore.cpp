@@ -92,8 +92,7 @@ std::string violation_kind(const std::vector<std::string>& lines, int wait_statu
     return kind;
 }
 
-bool parse_explore_args(const std::vector<std::string>& args, explore_options& opt, bool& help, std::string& error,
-                        explore_extra_options extra)
+cmdline::command explore_command(explore_options& opt)
 {
     // --seeds N and --first-seed S: a whole number in [low, high].
     auto count = [](const char* name, long long& n, long long low, long long high) {
@@ -108,14 +107,14 @@ bool parse_explore_args(const std::vector<std::string>& args, explore_options& o
     cmdline::command cmd;
     cmd.name = "explore";
     cmd.options = {
-        cmdline::value("--seeds", nullptr, "N", "", count("--seeds", opt.seeds, 1, max_seeds),
-                       "explore: --seeds needs a value"),
-        cmdline::value("--first-seed", nullptr, "S", "", count("--first-seed", opt.first_seed, 0, max_seed),
-                       "explore: --first-seed needs a value"),
-        cmdline::value("--jobs", "-j", "N", "",
+        cmdline::value("--seeds", nullptr, "N", "how many seeds (default 100)",
+                       count("--seeds", opt.seeds, 1, max_seeds), "explore: --seeds needs a value"),
+        cmdline::value("--first-seed", nullptr, "S", "the first seed (default 1)",
+                       count("--first-seed", opt.first_seed, 0, max_seed), "explore: --first-seed needs a value"),
+        cmdline::value("--jobs", "-j", "N", "at most N runs at once (default: the number of online CPUs)",
                        [&opt](const std::string& v, std::string& e) { return parse_jobs(v, opt.jobs, e); },
                        "-j needs a number of runs"),
-        cmdline::repeated("--set", nullptr, "KEY=VALUE", "",
+        cmdline::repeated("--set", nullptr, "KEY=VALUE", "an override for every run (not seed), as blsim run takes it",
                           [&opt](const std::string& v, std::string& e) {
                               if (v.rfind("seed=", 0) == 0) {
                                   e = "explore: the seed is what explore varies: use --first-seed and --seeds, not "
@@ -126,7 +125,16 @@ bool parse_explore_args(const std::vector<std::string>& args, explore_options& o
                               return true;
                           },
                           "explore: --set needs a value", set_split_in_two),
-        cmdline::value("--out", nullptr, "DIR", "",
+        cmdline::flag("--stop-at-first", nullptr,
+                      "start no further seed once one has violated (the lowest violating\n"
+                      "seed is still found: every seed below it has run)",
+                      [&opt](const std::string&, std::string&) {
+                          opt.stop_at_first = true;
+                          return true;
+                      }),
+        cmdline::value("--out", nullptr, "DIR",
+                       "also write DIR/explore.json: every violating seed, its kind, the\n"
+                       "end of its stderr and its command",
                        [&opt](const std::string& v, std::string& e) {
                            opt.out_dir = v;
                            if (v.empty())
@@ -134,10 +142,7 @@ bool parse_explore_args(const std::vector<std::string>& args, explore_options& o
                            return !v.empty();
                        },
                        "explore: --out needs a value"),
-        cmdline::flag("--stop-at-first", nullptr, "", [&opt](const std::string&, std::string&) {
-            opt.stop_at_first = true;
-            return true;
-        }),
+        cmdline::note("--help", "-h", nullptr, "this text"),
     };
     cmd.operand = [&opt](const std::string& a, std::string& e) {
         if (!opt.scenario.empty()) {
@@ -147,6 +152,13 @@ bool parse_explore_args(const std::vector<std::string>& args, explore_options& o
         opt.scenario = a;
         return true;
     };
+    return cmd;
+}
+
+bool parse_explore_args(const std::vector<std::string>& args, explore_options& opt, bool& help, std::string& error,
+                        explore_extra_options extra)
+{
+    cmdline::command cmd = explore_command(opt);
     if (extra)
         cmd.other = [extra, &opt](const std::vector<std::string>& a, std::size_t& i, std::string& e) {
             return extra(a, i, opt, e);

@@ -298,18 +298,21 @@ std::string table(const std::vector<std::vector<std::string>>& rows, const std::
 
 } // namespace
 
-bool parse_regress_args(const std::vector<std::string>& args, regress_options& opt, bool& help, std::string& error)
+cmdline::command regress_command(regress_options& opt)
 {
     cmdline::command cmd;
     cmd.name = "regress";
     cmd.rules.double_dash_ends_options = false;
     cmd.rules.lone_dash_is_operand = false;
     cmd.options = {
-        cmdline::flag("--bless", nullptr, "", [&opt](const std::string&, std::string&) { return opt.bless = true; }),
-        cmdline::value("--jobs", "-j", "N", "",
+        cmdline::value("--jobs", "-j", "N", "at most N runs at once (default: the number of online CPUs)",
                        [&opt](const std::string& v, std::string& e) { return parse_jobs(v, opt.jobs, e); },
                        "-j needs a number of runs"),
-        cmdline::repeated("--only", nullptr, "NAME", "",
+        cmdline::flag("--bless", nullptr,
+                      "write every case's golden file from this run's values instead of\n"
+                      "comparing (all or none: nothing is written if a value is missing)",
+                      [&opt](const std::string&, std::string&) { return opt.bless = true; }),
+        cmdline::repeated("--only", nullptr, "NAME", "only the case NAME (repeatable)",
                           [&opt](const std::string& name, std::string& e) {
                               if (name.empty())
                                   e = "--only needs a case name";
@@ -317,6 +320,7 @@ bool parse_regress_args(const std::vector<std::string>& args, regress_options& o
                                   opt.only.push_back(name);
                               return !name.empty();
                           }),
+        cmdline::note("--help", "-h", nullptr, "this text"),
     };
     cmd.operand = [&opt](const std::string& a, std::string& e) {
         if (opt.dir_given) {
@@ -327,7 +331,12 @@ bool parse_regress_args(const std::vector<std::string>& args, regress_options& o
         opt.dir_given = true;
         return true;
     };
-    const cmdline::outcome parsed = cmdline::parse(cmd, args, error);
+    return cmd;
+}
+
+bool parse_regress_args(const std::vector<std::string>& args, regress_options& opt, bool& help, std::string& error)
+{
+    const cmdline::outcome parsed = cmdline::parse(regress_command(opt), args, error);
     help = parsed == cmdline::outcome::help;
     return parsed != cmdline::outcome::error;
 }

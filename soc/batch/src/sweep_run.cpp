@@ -77,35 +77,44 @@ bool parse_shard(const std::string& v, int& k, int& n, std::string& error)
 
 } // namespace
 
-bool parse_sweep_args(const std::vector<std::string>& args, sweep_options& opt, bool& help, std::string& error)
+cmdline::command sweep_command(sweep_options& opt)
 {
-    help = std::find(args.begin(), args.end(), "-h") != args.end() ||
-           std::find(args.begin(), args.end(), "--help") != args.end();
-    if (help)
-        return true;
-    if (!args.empty() && args[0] == "pareto")
-        return sweep_detail::parse_pareto_args(args, opt, error);
-    opt.merge = !args.empty() && args[0] == "merge";
     // sweep SPEC --out DIR [-j N] [--shard K/N], or sweep merge --out DIR SHARD_DIR...
     cmdline::command cmd;
     cmd.name = opt.merge ? "sweep merge" : "sweep";
-    cmd.options = {cmdline::value("--out", nullptr, "DIR", "", [&opt](const std::string& v, std::string& e) {
-        opt.out_dir = v;
-        if (v.empty())
-            e = "--out needs a directory";
-        return !v.empty();
-    })};
+    cmd.options = {cmdline::value("--out", nullptr, "DIR", "the sweep's directory (required); created if missing",
+                                  [&opt](const std::string& v, std::string& e) {
+                                      opt.out_dir = v;
+                                      if (v.empty())
+                                          e = "--out needs a directory";
+                                      return !v.empty();
+                                  })};
     if (!opt.merge) {
-        cmd.options.push_back(cmdline::value("--jobs", "-j", "N", "",
+        cmd.options.push_back(cmdline::value("--jobs", "-j", "N",
+                                             "at most N runs at once (default: the number of online CPUs)",
                                              [&opt](const std::string& v, std::string& e) {
                                                  return parse_jobs(v, opt.jobs, e);
                                              },
                                              "-j needs a number of runs"));
-        cmd.options.push_back(cmdline::value("--shard", nullptr, "K/N", "",
+        cmd.options.push_back(cmdline::value("--shard", nullptr, "K/N",
+                                             "run only the points whose index (from 0, in manifest order) is\n"
+                                             "K-1 modulo N, e.g. on machine K of N; results cover those points",
                                              [&opt](const std::string& v, std::string& e) {
                                                  return parse_shard(v, opt.shard_k, opt.shard_n, e);
                                              }));
     }
+    // The two other subcommands, described in sweep's help (pareto's own options: its note).
+    cmd.options.push_back(cmdline::note("merge --out DIR SHARD_DIR...", nullptr, nullptr,
+                                        "gather the shards' runs into DIR (hard links where possible) and\n"
+                                        "write the results of the whole sweep, as one machine would have"));
+    cmd.options.push_back(cmdline::note("pareto DIR --perf METRIC", nullptr, nullptr,
+                                        "from DIR/results.json: the points no other beats on METRIC (higher\n"
+                                        "is better) and --cost (lower is better; default energy_j.total) into\n"
+                                        "DIR/pareto.csv, pareto.json and pareto.png; with --baseline B (a point\n"
+                                        "id, a run directory or a summary.json) and --min-fraction F, or with\n"
+                                        "--min-perf V, print the cheapest point whose METRIC reaches F x B's\n"
+                                        "(or V), with the command that runs it"));
+    cmd.options.push_back(cmdline::note("--help", "-h", nullptr, "this text"));
     cmd.operand = [&opt](const std::string& a, std::string& e) {
         if (opt.merge) {
             opt.shard_dirs.push_back(a);
@@ -117,6 +126,19 @@ bool parse_sweep_args(const std::vector<std::string>& args, sweep_options& opt, 
         }
         return true;
     };
+    return cmd;
+}
+
+bool parse_sweep_args(const std::vector<std::string>& args, sweep_options& opt, bool& help, std::string& error)
+{
+    help = std::find(args.begin(), args.end(), "-h") != args.end() ||
+           std::find(args.begin(), args.end(), "--help") != args.end();
+    if (help)
+        return true;
+    if (!args.empty() && args[0] == "pareto")
+        return sweep_detail::parse_pareto_args(args, opt, error);
+    opt.merge = !args.empty() && args[0] == "merge";
+    const cmdline::command cmd = sweep_command(opt);
     if (cmdline::parse(cmd, args, error, opt.merge ? 1 : 0) != cmdline::outcome::ok)
         return false;
     if (opt.merge && opt.shard_dirs.empty()) {

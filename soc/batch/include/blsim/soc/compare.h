@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "blsim/soc/args.h"
+
 namespace blsim::soc {
 
 // The compared quantities, in table order, each read from summary.json (after the scenario
@@ -47,6 +49,10 @@ struct compare_options {
                                          // --keep, the runs' results) go there
     std::string exe = "/proc/self/exe";  // the blsim that runs the scenarios
 };
+
+// compare_command - compare's options, bound to @opt: what parse_compare_args parses with and
+// what `blsim compare --help` lists.
+cmdline::command compare_command(compare_options& opt);
 
 // Parse compare's arguments (those after "compare"). Returns false with @error set on a usage
 // error; sets @help for -h/--help (nothing else is then checked).

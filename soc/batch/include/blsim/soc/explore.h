@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "blsim/soc/args.h"
+
 namespace blsim::soc {
 
 struct explore_options {
@@ -29,6 +31,10 @@ struct explore_options {
 // --inject-bug; the release blsim has none.
 using explore_extra_options = bool (*)(const std::vector<std::string>& args, std::size_t& i,
                                        explore_options& opt, std::string& error);
+
+// explore_command - explore's options, bound to @opt: what parse_explore_args parses with
+// (and the extra options) and what `blsim explore --help` lists.
+cmdline::command explore_command(explore_options& opt);
 
 // Parse explore's arguments (those after "explore"). False with @error on a usage error;
 // @help for -h/--help.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "blsim/soc/args.h"
 #include "blsim/soc/config_node.h"
 
 namespace blsim::soc {
@@ -39,6 +40,10 @@ struct regress_options {
     std::vector<std::string> only;       // case names; empty: every case
     std::string exe = "/proc/self/exe";  // the blsim that runs the scenarios
 };
+
+// regress_command - regress's options, bound to @opt: what parse_regress_args parses with and
+// what `blsim regress --help` lists.
+cmdline::command regress_command(regress_options& opt);
 
 // Parse regress's arguments (those after "regress"). Returns false with @error set on a usage
 // error; sets @help for -h/--help (nothing else is then checked).

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "blsim/soc/args.h"
 #include "blsim/soc/config_node.h"
 
 namespace blsim::soc {
@@ -91,6 +92,10 @@ struct sweep_options {
     bool plot = true;                            // --no-plot: no pareto.png
     std::string plot_script;                     // empty: the source tree's scripts/plot-pareto
 };
+
+// sweep_command - sweep's options (or, with @opt.merge, sweep merge's), bound to @opt: what
+// parse_sweep_args parses with and what `blsim sweep --help` lists.
+cmdline::command sweep_command(sweep_options& opt);
 
 // Parse sweep's arguments (those after "sweep"). Returns false with @error set on a usage
 // error; sets @help for -h/--help (nothing else is then checked).
