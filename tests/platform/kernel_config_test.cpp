@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <bls/governor.h>
+#include <bls/sched.h>
 
 #include <cstring>
 
@@ -56,6 +57,34 @@ TEST(kernel_config, each_governor_key_is_copied_into_its_field)
     EXPECT_EQ(10u, t.conservative.freq_step);
     EXPECT_EQ(3u, t.conservative.sampling_down_factor);
     EXPECT_EQ(500u, t.schedutil.rate_limit_us);
+}
+
+} // namespace
+
+namespace {
+
+// HMP's table (bls/sched.h) gives the scenario its keys in their own units: each key's default
+// times its scale is the kernel's default, to within the key's unit. Only the two intervals
+// are not exact: Linux's 4096 << 10 ns is 4194.304 us, which the scenario's whole microseconds
+// round to 4194 (and a scenario copies 4194000 ns into the kernel).
+TEST(kernel_config, hmp_keys_default_to_linuxs_values_in_their_units)
+{
+    bls_hmp_config linux_defaults;
+    bls_hmp_default_config(&linux_defaults);
+    const blsim::soc::hmp_config scenario_defaults;
+#define BLSIM_EXPECT_DEFAULT(kind, field, c_type, def, key, min, max, unit, scale, ...)                      \
+    EXPECT_LT(linux_defaults.field - static_cast<c_type>(scenario_defaults.key) * static_cast<c_type>(scale),  \
+              static_cast<c_type>(scale))                                                                     \
+        << #key;
+    BLS_HMP_TUNABLES(BLSIM_EXPECT_DEFAULT)
+#undef BLSIM_EXPECT_DEFAULT
+    EXPECT_EQ(4194304u, linux_defaults.up_interval_ns);
+    EXPECT_EQ(4194, scenario_defaults.up_interval_us);
+    EXPECT_EQ(700u, linux_defaults.up_threshold);
+    EXPECT_EQ(700, scenario_defaults.up_threshold);
+    EXPECT_EQ(1, linux_defaults.forced_up);
+    EXPECT_TRUE(scenario_defaults.forced_up_migration);
+    EXPECT_EQ(5, scenario_defaults.prio_filter_nice);
 }
 
 } // namespace

@@ -34,8 +34,8 @@ using cfg::schema;
 
 namespace detail {
 
-// A governor's keys from its table's rows (bls/governor.h), in the table's order.
-#define BLSIM_TUNABLE_KEY(kind, field, c_type, def, key, min, max, unit, since, doc)                  \
+// A subsystem's keys from its table's rows (bls/tunable.h), in the table's order.
+#define BLSIM_TUNABLE_KEY(kind, field, c_type, def, key, min, max, unit, scale, since, doc)                  \
     BLSIM_TUNABLE_KEY_##kind(key, min, max, unit, doc) BLSIM_TUNABLE_SINCE_##since
 #define BLSIM_TUNABLE_KEY_INT(key, min, max, unit, doc) .integer(#key, &p::key, min, max, unit, doc)
 #define BLSIM_TUNABLE_KEY_BOOL(key, min, max, unit, doc) .boolean(#key, &p::key, doc)
@@ -265,34 +265,7 @@ schema<hmp_config> hmp_schema()
 {
     using p = hmp_config;
     schema<p> s;
-    s.integer("up_threshold", &p::up_threshold, 0, 1023, "load (0..1024)",
-              "A task whose HMP load is above it belongs on a big CPU (/sys/kernel/hmp/up_threshold).")
-        .integer("down_threshold", &p::down_threshold, 0, 1023, "load (0..1024)",
-                 "A task whose HMP load is below it belongs on a little CPU; below up_threshold.")
-        .integer("load_avg_period_ms", &p::load_avg_period_ms, 1, 1000, "ms",
-                 "Half-life of the HMP load (the runnable average HMP decides by).")
-        .boolean("frequency_invariant", &p::frequency_invariant,
-                 "Count runnable time at the CPU's frequency's share of its cluster's top "
-                 "(HMP_FREQUENCY_INVARIANT_SCALE, /sys/kernel/hmp/frequency_invariant_load_scale); "
-                 "false: in full, so that a light task on a slow little CPU looks heavy.")
-        .integer("up_interval_us", &p::up_interval_us, 0, 10000000, "us",
-                 "Least time from a task's last move between clusters to a move up (Linux: 4096 << 10 ns).")
-        .integer("down_interval_us", &p::down_interval_us, 0, 10000000, "us",
-                 "Least time from a task's last move between clusters to a move down.")
-        .boolean("fork_to_big", &p::fork_to_big, "New tasks start on a big CPU, with a full load.")
-        .boolean("wake_migration", &p::wake_migration, "A waking task changes cluster by its load.")
-        .boolean("forced_up_migration", &p::forced_up_migration,
-                 "A task running on a little CPU above up_threshold is moved up at once.")
-        .boolean("idle_pull", &p::idle_pull, "An idle big CPU pulls the heaviest such task.")
-        .boolean("offload", &p::offload,
-                 "A big CPU with tasks waiting pushes one to an idle little CPU.")
-        .boolean("prio_filter", &p::prio_filter,
-                 "Tasks at nice prio_filter_nice or above never go up (off in the TC2 defconfig).")
-        .integer("prio_filter_nice", &p::prio_filter_nice, -20, 19, "", "The nice level of prio_filter.")
-        .boolean("packing", &p::packing,
-                 "Small tasks are packed on the first little CPU (off on TC2) ...")
-        .integer("packing_limit", &p::packing_limit, 0, 1024, "load (0..1024)",
-                 "... while its load stays below this.");
+    s BLS_HMP_TUNABLES(BLSIM_TUNABLE_KEY);
     return s;
 }
 

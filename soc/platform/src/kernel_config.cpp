@@ -15,8 +15,9 @@ namespace blsim::soc {
 
 namespace {
 
-// A row's copy from the scenario's key to the kernel's field (bls/governor.h's tables).
-#define BLSIM_TUNABLE_COPY(kind, field, c_type, def, key, ...) to.field = static_cast<c_type>(from.key);
+// A row's copy from the scenario's key to the kernel's field, in its unit (bls/tunable.h).
+#define BLSIM_TUNABLE_COPY(kind, field, c_type, def, key, min, max, unit, scale, ...)                        \
+    to.field = static_cast<c_type>(from.key) * static_cast<c_type>(scale);
 
 // Each governor's sysfs tunables.
 void interactive_tunables(bls_interactive_tunables& to, const interactive_config& from)
@@ -147,24 +148,9 @@ void scheduler(bls_kernel_config& kc, const scenario_config& cfg)
 }
 
 // Linaro's big.LITTLE MP (sysfs /sys/kernel/hmp), for mode hmp.
-void hmp(bls_hmp_config& kh, const hmp_config& h)
+void hmp(bls_hmp_config& to, const hmp_config& from)
 {
-    bls_hmp_default_config(&kh);
-    kh.up_threshold = static_cast<unsigned>(h.up_threshold);
-    kh.down_threshold = static_cast<unsigned>(h.down_threshold);
-    kh.load_avg_period_ms = static_cast<unsigned>(h.load_avg_period_ms);
-    kh.frequency_invariant = h.frequency_invariant;
-    kh.up_interval_ns = 1000ull * static_cast<unsigned>(h.up_interval_us);
-    kh.down_interval_ns = 1000ull * static_cast<unsigned>(h.down_interval_us);
-    kh.fork_to_big = h.fork_to_big;
-    kh.wake_migration = h.wake_migration;
-    kh.forced_up = h.forced_up_migration;
-    kh.idle_pull = h.idle_pull;
-    kh.offload = h.offload;
-    kh.prio_filter = h.prio_filter;
-    kh.prio_filter_nice = h.prio_filter_nice;
-    kh.packing = h.packing;
-    kh.packing_limit = static_cast<unsigned>(h.packing_limit);
+    BLS_HMP_TUNABLES(BLSIM_TUNABLE_COPY)
 }
 
 // The energy model EAS places by: the SoC's EAS tables, capacities relative to the fastest

@@ -20,6 +20,7 @@
 
 #include <stdint.h>
 
+#include "bls/tunable.h"
 #include "bls/types.h"
 
 #ifdef __cplusplus
@@ -41,90 +42,69 @@ enum bls_interactive_variant {
 	BLS_INTERACTIVE_2013 = 2013,
 };
 
-/* Tunables, as the sysfs files of each governor (times in us, loads in percent).
- *
- * Each numeric or boolean tunable is declared once, in the tables below, and everything else
- * is derived from its row: the C struct's field and Linux's default (here), and on the
- * simulator's side the scenario key, its range, unit and description, the configuration
- * reference's row, and the copy into the kernel's struct (soc/config/src/schema_kernel.cpp,
- * soc/platform/src/kernel_config.cpp; docs/config.md). A row is
- *
- *   X(kind, field, c_type, default, key, min, max, unit, since, doc)
- *
- * kind     INT (a number) or BOOL (0/1 here, a YAML boolean in a scenario)
- * field    the C struct's field, named as the sysfs file
- * default  Linux's (the interactive governor's: its 2013 generation's)
- * key      the scenario key (governor.<name>.<key>), which carries its unit
- * min, max the range the scenario accepts (INT only)
- * since    ALL, or G2013: only the 2013 generation of interactive has it (not written for
- *          2012; refused there)
- *
- * No table holds the tunables that are not numbers: interactive's generation (variant) and
- * its target_loads (text parsed into the arrays below). */
+/* Tunables, as the sysfs files of each governor (times in us, loads in percent). Each numeric
+ * or boolean one is a row of a table below (the rows' format: bls/tunable.h). No table holds
+ * the tunables that are not numbers: interactive's generation (variant) and its target_loads
+ * (text parsed into the arrays of its struct). */
 
 /* interactive: hispeed_freq and go_hispeed_load; target_loads follows them in the scenario. */
 #define BLS_INTERACTIVE_TUNABLES_HISPEED(X)                                                     \
-	X(INT, hispeed_freq_mhz, unsigned, 0, hispeed_freq_mhz, 0, 100000, "MHz", ALL,            \
+	X(INT, hispeed_freq_mhz, unsigned, 0, hispeed_freq_mhz, 0, 100000, "MHz", 1, ALL,            \
 	  "Speed to jump to on a load burst; 0: the policy's maximum.")                             \
-	X(INT, go_hispeed_load, unsigned, 99, go_hispeed_load_pct, 1, 1000, "%", ALL,               \
+	X(INT, go_hispeed_load, unsigned, 99, go_hispeed_load_pct, 1, 1000, "%", 1, ALL,               \
 	  "Load at or above which the speed jumps to hispeed_freq_mhz. The default is "            \
 	  "variant 2013's; 2012's is 85.")
 
 /* interactive: the rest, after target_loads. */
 #define BLS_INTERACTIVE_TUNABLES_TIMING(X)                                                      \
-	X(INT, min_sample_time_us, uint32_t, 80000, min_sample_time_us, 0, 100000000, "us", ALL,   \
+	X(INT, min_sample_time_us, uint32_t, 80000, min_sample_time_us, 0, 100000000, "us", 1, ALL,   \
 	  "Time a speed is held before the governor may lower it.")                                 \
-	X(INT, timer_rate_us, uint32_t, 20000, timer_rate_us, 1000, 100000000, "us", ALL,          \
+	X(INT, timer_rate_us, uint32_t, 20000, timer_rate_us, 1000, 100000000, "us", 1, ALL,          \
 	  "Sampling period while busy.")                                                             \
 	X(INT, above_hispeed_delay_us, uint32_t, 20000, above_hispeed_delay_us, 0, 100000000, "us", \
-	  ALL, "Time at or above hispeed (2012: at it) before going higher.")                       \
-	X(INT, timer_slack_us, int32_t, 80000, timer_slack_us, -1, 100000000, "us", G2013,         \
+	  1, ALL, "Time at or above hispeed (2012: at it) before going higher.")                       \
+	X(INT, timer_slack_us, int32_t, 80000, timer_slack_us, -1, 100000000, "us", 1, G2013,         \
 	  "2013: how much later than a sample an idle CPU above the minimum speed is woken to "     \
 	  "lower it; -1: never. (2012's timer wakes an idle CPU above the minimum at the sample.)")  \
-	X(BOOL, boost, int, 0, boost, 0, 1, "", ALL, "Hold every CPU at hispeed_freq_mhz or above.") \
-	X(INT, boostpulse_duration_us, uint32_t, 80000, boostpulse_duration_us, 0, 100000000, "us",  \
+	X(BOOL, boost, int, 0, boost, 0, 1, "", 1, ALL, "Hold every CPU at hispeed_freq_mhz or above.") \
+	X(INT, boostpulse_duration_us, uint32_t, 80000, boostpulse_duration_us, 0, 100000000, "us", 1, \
 	  G2013,                                                                                      \
 	  "2013: length of a boost pulse (a write of boostpulse). (2012: a pulse raises to "         \
 	  "hispeed_freq_mhz, held by min_sample_time_us.)")                                          \
-	X(BOOL, io_is_busy, int, 0, io_is_busy, 0, 1, "", G2013,                                     \
+	X(BOOL, io_is_busy, int, 0, io_is_busy, 0, 1, "", 1, G2013,                                     \
 	  "2013: time idle with a task waiting for block I/O counts as busy. (2012 always "          \
 	  "counts it busy.)")                                                                        \
-	X(INT, hispeed_freq2_mhz, unsigned, 0, hispeed_freq2_mhz, 0, 100000, "MHz", ALL,            \
+	X(INT, hispeed_freq2_mhz, unsigned, 0, hispeed_freq2_mhz, 0, 100000, "MHz", 1, ALL,            \
 	  "Ours, unverified against any Linaro tree: a second threshold above "                     \
 	  "hispeed_freq_mhz; beyond it only at go_hispeed_load2_pct. 0: none.")                      \
-	X(INT, go_hispeed_load2, unsigned, 100, go_hispeed_load2_pct, 1, 1000, "%", ALL,            \
+	X(INT, go_hispeed_load2, unsigned, 100, go_hispeed_load2_pct, 1, 1000, "%", 1, ALL,            \
 	  "Load at or above which the speed may pass, and jumps to, hispeed_freq2_mhz.")
 
 #define BLS_ONDEMAND_TUNABLES(X)                                                                \
-	X(INT, sampling_rate_us, uint32_t, 20000, sampling_rate_us, 1000, 100000000, "us", ALL,    \
+	X(INT, sampling_rate_us, uint32_t, 20000, sampling_rate_us, 1000, 100000000, "us", 1, ALL,    \
 	  "Sampling period.")                                                                        \
-	X(INT, up_threshold, unsigned, 80, up_threshold_pct, 1, 100, "%", ALL,                      \
+	X(INT, up_threshold, unsigned, 80, up_threshold_pct, 1, 100, "%", 1, ALL,                      \
 	  "Load above which the policy goes to its maximum.")                                       \
-	X(INT, sampling_down_factor, unsigned, 1, sampling_down_factor, 1, 100000, "", ALL,         \
+	X(INT, sampling_down_factor, unsigned, 1, sampling_down_factor, 1, 100000, "", 1, ALL,         \
 	  "Sampling periods spent at the maximum before the next evaluation.")                      \
-	X(INT, powersave_bias, unsigned, 0, powersave_bias_permille, 0, 1000, "per mille", ALL,     \
+	X(INT, powersave_bias, unsigned, 0, powersave_bias_permille, 0, 1000, "per mille", 1, ALL,     \
 	  "Share of the chosen speed given up (the table entry at or below the rest).")
 
 #define BLS_CONSERVATIVE_TUNABLES(X)                                                            \
-	X(INT, sampling_rate_us, uint32_t, 20000, sampling_rate_us, 1000, 100000000, "us", ALL,    \
+	X(INT, sampling_rate_us, uint32_t, 20000, sampling_rate_us, 1000, 100000000, "us", 1, ALL,    \
 	  "Sampling period.")                                                                        \
-	X(INT, up_threshold, unsigned, 80, up_threshold_pct, 1, 100, "%", ALL,                      \
+	X(INT, up_threshold, unsigned, 80, up_threshold_pct, 1, 100, "%", 1, ALL,                      \
 	  "Load above which it steps up.")                                                           \
-	X(INT, down_threshold, unsigned, 20, down_threshold_pct, 0, 99, "%", ALL,                   \
+	X(INT, down_threshold, unsigned, 20, down_threshold_pct, 0, 99, "%", 1, ALL,                   \
 	  "Load below which it steps down.")                                                         \
-	X(INT, freq_step, unsigned, 5, freq_step_pct, 0, 100, "%", ALL,                             \
+	X(INT, freq_step, unsigned, 5, freq_step_pct, 0, 100, "%", 1, ALL,                             \
 	  "Step, as a share of the policy's maximum.")                                              \
-	X(INT, sampling_down_factor, unsigned, 1, sampling_down_factor, 1, 100000, "", ALL,         \
+	X(INT, sampling_down_factor, unsigned, 1, sampling_down_factor, 1, 100000, "", 1, ALL,         \
 	  "Samples below the threshold before a step down.")
 
 #define BLS_SCHEDUTIL_TUNABLES(X)                                                               \
-	X(INT, rate_limit_us, uint32_t, 10000, rate_limit_us, 0, 100000000, "us", ALL,             \
+	X(INT, rate_limit_us, uint32_t, 10000, rate_limit_us, 0, 100000000, "us", 1, ALL,             \
 	  "Shortest time between two frequency evaluations.")
-
-/* A struct's field from a row. */
-#define BLS_TUNABLE_FIELD(kind, field, c_type, ...) c_type field;
-/* A row's default, assigned to @t->field. */
-#define BLS_TUNABLE_SET_DEFAULT(kind, field, c_type, def, ...) t->field = (c_type)(def);
 
 struct bls_interactive_tunables {
 	enum bls_interactive_variant variant; /* not a sysfs file: which code runs */

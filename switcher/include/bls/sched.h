@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "bls/pelt.h"
+#include "bls/tunable.h"
 #include "bls/types.h"
 
 #ifdef __cplusplus
@@ -78,24 +79,43 @@ enum bls_placement {
 /* Linaro's big.LITTLE MP (CONFIG_SCHED_HMP) tunables: /sys/kernel/hmp and its Kconfig.
  * Loads are the HMP load (runnable average over load_avg_period_ms, optionally frequency
  * invariant), 0..1024. */
+#define BLS_HMP_TUNABLES(X)                                                                      \
+	X(INT, up_threshold, unsigned, 700, up_threshold, 0, 1023, "load (0..1024)", 1, ALL,           \
+	  "A task whose HMP load is above it belongs on a big CPU (/sys/kernel/hmp/up_threshold).")   \
+	X(INT, down_threshold, unsigned, 512, down_threshold, 0, 1023, "load (0..1024)", 1, ALL,       \
+	  "A task whose HMP load is below it belongs on a little CPU; below up_threshold.")           \
+	X(INT, load_avg_period_ms, unsigned, 32, load_avg_period_ms, 1, 1000, "ms", 1, ALL,            \
+	  "Half-life of the HMP load (the runnable average HMP decides by).")                         \
+	X(BOOL, frequency_invariant, int, 1, frequency_invariant, 0, 1, "", 1, ALL,                    \
+	  "Count runnable time at the CPU's frequency's share of its cluster's top "                  \
+	  "(HMP_FREQUENCY_INVARIANT_SCALE, /sys/kernel/hmp/frequency_invariant_load_scale); "          \
+	  "false: in full, so that a light task on a slow little CPU looks heavy.")                   \
+	/* hmp_next_up_threshold = 4096, compared with (now - last) >> 10 ns */                      \
+	X(INT, up_interval_ns, uint64_t, 4096ull << 10, up_interval_us, 0, 10000000, "us", 1000, ALL, \
+	  "Least time from a task's last move between clusters to a move up (Linux: 4096 << 10 ns).") \
+	X(INT, down_interval_ns, uint64_t, 4096ull << 10, down_interval_us, 0, 10000000, "us", 1000,   \
+	  ALL, "Least time from a task's last move between clusters to a move down.")                \
+	X(BOOL, fork_to_big, int, 1, fork_to_big, 0, 1, "", 1, ALL,                                    \
+	  "New tasks start on a big CPU, with a full load.")                                          \
+	X(BOOL, wake_migration, int, 1, wake_migration, 0, 1, "", 1, ALL,                              \
+	  "A waking task changes cluster by its load.")                                               \
+	X(BOOL, forced_up, int, 1, forced_up_migration, 0, 1, "", 1, ALL,                              \
+	  "A task running on a little CPU above up_threshold is moved up at once.")                   \
+	X(BOOL, idle_pull, int, 1, idle_pull, 0, 1, "", 1, ALL,                                        \
+	  "An idle big CPU pulls the heaviest such task.")                                            \
+	X(BOOL, offload, int, 1, offload, 0, 1, "", 1, ALL,                                            \
+	  "A big CPU with tasks waiting pushes one to an idle little CPU.")                           \
+	X(BOOL, prio_filter, int, 0, prio_filter, 0, 1, "", 1, ALL,                                    \
+	  "Tasks at nice prio_filter_nice or above never go up (off in the TC2 defconfig).")          \
+	X(INT, prio_filter_nice, int, 5, prio_filter_nice, -20, 19, "", 1, ALL,                        \
+	  "The nice level of prio_filter.")                                                           \
+	X(BOOL, packing, int, 0, packing, 0, 1, "", 1, ALL,                                            \
+	  "Small tasks are packed on the first little CPU (off on TC2) ...")                          \
+	X(INT, packing_limit, unsigned, 650, packing_limit, 0, 1024, "load (0..1024)", 1, ALL,         \
+	  "... while its load stays below this.")
+
 struct bls_hmp_config {
-	unsigned up_threshold;       /* a task above it belongs on a big CPU (700) */
-	unsigned down_threshold;     /* a task below it belongs on a little CPU (512) */
-	unsigned load_avg_period_ms; /* half-life of the HMP load (32) */
-	int frequency_invariant;     /* runnable time counts at the CPU's frequency's share of
-				      * its cluster's top (HMP_FREQUENCY_INVARIANT_SCALE) */
-	uint64_t up_interval_ns;     /* least time from a task's last move between clusters to
-				      * its next one up (hmp_next_up_threshold) */
-	uint64_t down_interval_ns;   /* ... and to its next one down */
-	int fork_to_big;             /* new tasks start on a big CPU, with full load */
-	int wake_migration;          /* a waking task changes cluster by its load */
-	int forced_up;               /* a running little task above up_threshold is moved up */
-	int idle_pull;               /* an idle big CPU pulls the heaviest such task */
-	int offload;                 /* a big CPU with tasks waiting pushes one to an idle little CPU */
-	int prio_filter;             /* tasks at nice >= prio_filter_nice never go up */
-	int prio_filter_nice;
-	int packing;                 /* small tasks are packed on the first little CPU ... */
-	unsigned packing_limit;      /* ... while its load stays below this (650) */
+	BLS_HMP_TUNABLES(BLS_TUNABLE_FIELD)
 };
 
 /* The energy model EAS places by: per cluster, per OPP, the capacity (of the reference CPU

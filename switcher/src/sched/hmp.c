@@ -19,26 +19,9 @@
 
 #include "internal.h"
 
-void bls_hmp_default_config(struct bls_hmp_config *h)
+void bls_hmp_default_config(struct bls_hmp_config *t)
 {
-	*h = (struct bls_hmp_config){
-		.up_threshold = 700,
-		.down_threshold = 512,
-		.load_avg_period_ms = 32,
-		.frequency_invariant = 1,
-		/* hmp_next_up_threshold = 4096, compared with (now - last) >> 10 ns */
-		.up_interval_ns = 4096ull << 10,
-		.down_interval_ns = 4096ull << 10,
-		.fork_to_big = 1,
-		.wake_migration = 1,
-		.forced_up = 1,
-		.idle_pull = 1,
-		.offload = 1,
-		.prio_filter = 0,
-		.prio_filter_nice = 5,
-		.packing = 0,
-		.packing_limit = 650,
-	};
+	BLS_HMP_TUNABLES(BLS_TUNABLE_SET_DEFAULT)
 }
 
 uint64_t hmp_clock(const struct bls_sched *s, uint64_t now)

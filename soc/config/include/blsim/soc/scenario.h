@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <bls/governor.h>
+#include <bls/sched.h>
 
 #include "blsim/model/fault_params.h"
 #include "blsim/model/jitter_params.h"
@@ -21,9 +22,11 @@
 namespace blsim::soc {
 
 // The governors' tunables, as their sysfs files (docs/os.md gives each one's semantics). Each
-// numeric or boolean one is a row of a table in bls/governor.h, which declares its field here
-// (named as its key, with the unit), its default, its schema entry and its copy into the kernel.
-#define BLSIM_TUNABLE_MEMBER(kind, field, c_type, def, key, ...) BLSIM_TUNABLE_MEMBER_##kind(key, def)
+// numeric or boolean one is a row of a table in bls/governor.h (HMP's: bls/sched.h; the rows'
+// format: bls/tunable.h), which declares its field here (named as its key, with the unit), its
+// default, its schema entry and its copy into the kernel.
+#define BLSIM_TUNABLE_MEMBER(kind, field, c_type, def, key, min, max, unit, scale, ...)                    \
+    BLSIM_TUNABLE_MEMBER_##kind(key, (def) / (scale))
 #define BLSIM_TUNABLE_MEMBER_INT(key, def) int key = def;
 #define BLSIM_TUNABLE_MEMBER_BOOL(key, def) bool key = (def) != 0;
 
@@ -167,21 +170,7 @@ struct switcher_config {
 // Linaro's big.LITTLE MP (HMP) tunables, as /sys/kernel/hmp and the LSK's Kconfig give them
 // (the TC2 defconfig's defaults; docs/config.md). Loads are 0..1024.
 struct hmp_config {
-    int up_threshold = 700;
-    int down_threshold = 512;
-    int load_avg_period_ms = 32;
-    bool frequency_invariant = true;
-    int up_interval_us = 4194;   // Linux's 4096 << 10 ns
-    int down_interval_us = 4194;
-    bool fork_to_big = true;
-    bool wake_migration = true;
-    bool forced_up_migration = true;
-    bool idle_pull = true;
-    bool offload = true;
-    bool prio_filter = false;    // off in the TC2 defconfig
-    int prio_filter_nice = 5;
-    bool packing = false;        // off on TC2
-    int packing_limit = 650;
+    BLS_HMP_TUNABLES(BLSIM_TUNABLE_MEMBER)
 };
 
 // A userspace request for another big.LITTLE mode at a point of the run.
