@@ -138,17 +138,65 @@ step bbench::next(unsigned task, std::uint64_t now_ns)
     throw std::out_of_range("bbench: no task " + std::to_string(task));
 }
 
+namespace {
+
+step sleep_until(std::uint64_t t, bool io)
+{
+    step s;
+    s.kind = step::sleep_until;
+    s.until_ns = t;
+    s.io = io;
+    return s;
+}
+
+} // namespace
+
+// Request the next site (a new pass when the order is used up); false when it takes no step.
+bool bbench::request_site(std::uint64_t now_ns, step& out)
+{
+    if (order_pos_ == order_.size() && !order_.empty())
+        pass_++;
+    if (p_.iterations > 0 && pass_ >= p_.iterations) {
+        done_ns_ = now_ns;
+        out = step{};
+        out.kind = step::exit;
+        return true;
+    }
+    start_page(now_ns);
+    main_phase_ = 2;
+    return false;
+}
+
+// Parse, script, style, layout of the current resource: one run step each, in that order.
+step bbench::resource_work()
+{
+    static constexpr double resource::*work[] = {&resource::parse_ns, &resource::script_ns,
+                                                 &resource::style_ns, &resource::layout_ns};
+    static constexpr bbench_phase bbench_phases::*phase[] = {&bbench_phases::parse, &bbench_phases::script,
+                                                             &bbench_phases::style, &bbench_phases::layout};
+    const int i = main_phase_++ - 3;
+    return run(resources_[resource_].*work[i], (p_.phases.*phase[i]).mem_fraction, p_.main_working_set_kb);
+}
+
+// Onload: the load time ends; BBench waits, then scrolls to the bottom. False when it takes
+// no step (no settling wait).
+bool bbench::onload(std::uint64_t now_ns, step& out)
+{
+    const bbench_page& pg = p_.pages[page_];
+    loads_.push_back({pg.name, static_cast<double>(now_ns - requested_ns_) * 1e-9, pass_});
+    steps_left_ = bbench_scroll_steps(pg.height_px, p_.scroll.step_px);
+    const bool settle = !first_page_ && p_.scroll.settle_ms > 0;
+    first_page_ = false;
+    main_phase_ = 9;
+    if (!settle)
+        return false;
+    out = sleep_until(now_ns + static_cast<std::uint64_t>(std::llround(p_.scroll.settle_ms * 1e6)), false);
+    return true;
+}
+
 step bbench::main_next(std::uint64_t now_ns)
 {
     step out;
-    auto sleep_until = [&](std::uint64_t t, bool io) {
-        out = step{};
-        out.kind = step::sleep_until;
-        out.until_ns = t;
-        out.io = io;
-        return out;
-    };
-    const bbench_phases& ph = p_.phases;
     // A small state machine; a phase that takes no step (an item kept for a busy stage, no
     // read to wait for) falls through to the next.
     for (;;) {
@@ -157,33 +205,18 @@ step bbench::main_next(std::uint64_t now_ns)
             main_phase_ = 1;
             return sleep_until(static_cast<std::uint64_t>(std::llround(p_.start_ms * 1e6)), false);
         case 1: // request the next site
-            if (order_pos_ == order_.size() && !order_.empty())
-                pass_++;
-            if (p_.iterations > 0 && pass_ >= p_.iterations) {
-                done_ns_ = now_ns;
-                out = step{};
-                out.kind = step::exit;
+            if (request_site(now_ns, out))
                 return out;
-            }
-            start_page(now_ns);
-            main_phase_ = 2;
             break;
         case 2: // read the resource: from storage on the first pass, the page cache after
             main_phase_ = 3;
             if (resources_[resource_].io_ns > 0)
                 return sleep_until(now_ns + static_cast<std::uint64_t>(std::llround(resources_[resource_].io_ns)), true);
             break;
-        case 3: // parse, script, style, layout: one run step each, in that order
+        case 3: // parse, script, style, layout
         case 4:
         case 5:
-        case 6: {
-            static constexpr double resource::*work[] = {&resource::parse_ns, &resource::script_ns,
-                                                         &resource::style_ns, &resource::layout_ns};
-            static constexpr bbench_phase bbench_phases::*phase[] = {&bbench_phases::parse, &bbench_phases::script,
-                                                                     &bbench_phases::style, &bbench_phases::layout};
-            const int i = main_phase_++ - 3;
-            return run(resources_[resource_].*work[i], (ph.*phase[i]).mem_fraction, p_.main_working_set_kb);
-        }
+        case 6: return resource_work();
         case 7: { // hand its tiles to the raster thread; the next resource, or onload
             const resource& r = resources_[resource_];
             main_phase_ = ++resource_ < static_cast<int>(resources_.size()) ? 2 : 8;
@@ -191,18 +224,10 @@ step bbench::main_next(std::uint64_t now_ns)
                 return out;
             break;
         }
-        case 8: { // onload: the load time ends; BBench waits, then scrolls to the bottom
-            const bbench_page& pg = p_.pages[page_];
-            loads_.push_back({pg.name, static_cast<double>(now_ns - requested_ns_) * 1e-9, pass_});
-            steps_left_ = bbench_scroll_steps(pg.height_px, p_.scroll.step_px);
-            const bool settle = !first_page_ && p_.scroll.settle_ms > 0;
-            first_page_ = false;
-            main_phase_ = 9;
-            if (settle)
-                return sleep_until(now_ns + static_cast<std::uint64_t>(std::llround(p_.scroll.settle_ms * 1e6)),
-                                   false);
+        case 8:
+            if (onload(now_ns, out))
+                return out;
             break;
-        }
         case 9: // another step, or at the bottom: the next site at once
             if (steps_left_ == 0) {
                 main_phase_ = 1;
@@ -214,7 +239,7 @@ step bbench::main_next(std::uint64_t now_ns)
             steps_left_--;
             scroll_steps_++;
             main_phase_ = 11;
-            return run(p_.scroll.main_ms * 1e6, ph.layout.mem_fraction, p_.main_working_set_kb);
+            return run(p_.scroll.main_ms * 1e6, p_.phases.layout.mem_fraction, p_.main_working_set_kb);
         case 11: // the newly exposed strip: tiles to paint, a frame to draw
             main_phase_ = 9;
             if (post(to_raster_, {p_.scroll.paint_ms * 1e6, p_.scroll.composite_ms * 1e6}, out))

@@ -65,6 +65,14 @@ void for_each_resource(const rtapp_event& e, F&& f)
 
 void invalid(const std::string& what) { throw std::invalid_argument("rtapp: " + what); }
 
+// The first of the steps queued, taken off the queue.
+step pop_front(std::vector<step>& queued)
+{
+    const step s = queued.front();
+    queued.erase(queued.begin());
+    return s;
+}
+
 // A time or a difference of times in ns, rounded to the nearest us (rt-app's
 // timespec_to_usec and its kin round).
 std::int64_t round_us(double ns) { return std::llround(ns / 1000.0); }
@@ -86,6 +94,16 @@ rtapp::rtapp(rtapp_params p, unsigned event_base) : p_(std::move(p)), base_(even
 {
     // The parser refuses all of this with located messages; a programmatic caller gets the
     // first problem.
+    check_threads_and_allocate();
+    check_settings();
+    create_threads();
+    check_forks();
+}
+
+// Each thread's definition checked, and the resources its events name given their events
+// (and the timers their mode), definition after definition.
+void rtapp::check_threads_and_allocate()
+{
     for (std::size_t d = 0; d < p_.threads.size(); d++) {
         const rtapp_thread& t = p_.threads[d];
         if (t.instances < 0)
@@ -119,6 +137,11 @@ rtapp::rtapp(rtapp_params p, unsigned event_base) : p_(std::move(p)), base_(even
             }
         }
     }
+}
+
+// What the whole document needs: a calibration, mem and iorun's settings, room for its events.
+void rtapp::check_settings() const
+{
     if (p_.calib_ns_per_loop < 1)
         invalid("calibration must be at least 1 ns per loop");
     for (const rtapp_thread& t : p_.threads)
@@ -130,27 +153,14 @@ rtapp::rtapp(rtapp_params p, unsigned event_base) : p_(std::move(p)), base_(even
     if (nevents_ > max_events || base_ > max_events - nevents_)
         invalid("needs " + std::to_string(nevents_) + " events from event " + std::to_string(base_) +
                 ": more than the kernel's " + std::to_string(max_events));
+}
 
-    // The threads started at once, then those held back for forks (rt-app numbers forked
-    // threads as it creates them; here in the order of their definitions).
-    unsigned index = 0;
+// The threads started at once, then those held back for forks (rt-app numbers forked
+// threads as it creates them; here in the order of their definitions).
+void rtapp::create_threads()
+{
     fork_slots_.resize(p_.threads.size());
     forks_done_.assign(p_.threads.size(), 0);
-    auto add_thread = [&](std::size_t d, bool forked) {
-        thread_state ts;
-        ts.def = d;
-        ts.forked = forked;
-        ts.cpus = cpu_mask(p_.threads[d].cpus); // its task starts with them (task_info::cpus)
-        ts.group = p_.threads[d].group;          // and in it (task_info::group)
-        if (forked)
-            fork_slots_[d].push_back(static_cast<unsigned>(threads_.size()));
-        threads_.push_back(ts);
-        rtapp_thread_stats st;
-        st.name = p_.threads[d].name + "-" + std::to_string(index++);
-        if (p_.log)
-            st.log_file = p_.log_basename + "-" + st.name + ".log";
-        stats_.push_back(st);
-    };
     for (std::size_t d = 0; d < p_.threads.size(); d++) {
         def_of_[p_.threads[d].name] = d;
         for (int i = 0; i < p_.threads[d].instances; i++)
@@ -159,6 +169,30 @@ rtapp::rtapp(rtapp_params p, unsigned event_base) : p_(std::move(p)), base_(even
     for (std::size_t d = 0; d < p_.threads.size(); d++)
         for (int i = 0; i < p_.threads[d].forks; i++)
             add_thread(d, true);
+}
+
+// One instance of definition @d, numbered in the order of creation.
+void rtapp::add_thread(std::size_t d, bool forked)
+{
+    const std::size_t index = stats_.size();
+    thread_state ts;
+    ts.def = d;
+    ts.forked = forked;
+    ts.cpus = cpu_mask(p_.threads[d].cpus); // its task starts with them (task_info::cpus)
+    ts.group = p_.threads[d].group;          // and in it (task_info::group)
+    if (forked)
+        fork_slots_[d].push_back(static_cast<unsigned>(threads_.size()));
+    threads_.push_back(ts);
+    rtapp_thread_stats st;
+    st.name = p_.threads[d].name + "-" + std::to_string(index);
+    if (p_.log)
+        st.log_file = p_.log_basename + "-" + st.name + ".log";
+    stats_.push_back(st);
+}
+
+// Every fork names a thread the document defines.
+void rtapp::check_forks() const
+{
     for (const rtapp_thread& t : p_.threads)
         for (const rtapp_phase& ph : t.phases)
             for (const rtapp_event& e : ph.events)
@@ -359,17 +393,126 @@ void rtapp::log_close(unsigned task, std::uint64_t now_ns)
     stats_[task].log.push_back(r);
 }
 
+// The log's row begins with the first event of an iteration; each event adds its share.
+void rtapp::log_begin(unsigned task, const rtapp_event& e, std::uint64_t now_ns)
+{
+    thread_state& ts = threads_[task];
+    if (!ts.row_open) {
+        ts.row_open = true;
+        ts.row_start_ns = now_ns;
+        ts.row = rtapp_log_row{};
+    }
+    log_event(task, e, now_ns);
+}
+
+// A timer: sleep to its next period, or, late, count the lateness (a relative timer's next
+// period then counts from now).
+void rtapp::do_timer(unsigned task, const rtapp_event& e, std::uint64_t now_ns)
+{
+    thread_state& ts = threads_[task];
+    timer_state& t = timer(task, e);
+    if (!t.init) {
+        t.init = true;
+        t.next_ns = ts.first_ns;
+    }
+    t.next_ns += us_to_ns(e.us);
+    rtapp_thread_stats& st = stats_[task];
+    if (now_ns < t.next_ns) {
+        st.slack_us.push_back(static_cast<double>(t.next_ns - now_ns) / 1000.0);
+        st.lateness_us.push_back(0);
+        ts.queued.push_back(make(step::sleep_until, clamp_end(t.next_ns)));
+    } else {
+        st.slack_us.push_back(0);
+        st.lateness_us.push_back(static_cast<double>(now_ns - t.next_ns) / 1000.0);
+        if (!t.absolute)
+            t.next_ns = now_ns; // relative: the next period counts from now
+    }
+}
+
+// wait (sync: signal first): release the mutex and block on the condition; woken, the
+// thread takes the mutex again (next()).
+void rtapp::do_wait(unsigned task, const rtapp_event& e)
+{
+    thread_state& ts = threads_[task];
+    const unsigned c = cond_events_[slot(res_kind::cond, e.ref)];
+    if (e.kind == rtapp_event::sync)
+        ts.queued.push_back(make(step::signal, 0, c));
+    const unsigned m = slot(res_kind::mutex, e.mutex);
+    release(task, m);
+    ts.wait = pending::cond;
+    ts.wait_mutex = m;
+    ts.queued.push_back(make(step::block, 0, c));
+}
+
+// memset of the thread's buffer, pass after pass from its start (rt-app's memload): the
+// stores at 16 bytes a cycle (a 128-bit store a cycle; the L2's 4 cycles a 64-byte line:
+// docs/calibration.md) as work on the reference CPU, the buffer's lines through the cache
+// model (fetched while cold, left dirty).
+void rtapp::do_mem(unsigned task, const rtapp_event& e)
+{
+    step s = make(step::run);
+    s.ref_ns = static_cast<double>(e.bytes) / mem_store_bytes_per_cycle / (p_.ref_mhz * 1e-3);
+    const std::uint64_t touched = std::min(e.bytes, p_.mem_buffer_bytes);
+    s.working_set_kb = static_cast<int>((touched + 1023) / 1024);
+    s.write_fraction = 1.0;
+    if (s.working_set_kb > 0)
+        threads_[task].queued.push_back(s);
+}
+
+// write(2)s of the buffer to io_device, a buffer's worth each: to /dev/null each returns at
+// once; to a block device the thread first waits in I/O for the bytes at the device's
+// bandwidth and each write's latency (dirty-page throttling holds a writer to what the device
+// takes).
+void rtapp::do_iorun(unsigned task, const rtapp_event& e, std::uint64_t now_ns)
+{
+    thread_state& ts = threads_[task];
+    const std::uint64_t calls = (e.bytes + p_.mem_buffer_bytes - 1) / p_.mem_buffer_bytes;
+    if (!p_.io_null && calls > 0) {
+        const double wait = static_cast<double>(e.bytes) / p_.io_bytes_per_ns + static_cast<double>(calls) * p_.io_latency_ns;
+        step w = make(step::sleep_until, clamp_end(now_ns + static_cast<std::uint64_t>(std::llround(wait))));
+        w.io = true;
+        ts.queued.push_back(w);
+    }
+    step s = make(step::run);
+    s.ref_ns = static_cast<double>(calls) * devnull_write_ref_ns;
+    if (calls > 0)
+        ts.queued.push_back(s);
+}
+
+// The next instance held back for the fork; the parser made one per fork the document can
+// reach, so none lacks (more would be a parser bug: nothing is started).
+void rtapp::do_fork(unsigned task, const rtapp_event& e, std::uint64_t now_ns)
+{
+    const std::size_t d = def_of_.at(e.ref);
+    if (forks_done_[d] < fork_slots_[d].size()) {
+        const unsigned child = fork_slots_[d][forks_done_[d]++];
+        threads_[child].fork_ns = now_ns;
+        step s = make(step::fork);
+        s.task = child;
+        threads_[task].queued.push_back(s);
+    }
+}
+
+// The last user to arrive wakes the others; the rest block.
+void rtapp::do_barrier(unsigned task, const rtapp_event& e)
+{
+    thread_state& ts = threads_[task];
+    barrier_state& b = barriers_[slot(res_kind::barrier, e.ref)];
+    if (b.arrived + 1 >= b.users) {
+        b.arrived = 0;
+        ts.queued.push_back(make(step::broadcast, 0, b.event));
+    } else {
+        b.arrived++;
+        ts.wait = pending::barrier;
+        ts.queued.push_back(make(step::block, 0, b.event));
+    }
+}
+
 void rtapp::do_event(unsigned task, const rtapp_event& e, std::uint64_t now_ns)
 {
     thread_state& ts = threads_[task];
-    if (p_.log) {
-        if (!ts.row_open) {
-            ts.row_open = true;
-            ts.row_start_ns = now_ns;
-            ts.row = rtapp_log_row{};
-        }
-        log_event(task, e, now_ns);
-    }
+    if (p_.log)
+        log_begin(task, e, now_ns);
     switch (e.kind) {
     case rtapp_event::run: {
         step s = make(step::run);
@@ -383,40 +526,11 @@ void rtapp::do_event(unsigned task, const rtapp_event& e, std::uint64_t now_ns)
     case rtapp_event::sleep:
         ts.queued.push_back(make(step::sleep_until, clamp_end(now_ns + us_to_ns(e.us))));
         break;
-    case rtapp_event::timer: {
-        timer_state& t = timer(task, e);
-        if (!t.init) {
-            t.init = true;
-            t.next_ns = ts.first_ns;
-        }
-        t.next_ns += us_to_ns(e.us);
-        rtapp_thread_stats& st = stats_[task];
-        if (now_ns < t.next_ns) {
-            st.slack_us.push_back(static_cast<double>(t.next_ns - now_ns) / 1000.0);
-            st.lateness_us.push_back(0);
-            ts.queued.push_back(make(step::sleep_until, clamp_end(t.next_ns)));
-        } else {
-            st.slack_us.push_back(0);
-            st.lateness_us.push_back(static_cast<double>(now_ns - t.next_ns) / 1000.0);
-            if (!t.absolute)
-                t.next_ns = now_ns; // relative: the next period counts from now
-        }
-        break;
-    }
+    case rtapp_event::timer: do_timer(task, e, now_ns); break;
     case rtapp_event::lock: take(task, slot(res_kind::mutex, e.ref)); break;
     case rtapp_event::unlock: release(task, slot(res_kind::mutex, e.ref)); break;
     case rtapp_event::sync:
-    case rtapp_event::wait: {
-        const unsigned c = cond_events_[slot(res_kind::cond, e.ref)];
-        if (e.kind == rtapp_event::sync)
-            ts.queued.push_back(make(step::signal, 0, c));
-        const unsigned m = slot(res_kind::mutex, e.mutex);
-        release(task, m);
-        ts.wait = pending::cond;
-        ts.wait_mutex = m;
-        ts.queued.push_back(make(step::block, 0, c));
-        break;
-    }
+    case rtapp_event::wait: do_wait(task, e); break;
     case rtapp_event::signal:
         ts.queued.push_back(make(step::signal, 0, cond_events_[slot(res_kind::cond, e.ref)]));
         break;
@@ -428,63 +542,10 @@ void rtapp::do_event(unsigned task, const rtapp_event& e, std::uint64_t now_ns)
         ts.queued.push_back(make(step::block, 0, cond_events_[slot(res_kind::cond, e.ref)]));
         break;
     case rtapp_event::yield: ts.queued.push_back(make(step::yield)); break;
-    case rtapp_event::mem: {
-        // memset of the thread's buffer, pass after pass from its start (rt-app's memload):
-        // the stores at 16 bytes a cycle (a 128-bit store a cycle; the L2's 4 cycles a 64-byte
-        // line: docs/calibration.md) as work on the reference CPU, the buffer's lines through
-        // the cache model (fetched while cold, left dirty).
-        step s = make(step::run);
-        s.ref_ns = static_cast<double>(e.bytes) / mem_store_bytes_per_cycle / (p_.ref_mhz * 1e-3);
-        const std::uint64_t touched = std::min(e.bytes, p_.mem_buffer_bytes);
-        s.working_set_kb = static_cast<int>((touched + 1023) / 1024);
-        s.write_fraction = 1.0;
-        if (s.working_set_kb > 0)
-            ts.queued.push_back(s);
-        break;
-    }
-    case rtapp_event::iorun: {
-        // write(2)s of the buffer to io_device, a buffer's worth each: to /dev/null each
-        // returns at once; to a block device the thread first waits in I/O for the bytes at
-        // the device's bandwidth and each write's latency (dirty-page throttling holds a
-        // writer to what the device takes).
-        const std::uint64_t calls = (e.bytes + p_.mem_buffer_bytes - 1) / p_.mem_buffer_bytes;
-        if (!p_.io_null && calls > 0) {
-            const double wait = static_cast<double>(e.bytes) / p_.io_bytes_per_ns + static_cast<double>(calls) * p_.io_latency_ns;
-            step w = make(step::sleep_until, clamp_end(now_ns + static_cast<std::uint64_t>(std::llround(wait))));
-            w.io = true;
-            ts.queued.push_back(w);
-        }
-        step s = make(step::run);
-        s.ref_ns = static_cast<double>(calls) * devnull_write_ref_ns;
-        if (calls > 0)
-            ts.queued.push_back(s);
-        break;
-    }
-    case rtapp_event::fork: {
-        // The next instance held back for it; the parser made one per fork the document
-        // can reach, so none lacks (more would be a parser bug: nothing is started).
-        const std::size_t d = def_of_.at(e.ref);
-        if (forks_done_[d] < fork_slots_[d].size()) {
-            const unsigned child = fork_slots_[d][forks_done_[d]++];
-            threads_[child].fork_ns = now_ns;
-            step s = make(step::fork);
-            s.task = child;
-            ts.queued.push_back(s);
-        }
-        break;
-    }
-    case rtapp_event::barrier: {
-        barrier_state& b = barriers_[slot(res_kind::barrier, e.ref)];
-        if (b.arrived + 1 >= b.users) {
-            b.arrived = 0;
-            ts.queued.push_back(make(step::broadcast, 0, b.event));
-        } else {
-            b.arrived++;
-            ts.wait = pending::barrier;
-            ts.queued.push_back(make(step::block, 0, b.event));
-        }
-        break;
-    }
+    case rtapp_event::mem: do_mem(task, e); break;
+    case rtapp_event::iorun: do_iorun(task, e, now_ns); break;
+    case rtapp_event::fork: do_fork(task, e, now_ns); break;
+    case rtapp_event::barrier: do_barrier(task, e); break;
     }
 }
 
@@ -538,6 +599,64 @@ step rtapp::stop(unsigned task)
     return make(step::exit);
 }
 
+// The use case's clock starts at the first call: time zero, and its end if it has a duration.
+void rtapp::start_clock(std::uint64_t now_ns)
+{
+    if (t_zero_set_)
+        return;
+    t_zero_set_ = true;
+    t_zero_ns_ = now_ns;
+    if (p_.duration_s > 0)
+        end_ns_ = now_ns + static_cast<std::uint64_t>(std::llround(p_.duration_s * 1e9));
+}
+
+// A phase begins: its CPUs, or the thread's, as rt-app sets them (sched_setaffinity) when
+// they differ from the ones it runs with; then its taskgroup, when the phase names one it is
+// not in. False when neither changes.
+bool rtapp::enter_phase(unsigned task, step& out)
+{
+    thread_state& ts = threads_[task];
+    const rtapp_thread& t = p_.threads[ts.def];
+    const rtapp_phase& ph = t.phases[ts.phase];
+    const std::uint32_t want = cpu_mask(ph.cpus.empty() ? t.cpus : ph.cpus);
+    if (want != ts.cpus) {
+        ts.cpus = want;
+        out = make(step::affinity);
+        out.cpus = want;
+        return true;
+    }
+    if (ph.group >= 0 && static_cast<unsigned>(ph.group) != ts.group) {
+        ts.group = static_cast<unsigned>(ph.group);
+        out = make(step::move_group);
+        out.group = ts.group;
+        return true;
+    }
+    return false;
+}
+
+// Events that take no time are passed in this call. A thread that only ever passes such
+// events (the parser refuses it) would never give the kernel a step: it is ended.
+step rtapp::pass_events(unsigned task, std::uint64_t now_ns)
+{
+    thread_state& ts = threads_[task];
+    for (unsigned passed = 0; passed < 1000000; passed++) {
+        if (p_.log && ts.queued.empty())
+            log_close(task, now_ns);
+        if (ts.finished)
+            return make(step::exit);
+        step s;
+        if (ts.event == 0 && ts.phase_loop == 0 && enter_phase(task, s))
+            return s;
+        const rtapp_event& e = p_.threads[ts.def].phases[ts.phase].events[ts.event];
+        do_event(task, e, now_ns);
+        advance(task);
+        if (!ts.queued.empty())
+            return pop_front(ts.queued);
+    }
+    ts.finished = true;
+    return make(step::exit);
+}
+
 step rtapp::next(unsigned task, std::uint64_t now_ns)
 {
     thread_state& ts = threads_.at(task);
@@ -548,12 +667,7 @@ step rtapp::next(unsigned task, std::uint64_t now_ns)
             log_close(task, now_ns);
         return make(step::exit);
     }
-    if (!t_zero_set_) {
-        t_zero_set_ = true;
-        t_zero_ns_ = now_ns;
-        if (p_.duration_s > 0)
-            end_ns_ = now_ns + static_cast<std::uint64_t>(std::llround(p_.duration_s * 1e9));
-    }
+    start_clock(now_ns);
     if (end_ns_ != 0 && now_ns >= end_ns_)
         ending_ = true;
     if (ending_)
@@ -566,13 +680,8 @@ step rtapp::next(unsigned task, std::uint64_t now_ns)
             return make(step::sleep_until, clamp_end(ts.first_ns));
     }
 
-    auto pop = [&ts]() {
-        const step s = ts.queued.front();
-        ts.queued.erase(ts.queued.begin());
-        return s;
-    };
     if (!ts.queued.empty())
-        return pop();
+        return pop_front(ts.queued);
 
     // Woken from a block: finish what it blocked in.
     const pending was = ts.wait;
@@ -580,45 +689,11 @@ step rtapp::next(unsigned task, std::uint64_t now_ns)
     if (was == pending::cond) {
         take(task, ts.wait_mutex); // pthread_cond_wait returns holding its mutex
         if (!ts.queued.empty())
-            return pop();
+            return pop_front(ts.queued);
     }
     // pending::lock: the releaser made this thread the owner. pending::barrier: released.
 
-    // Events that take no time are passed in this call. A thread that only ever passes such
-    // events (the parser refuses it) would never give the kernel a step: it is ended.
-    for (unsigned passed = 0; passed < 1000000; passed++) {
-        if (p_.log && ts.queued.empty())
-            log_close(task, now_ns);
-        if (ts.finished)
-            return make(step::exit);
-        const rtapp_thread& t = p_.threads[ts.def];
-        const rtapp_phase& ph = t.phases[ts.phase];
-        if (ts.event == 0 && ts.phase_loop == 0) {
-            // A phase begins: its CPUs, or the thread's, as rt-app sets them
-            // (sched_setaffinity) when they differ from the ones it runs with.
-            const std::uint32_t want = cpu_mask(ph.cpus.empty() ? t.cpus : ph.cpus);
-            if (want != ts.cpus) {
-                ts.cpus = want;
-                step s = make(step::affinity);
-                s.cpus = want;
-                return s;
-            }
-            // Its taskgroup, when the phase names one it is not in.
-            if (ph.group >= 0 && static_cast<unsigned>(ph.group) != ts.group) {
-                ts.group = static_cast<unsigned>(ph.group);
-                step s = make(step::move_group);
-                s.group = ts.group;
-                return s;
-            }
-        }
-        const rtapp_event& e = ph.events[ts.event];
-        do_event(task, e, now_ns);
-        advance(task);
-        if (!ts.queued.empty())
-            return pop();
-    }
-    ts.finished = true;
-    return make(step::exit);
+    return pass_events(task, now_ns);
 }
 
 std::string rtapp_log_text(const std::vector<rtapp_log_row>& rows)

@@ -135,6 +135,9 @@ private:
     double jitter(double v);
     step run(double ref_ns, double mem_fraction, int working_set_kb) const;
     step main_next(std::uint64_t now_ns);
+    bool request_site(std::uint64_t now_ns, step& out);
+    step resource_work();
+    bool onload(std::uint64_t now_ns, step& out);
     step stage(stage_state& st, channel& in, channel* out);
 
     bbench_params p_;
