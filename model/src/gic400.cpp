@@ -63,10 +63,38 @@ gic400::irq_state& gic400::state(unsigned cpu, unsigned id)
 
 // --- register tables -----------------------------------------------------------------------
 
+// The distributor's registers, in the order they are declared (where two overlap, the
+// first declared wins): its control and identification, the bit-per-interrupt registers,
+// the per-interrupt fields, the SGIs'.
 void gic400::declare_dist_registers()
 {
-    const unsigned words = nirqs_ / 32;
+    declare_dist_control_registers();
+    declare_dist_bit_registers();
+    declare_dist_field_registers();
+    declare_dist_sgi_registers();
+}
+
+void gic400::declare_dist_control_registers()
+{
     reg_table& t = dist_regs_;
+    t.add({"GICD_CTLR", GICD_CTLR, 1, reg_access::rw,
+           [this](unsigned, unsigned) { return dist_enabled_ ? 1u : 0u; },
+           [this](unsigned, unsigned, std::uint32_t v, std::uint32_t m) {
+               if (m & 1) {
+                   dist_enabled_ = v & 1;
+                   update();
+               }
+           }});
+    t.add({"GICD_TYPER", GICD_TYPER, 1, reg_access::ro,
+           [this](unsigned, unsigned) { return (nirqs_ / 32 - 1) | ((ncpus_ - 1) << 5); }, nullptr});
+    t.add({"GICD_IIDR", GICD_IIDR, 1, reg_access::ro,
+           [](unsigned, unsigned) { return 0x0200143bu; }, nullptr}); // GIC-400, ARM
+}
+
+void gic400::declare_dist_bit_registers()
+{
+    reg_table& t = dist_regs_;
+    const unsigned words = nirqs_ / 32;
     // A bit-per-interrupt register reads one property of 32 interrupts.
     auto bits = [](auto property) {
         return [property](unsigned cpu, unsigned w) {
@@ -92,18 +120,6 @@ void gic400::declare_dist_registers()
         };
     };
 
-    t.add({"GICD_CTLR", GICD_CTLR, 1, reg_access::rw,
-           [this](unsigned, unsigned) { return dist_enabled_ ? 1u : 0u; },
-           [this](unsigned, unsigned, std::uint32_t v, std::uint32_t m) {
-               if (m & 1) {
-                   dist_enabled_ = v & 1;
-                   update();
-               }
-           }});
-    t.add({"GICD_TYPER", GICD_TYPER, 1, reg_access::ro,
-           [this](unsigned, unsigned) { return (nirqs_ / 32 - 1) | ((ncpus_ - 1) << 5); }, nullptr});
-    t.add({"GICD_IIDR", GICD_IIDR, 1, reg_access::ro,
-           [](unsigned, unsigned) { return 0x0200143bu; }, nullptr}); // GIC-400, ARM
     t.add({"GICD_ISENABLER", GICD_ISENABLER, words, reg_access::rw,
            bits(enabled),
            act_on_bits([this](unsigned cpu, unsigned id) { state(cpu, id).enabled = true; })});
@@ -119,6 +135,12 @@ void gic400::declare_dist_registers()
     t.add({"GICD_ISACTIVER", GICD_ISACTIVER, words, reg_access::ro,
            bits(active),
            nullptr});
+}
+
+// A byte (or two bits) per interrupt: priority, targets, configuration.
+void gic400::declare_dist_field_registers()
+{
+    reg_table& t = dist_regs_;
     t.add({"GICD_IPRIORITYR", GICD_IPRIORITYR, nirqs_ / 4, reg_access::rw,
            [this](unsigned cpu, unsigned w) {
                std::uint32_t v = 0;
@@ -165,6 +187,11 @@ void gic400::declare_dist_registers()
                    if ((m >> (2 * k)) & 2)
                        state(cpu, 16 * w + k).edge = (v >> (2 * k)) & 2;
            }});
+}
+
+void gic400::declare_dist_sgi_registers()
+{
+    reg_table& t = dist_regs_;
     t.add({"GICD_SGIR", GICD_SGIR, 1, reg_access::wo, nullptr,
            [this](unsigned cpu, unsigned, std::uint32_t v, std::uint32_t) { send_sgi(cpu, v); }});
     t.add({"GICD_CPENDSGIR", GICD_CPENDSGIR, nsgi / 4, reg_access::rw,

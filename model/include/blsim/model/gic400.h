@@ -146,6 +146,10 @@ private:
     void b_transport_dist(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     void b_transport_cpu(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     void declare_dist_registers();
+    void declare_dist_control_registers();
+    void declare_dist_bit_registers();
+    void declare_dist_field_registers();
+    void declare_dist_sgi_registers();
     void declare_cpu_registers();
 
     irq_state& state(unsigned cpu, unsigned id);
