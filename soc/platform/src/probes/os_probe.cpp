@@ -1,4 +1,4 @@
-// soc/platform/src/os_probe.cpp
+// soc/platform/src/probes/os_probe.cpp
 #include "blsim/soc/os_probe.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// soc/platform/src/switch_probe.cpp
+// soc/platform/src/probes/switch_probe.cpp
 #include "blsim/soc/switch_probe.h"
 
 #include <bls/switcher.h>
