@@ -42,6 +42,9 @@ power_controller::power_controller(sc_core::sc_module_name name, const soc_param
         }
         clusters_.push_back(std::move(slot));
     }
+    for (const cluster_params& cp : soc.clusters)
+        wide_ = wide_ || cp.cores > 4;
+    BLSIM_CHECK(!wide_ || cpu_cluster_.size() <= max_cpus_wide);
     regs.register_b_transport(this, &power_controller::b_transport);
     declare_registers();
     for (unsigned c = 0; c < clusters_.size(); c++)
@@ -75,7 +78,26 @@ void power_controller::attach_dvfs(unsigned cluster, dvfs_controller& dvfs)
 
 // --- registers ----------------------------------------------------------------------------
 
-unsigned power_controller::wake_bit(unsigned cpu) const { return wake_cpu(cpu_cluster_.at(cpu), cpu_index_.at(cpu)); }
+unsigned power_controller::wake_bit(unsigned cpu) const
+{
+    return wide_ ? cpu : wake_cpu(cpu_cluster_.at(cpu), cpu_index_.at(cpu));
+}
+
+std::uint32_t power_controller::power_up_err_bit(unsigned cpu) const
+{
+    return wide_ ? 1u << (16 + cpu) : stat_power_up_err(cpu_cluster_.at(cpu), cpu_index_.at(cpu));
+}
+
+void power_controller::declare_bx_addr(unsigned c)
+{
+    cluster_slot& slot = clusters_[c];
+    const std::uint32_t at = wide_ ? BX_ADDR + 4 * slot.cpus.front() : BX_ADDR + 16 * c;
+    regs_.add({"BX_ADDR", at, static_cast<std::uint32_t>(slot.bx_addr.size()), reg_access::rw,
+               [this, c](unsigned, unsigned k) { return clusters_[c].bx_addr[k]; },
+               [this, c](unsigned, unsigned k, std::uint32_t v, std::uint32_t m) {
+                   clusters_[c].bx_addr[k] = (clusters_[c].bx_addr[k] & ~m) | v;
+               }});
+}
 
 bool power_controller::wakeup_enabled(unsigned cpu) const { return (wake_mask_ >> wake_bit(cpu)) & 1u; }
 
@@ -91,11 +113,7 @@ void power_controller::declare_registers()
                        if (m & 1)
                            clusters_[c].powerdown_enabled = v & 1;
                    }});
-        regs_.add({"BX_ADDR", BX_ADDR + 16 * c, static_cast<std::uint32_t>(clusters_[c].bx_addr.size()),
-                   reg_access::rw, [this, c](unsigned, unsigned k) { return clusters_[c].bx_addr[k]; },
-                   [this, c](unsigned, unsigned k, std::uint32_t v, std::uint32_t m) {
-                       clusters_[c].bx_addr[k] = (clusters_[c].bx_addr[k] & ~m) | v;
-                   }});
+        declare_bx_addr(c);
     }
     regs_.add({"PWC_STATUS", PWC_STATUS, 1, reg_access::ro,
                [this](unsigned, unsigned) {
@@ -311,7 +329,7 @@ bool power_controller::core_power_up_fails(unsigned cpu)
     wait(power_up_timeout_);
     failing_since_[cpu].reset();
     power_ups_failed_++;
-    status_ |= stat_power_up_err(cpu_cluster_[cpu], cpu_index_[cpu]);
+    status_ |= power_up_err_bit(cpu);
     set_irq(true);
     return true;
 }

@@ -176,3 +176,60 @@ TEST(power_controller, dvfs_requests_complete_one_at_a_time_with_an_interrupt)
 
 } // namespace
 } // namespace blsim::model
+
+namespace blsim::model {
+namespace {
+
+// Two clusters of test::small_soc's: @first cores, then @second.
+soc_params two_clusters(int first, int second)
+{
+    soc_params soc = test::small_soc(first), other = test::small_soc(second);
+    other.clusters[0].name = "second";
+    soc.clusters.push_back(other.clusters[0]);
+    return soc;
+}
+
+// A cluster of more than 4 cores gives the per-core fields the wide layout (bls/spc.h), by CPU
+// number: here a 2+6 SoC (cluster 0: cpu0-1, cluster 1: cpu2-7); TC2's keeps (cluster, core).
+TEST(power_controller, a_cluster_of_six_cores_takes_the_wide_layout)
+{
+    const soc_params soc = two_clusters(2, 6);
+    power_controller pc("pc", soc);
+    test::unused_master m("m", pc.regs);
+    EXPECT_TRUE(pc.wide_layout());
+
+    // WAKE_INT_MASK bit n is CPU n's: bit 7 wakes cpu7 (core 5 of cluster 1) and no other.
+    pc.reg_write(power_controller::WAKE_INT_MASK, 1u << 7);
+    for (unsigned cpu = 0; cpu < 8; cpu++)
+        EXPECT_EQ(pc.wakeup_enabled(cpu), cpu == 7) << cpu;
+    pc.reg_write(power_controller::WAKE_INT_MASK, 1u << 2);
+    EXPECT_TRUE(pc.wakeup_enabled(2));
+    EXPECT_FALSE(pc.wakeup_enabled(7));
+
+    // BX_ADDR word n is CPU n's: cluster 1's six words follow cluster 0's two, 0x68..0x84.
+    for (unsigned cpu = 0; cpu < 8; cpu++)
+        pc.reg_write(power_controller::BX_ADDR + 4 * cpu, 0x1000 + cpu);
+    for (unsigned cpu = 0; cpu < 8; cpu++)
+        EXPECT_EQ(pc.reg_read(power_controller::BX_ADDR + 4 * cpu), 0x1000 + cpu) << cpu;
+    EXPECT_EQ(pc.guest_errors(), 0u);
+    pc.reg_write(power_controller::BX_ADDR + 4 * 8, 1); // no ninth CPU
+    EXPECT_EQ(pc.guest_errors(), 1u);
+}
+
+TEST(power_controller, four_cores_a_cluster_keep_tc2s_layout)
+{
+    const soc_params soc = two_clusters(4, 3);
+    power_controller pc("pc", soc);
+    test::unused_master m("m", pc.regs);
+    EXPECT_FALSE(pc.wide_layout());
+    // Core 1 of cluster 1 (cpu5): WAKE_INT_MASK bit 4 * 1 + 1, BX_ADDR at 0x68 + 16 + 4.
+    pc.reg_write(power_controller::WAKE_INT_MASK, 1u << power_controller::wake_cpu(1, 1));
+    EXPECT_EQ(power_controller::wake_cpu(1, 1), 5u);
+    for (unsigned cpu = 0; cpu < 7; cpu++)
+        EXPECT_EQ(pc.wakeup_enabled(cpu), cpu == 5) << cpu;
+    pc.reg_write(power_controller::BX_ADDR + 16 + 4, 0xabc);
+    EXPECT_EQ(pc.reg_read(power_controller::BX_ADDR + 16 + 4), 0xabcu);
+}
+
+} // namespace
+} // namespace blsim::model

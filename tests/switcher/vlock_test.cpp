@@ -1,11 +1,12 @@
 // tests/switcher/vlock_test.cpp -- the vlock voting algorithm under many interleavings.
 //
-// 2, 3 and 4 voters (SystemC threads standing for CPUs coming out of reset) run
+// 2 to 8 voters (SystemC threads standing for the CPUs of a cluster coming out of reset) run
 // bls_vlock_trylock() on one lock concurrently. Every shared-memory access takes a random
 // time drawn from a seeded generator and happens at a random point of it, so each round is a
 // different interleaving of the voters' loads and stores; WFE and SEV are modelled exactly
 // (an event register per CPU). Exactly one voter must win each contended round, and a voter
-// that arrives after the lock is taken must lose.
+// that arrives after the lock is taken must lose. Beyond 4 voters the voting flags take two
+// words, and the lock must wait for both.
 //
 // One SystemC elaboration per process: this executable holds a single TEST.
 #include <gtest/gtest.h>
@@ -25,7 +26,7 @@ namespace {
 using sc_core::sc_time;
 using sc_core::SC_NS;
 
-constexpr unsigned max_voters = 4;
+constexpr unsigned max_voters = BLS_VLOCK_MAX_VOTERS; // 8: a cluster's CPUs at most
 constexpr uint64_t lock_addr = 0x40;
 
 struct world {
@@ -35,14 +36,24 @@ struct world {
     std::mt19937_64 rng{12345};
     unsigned accesses = 0;
 
+    // Fixed timing instead (the adversarial round): each voter's accesses take its latency.
+    bool fixed = false;
+    std::array<sc_time, max_voters> latency{};
+
     sc_time random_ns(unsigned max_ns) { return sc_time(static_cast<double>(rng() % (max_ns + 1)), SC_NS); }
 };
 
 world& w_of(void* p) { return *static_cast<world*>(p); }
 
-// An access takes 1..9 ns, and happens at a random point inside that time.
-void timed_access(world& w)
+// An access takes 1..9 ns, and happens at a random point inside that time (with fixed timing:
+// the voter's latency, at its end).
+void timed_access(world& w, unsigned cpu)
 {
+    if (w.fixed) {
+        sc_core::wait(w.latency.at(cpu));
+        w.accesses++;
+        return;
+    }
     sc_time before = w.random_ns(8) + sc_time(1, SC_NS);
     sc_time after = w.random_ns(4);
     sc_core::wait(before);
@@ -50,24 +61,26 @@ void timed_access(world& w)
     (void)after;
 }
 
-uint32_t shm_read(void* p, unsigned, uint64_t addr, unsigned bytes)
+uint32_t shm_read(void* p, unsigned cpu, uint64_t addr, unsigned bytes)
 {
     world& w = w_of(p);
-    timed_access(w);
+    timed_access(w, cpu);
     uint32_t v = 0;
     for (unsigned i = 0; i < bytes; i++)
         v |= static_cast<uint32_t>(w.mem.at(addr + i)) << (8 * i);
-    sc_core::wait(w.random_ns(4));
+    if (!w.fixed)
+        sc_core::wait(w.random_ns(4));
     return v;
 }
 
-void shm_write(void* p, unsigned, uint64_t addr, unsigned bytes, uint32_t v)
+void shm_write(void* p, unsigned cpu, uint64_t addr, unsigned bytes, uint32_t v)
 {
     world& w = w_of(p);
-    timed_access(w);
+    timed_access(w, cpu);
     for (unsigned i = 0; i < bytes; i++)
         w.mem.at(addr + i) = static_cast<uint8_t>(v >> (8 * i));
-    sc_core::wait(w.random_ns(4));
+    if (!w.fixed)
+        sc_core::wait(w.random_ns(4));
 }
 
 void wfe(void* p, unsigned cpu)
@@ -131,6 +144,7 @@ struct arena : sc_core::sc_module {
     sc_core::sc_event start[max_voters];
     sc_core::sc_event finished;
     unsigned done = 0;
+    int slow_won = -1, quick_won = -1; // the adversarial round's outcome
 
     explicit arena(sc_core::sc_module_name n, world& wd) : sc_module(n), w(wd)
     {
@@ -156,6 +170,7 @@ struct arena : sc_core::sc_module {
     {
         for (unsigned n = 2; n <= max_voters; n++) {
             nvoters = n;
+            hw.ncpus = n; // one cluster of n CPUs (cpu_cluster[] is all 0)
             for (unsigned round = 0; round < 3000; round++) {
                 w.mem.fill(0);
                 w.event_reg.fill(false);
@@ -187,6 +202,29 @@ struct arena : sc_core::sc_module {
                 nvoters = n;
             }
         }
+        adversarial_round();
+    }
+
+    // Voter 5 of 8 (its flag in the second word) is slow, 100 ns an access; voter 0 takes 5 ns
+    // and arrives at 220 ns, when voter 5 has found the owner byte free (at 200 ns) but not yet
+    // written it (300 ns). Voter 0 takes the lock by 235 ns and must then wait for voter 5's
+    // flag, in the second word, to fall (400 ns): the owner byte is then voter 5's, who wins.
+    // A lock that looked at the first word only would let both win.
+    void adversarial_round()
+    {
+        w.fixed = true;
+        w.latency.fill(sc_time(5, SC_NS));
+        w.latency[5] = sc_time(100, SC_NS);
+        w.mem.fill(0);
+        w.event_reg.fill(false);
+        hw.ncpus = 8;
+        nvoters = 2;
+        done = 0;
+        start[5].notify(sc_core::SC_ZERO_TIME);
+        start[0].notify(sc_time(220, SC_NS));
+        wait(finished);
+        slow_won = outcome[5] == 0;
+        quick_won = outcome[0] == 0;
     }
 };
 
@@ -206,7 +244,9 @@ TEST(vlock, exactly_one_winner_under_random_interleavings)
         for (unsigned v = 0; v < n; v++)
             EXPECT_GT(t.wins[v], 0u) << n << " voters, voter " << v;
     }
-    EXPECT_GT(w.accesses, 9000u * 6);
+    EXPECT_GT(w.accesses, 21000u * 6);
+    EXPECT_EQ(a.slow_won, 1);
+    EXPECT_EQ(a.quick_won, 0);
 }
 
 } // namespace

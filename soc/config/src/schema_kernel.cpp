@@ -323,7 +323,7 @@ schema<model::fault_params> faults_schema()
                              "targeting it, its WAKE_INT_MASK bit set) becomes true");
     up.real("timeout_us", &model::power_up_fail_params::timeout_us, 1, 1e6, "us",
             "The power controller's own timeout: this long after a failed power-up attempt it gives up on "
-            "it, sets the core's error bit (16 + 4 * cluster + core) in PWC_STATUS, raises its interrupt, "
+            "it, sets the core's error bit (16 + 4 * cluster + core; 16 + CPU number with a cluster of more than 4 cores) in PWC_STATUS, raises its interrupt, "
             "and tries again while the core's wake-up stays armed.");
     schema<model::fault_trigger> lost;
     fault_trigger_fields(lost, "each target of a GICD_SGIR write that is powered off at that moment; the "

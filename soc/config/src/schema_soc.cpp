@@ -186,7 +186,7 @@ schema<model::cluster_params> cluster_schema()
     s.text("name", &p::name, "Cluster name, used in results and in --set paths.", true)
         .text("core_type", &p::core_type, "Core type, informational (e.g. cortex-a15).")
         .integer("cores", &p::cores, 1, BLS_MAX_CPUS_PER_CLUSTER, "",
-                 "Number of cores (a limit of this model, not of the architecture).", true)
+                 "Number of cores (up to a DynamIQ cluster's 8; the GIC-400 serves 8 in all).", true)
         .integer("capacity_dmips_mhz", &p::capacity_dmips_mhz, 1, 4096, "DMIPS/MHz (normalised)",
                  "Per-MHz capacity, as the device tree's capacity-dmips-mhz.", true)
         .integer("boot_freq_mhz", &p::boot_freq_mhz, 0, 10000, "MHz",

@@ -52,6 +52,7 @@ void device_tree(bls_kernel_config& kc, const model::soc_params& soc, const mode
     kc.hw.nclusters = static_cast<unsigned>(soc.clusters.size());
     for (unsigned cpu = 0; cpu < pc.ncpus(); cpu++)
         kc.hw.cpu_cluster[cpu] = pc.cluster_of(cpu);
+    kc.hw.spc_wide = pc.wide_layout() ? 1u : 0u;
     for (std::size_t i = 0; i < soc.clusters.size(); i++)
         kc.hw.cluster_cci_port[i] = static_cast<unsigned>(soc.clusters[i].cci_port);
     kc.hw.gic_dist_base = static_cast<std::uint64_t>(soc.gic.dist_base);

@@ -21,6 +21,9 @@ static_assert(BLS_SPC_PWC_STATUS == spc::PWC_STATUS && BLS_SPC_WAKE_INT_MASK == 
 static_assert(BLS_SPC_PWRDN_EN(0) == spc::PWRDN_EN && BLS_SPC_PWRDN_EN(1) == spc::PWRDN_EN + 4);
 static_assert(BLS_SPC_BX_ADDR(0, 0) == spc::BX_ADDR && BLS_SPC_BX_ADDR(1, 2) == spc::BX_ADDR + 16 + 8);
 static_assert(BLS_SPC_STAT_COMPLETE(1) == spc::stat_complete(1) && BLS_SPC_STAT_ERR(1) == spc::stat_err(1));
+static_assert(BLS_SPC_BX_ADDR_WIDE(3) == spc::BX_ADDR + 12 && BLS_SPC_WAKE_CPU_WIDE(5) == 1u << 5 &&
+              BLS_SPC_STAT_PWRUP_ERR_WIDE(5) == 1u << 21 && BLS_SPC_WIDE_MAX_CPUS == spc::max_cpus_wide);
+static_assert(BLS_MAX_CPUS_PER_CLUSTER == spc::max_cores_per_cluster && BLS_MAX_CLUSTERS == spc::max_clusters);
 
 struct platform_ops_impl {
     static platform& self(void* plat) { return *static_cast<platform*>(plat); }

@@ -30,6 +30,7 @@ struct bls_hw {
 	unsigned spc_irq;  /* its completion interrupt: a level-sensitive SPI */
 	unsigned timer_ppi; /* the per-CPU timer interrupt (30 on ARMv7 generic timers) */
 	unsigned gic_nirqs; /* interrupts the distributor implements: 32 + SPIs */
+	unsigned spc_wide;  /* the power controller has the wide layout (bls/spc.h): a cluster of more than 4 cores */
 	unsigned mutant;    /* enum bls_mutant: a known-bad variant to run (bls/mutant.h); 0: none */
 };
 
@@ -42,6 +43,15 @@ static inline unsigned bls_hw_cpu_index(const struct bls_hw *hw, unsigned cpu)
 		if (hw->cpu_cluster[c] == hw->cpu_cluster[cpu])
 			i++;
 	return i;
+}
+
+/* bls_hw_cluster_cpus - how many CPUs cluster @cl has. */
+static inline unsigned bls_hw_cluster_cpus(const struct bls_hw *hw, unsigned cl)
+{
+	unsigned n = 0;
+	for (unsigned c = 0; c < hw->ncpus; c++)
+		n += hw->cpu_cluster[c] == cl;
+	return n;
 }
 
 /* GICv2 register offsets used here (architecture specification). */

@@ -18,7 +18,10 @@
 #ifndef BLS_MCPM_H
 #define BLS_MCPM_H
 
+#include <assert.h>
+
 #include "bls/hw.h"
+#include "bls/vlock.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,13 +46,21 @@ enum bls_mcpm_inbound_state {
 
 /* Shared-memory layout, offsets from hw->shm_base. Each field in its own word. */
 #define BLS_MCPM_CPU_STATE(cl, i) (0x000u + 0x40u * (cl) + 4u * (i))
-#define BLS_MCPM_CLUSTER_STATE(cl) (0x000u + 0x40u * (cl) + 0x10u)
-#define BLS_MCPM_INBOUND_STATE(cl) (0x000u + 0x40u * (cl) + 0x14u)
+#define BLS_MCPM_CLUSTER_STATE(cl) (0x000u + 0x40u * (cl) + 0x20u)
+#define BLS_MCPM_INBOUND_STATE(cl) (0x000u + 0x40u * (cl) + 0x24u)
 #define BLS_MCPM_ENTRY_VECTOR(cl, i) (0x100u + 4u * (BLS_MAX_CPUS_PER_CLUSTER * (cl) + (i)))
 #define BLS_MCPM_POKE_ADDR(cl, i) (0x200u + 8u * (BLS_MAX_CPUS_PER_CLUSTER * (cl) + (i)))
 #define BLS_MCPM_POKE_VALUE(cl, i) (BLS_MCPM_POKE_ADDR(cl, i) + 4u)
-#define BLS_MCPM_FIRST_MAN_LOCK(cl) (0x300u + 8u * (cl))
+#define BLS_MCPM_FIRST_MAN_LOCK(cl) (0x300u + 0x10u * (cl))
 #define BLS_MCPM_SHM_BYTES 0x400u
+/* Each block holds what the maxima need (bls/types.h, bls/vlock.h): */
+static_assert(BLS_MCPM_CPU_STATE(0, BLS_MAX_CPUS_PER_CLUSTER) <= BLS_MCPM_CLUSTER_STATE(0) &&
+		       BLS_MCPM_INBOUND_STATE(BLS_MAX_CLUSTERS - 1) < 0x100u &&
+		       BLS_MCPM_ENTRY_VECTOR(BLS_MAX_CLUSTERS, 0) <= 0x200u &&
+		       BLS_MCPM_POKE_ADDR(BLS_MAX_CLUSTERS, 0) <= 0x300u &&
+		       BLS_MCPM_FIRST_MAN_LOCK(1) - BLS_MCPM_FIRST_MAN_LOCK(0) >= BLS_VLOCK_SIZE &&
+		       BLS_MCPM_FIRST_MAN_LOCK(BLS_MAX_CLUSTERS) <= BLS_MCPM_SHM_BYTES,
+	      "MCPM's shared-memory blocks overlap");
 
 /* Where a CPU powered up by MCPM resumes, as the power controller's resume address
  * (mcpm_entry_point's physical address in Linux). In the model execution always resumes in

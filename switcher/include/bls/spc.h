@@ -35,6 +35,34 @@ extern "C" {
 /* WAKE_INT_MASK: core k of cluster c, and the global wake-ups (watchdog, global timer). */
 #define BLS_SPC_WAKE_CPU(c, k) (1u << ((c) < 2u ? 4u * (c) + (k) : 16u + 4u * ((c) - 2u) + (k)))
 #define BLS_SPC_WAKE_GLOBAL (3u << 10)
+/* The wide layout, the model's extension for SoCs with a cluster of more than 4 cores (none on
+ * TC2; hw->spc_wide says which layout the power controller has): the per-core fields are
+ * indexed by the CPU's number n (0..7), not by cluster and core. BX_ADDR words at 0x68 + 4n,
+ * WAKE_INT_MASK bit n (the global wake-ups stay at bits 10-11), PWC_STATUS power-up error bit
+ * 16 + n. The other registers are TC2's. */
+#define BLS_SPC_WIDE_MAX_CPUS 8u
+#define BLS_SPC_BX_ADDR_WIDE(n) (0x68u + 4u * (n))
+#define BLS_SPC_WAKE_CPU_WIDE(n) (1u << (n))
+#define BLS_SPC_STAT_PWRUP_ERR_WIDE(n) (1u << (16u + (n)))
+
+/* The per-core fields of CPU @cpu in the layout @hw's power controller has. */
+static inline uint32_t bls_spc_bx_addr(const struct bls_hw *hw, unsigned cpu)
+{
+	return hw->spc_wide ? BLS_SPC_BX_ADDR_WIDE(cpu)
+			    : BLS_SPC_BX_ADDR(hw->cpu_cluster[cpu], bls_hw_cpu_index(hw, cpu));
+}
+
+static inline uint32_t bls_spc_wake_cpu(const struct bls_hw *hw, unsigned cpu)
+{
+	return hw->spc_wide ? BLS_SPC_WAKE_CPU_WIDE(cpu)
+			    : BLS_SPC_WAKE_CPU(hw->cpu_cluster[cpu], bls_hw_cpu_index(hw, cpu));
+}
+
+static inline uint32_t bls_spc_stat_pwrup_err(const struct bls_hw *hw, unsigned cpu)
+{
+	return hw->spc_wide ? BLS_SPC_STAT_PWRUP_ERR_WIDE(cpu)
+			    : BLS_SPC_STAT_PWRUP_ERR(hw->cpu_cluster[cpu], bls_hw_cpu_index(hw, cpu));
+}
 
 /* bls_spc_cpu_wakeup_irq - let an interrupt wake @target from power-down (@set), or not.
  * Runs on @cpu. */

@@ -17,7 +17,7 @@ extern "C" {
  * after initialisation. The configuration loader rejects larger systems with a message that
  * names the limit as ours, not the architecture's. */
 #define BLS_MAX_CLUSTERS 4
-#define BLS_MAX_CPUS_PER_CLUSTER 4
+#define BLS_MAX_CPUS_PER_CLUSTER 8 /* a DynamIQ cluster's limit */
 #define BLS_MAX_CPUS (BLS_MAX_CLUSTERS * BLS_MAX_CPUS_PER_CLUSTER)
 /* Tasks: 71 times the largest public rt-app use case (camera, 57 threads). The scheduler's
  * cost per scheduling point grows with the tasks queued on or asleep on that CPU (plus a word

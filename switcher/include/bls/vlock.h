@@ -10,8 +10,9 @@
  *
  * Layout in shared memory, BLS_VLOCK_SIZE bytes at @lock: the owner byte at offset 0 (0: no
  * owner; a voter's id is its index + BLS_VLOCK_VOTING_OFFSET, so zeroed memory is an
- * unlocked lock), then one voting byte per voter at offset BLS_VLOCK_VOTING_OFFSET, read as one
- * 32-bit word when waiting for voters.
+ * unlocked lock), then one voting byte per voter at offset BLS_VLOCK_VOTING_OFFSET, read as
+ * 32-bit words when waiting for voters: as many words as the voters' cluster needs (one for
+ * up to 4 CPUs, two for up to 8), as Linux sizes VLOCK_VOTING_SIZE by its CPUs per cluster.
  */
 #ifndef BLS_VLOCK_H
 #define BLS_VLOCK_H
@@ -23,11 +24,11 @@ extern "C" {
 #endif
 
 #define BLS_VLOCK_VOTING_OFFSET 4u
-#define BLS_VLOCK_MAX_VOTERS 4u
-#define BLS_VLOCK_SIZE 8u
+#define BLS_VLOCK_MAX_VOTERS BLS_MAX_CPUS_PER_CLUSTER
+#define BLS_VLOCK_SIZE (BLS_VLOCK_VOTING_OFFSET + BLS_VLOCK_MAX_VOTERS)
 
-/* bls_vlock_trylock - contend for @lock as voter @voter (0..3, the CPU's index in its
- * cluster), running on @cpu. Returns 0 when this voter won, nonzero otherwise. A loser does
+/* bls_vlock_trylock - contend for @lock as voter @voter (the CPU's index in its cluster),
+ * running on @cpu; the voters are the CPUs of @cpu's cluster. Returns 0 when this voter won, nonzero otherwise. A loser does
  * not retry: the caller decides (MCPM's losers wait for the winner's result instead). */
 int bls_vlock_trylock(const struct bls_hw *hw, unsigned cpu, uint64_t lock, unsigned voter);
 

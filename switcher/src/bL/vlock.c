@@ -38,9 +38,13 @@ int bls_vlock_trylock(const struct bls_hw *hw, unsigned cpu, uint64_t lock, unsi
 		wr(hw, cpu, my_flag, 1, 0);
 	hw->ops->cpu_send_event(hw->plat, cpu);
 
-	/* Wait until nobody is still voting; the owner byte then holds the result. */
-	while (rd(hw, cpu, lock + BLS_VLOCK_VOTING_OFFSET, 4) != 0)
-		hw->ops->cpu_wait_for_event(hw->plat, cpu);
+	/* Wait until nobody is still voting; the owner byte then holds the result. The flags
+	 * are read a word (4 voters) at a time, each word until it is clear, as vlock.S does. */
+	const unsigned words = (bls_hw_cluster_cpus(hw, hw->cpu_cluster[cpu]) + 3u) / 4u;
+	BLS_CHECK(hw, cpu, words >= 1 && voter < 4u * words);
+	for (unsigned w = 0; w < words; w++)
+		while (rd(hw, cpu, lock + BLS_VLOCK_VOTING_OFFSET + 4u * w, 4) != 0)
+			hw->ops->cpu_wait_for_event(hw->plat, cpu);
 
 	return rd(hw, cpu, lock, 1) == my_id ? 0 : 1;
 }

@@ -21,7 +21,7 @@ static void wake_mask_update(const struct bls_hw *hw, unsigned cpu, uint32_t bit
 
 void bls_spc_cpu_wakeup_irq(const struct bls_hw *hw, unsigned cpu, unsigned target, int set)
 {
-	wake_mask_update(hw, cpu, BLS_SPC_WAKE_CPU(hw->cpu_cluster[target], bls_hw_cpu_index(hw, target)), set);
+	wake_mask_update(hw, cpu, bls_spc_wake_cpu(hw, target), set);
 }
 
 void bls_spc_global_wakeup_irq(const struct bls_hw *hw, unsigned cpu, int set)
@@ -31,7 +31,7 @@ void bls_spc_global_wakeup_irq(const struct bls_hw *hw, unsigned cpu, int set)
 
 void bls_spc_set_resume_addr(const struct bls_hw *hw, unsigned cpu, unsigned target, uint32_t addr)
 {
-	spc_write(hw, cpu, BLS_SPC_BX_ADDR(hw->cpu_cluster[target], bls_hw_cpu_index(hw, target)), addr);
+	spc_write(hw, cpu, bls_spc_bx_addr(hw, target), addr);
 }
 
 void bls_spc_powerdown(const struct bls_hw *hw, unsigned cpu, unsigned cluster, int enable)

@@ -652,7 +652,7 @@ static void power_up_failed(struct bls_kernel *k, unsigned cpu, uint32_t status)
 {
 	const struct bls_hw *hw = &k->cfg.hw;
 	for (unsigned c = 0; c < hw->ncpus; c++) {
-		if (!(status & BLS_SPC_STAT_PWRUP_ERR(hw->cpu_cluster[c], bls_hw_cpu_index(hw, c))))
+		if (!(status & bls_spc_stat_pwrup_err(hw, c)))
 			continue;
 		k->ops->trace(k->plat, cpu, BLS_TRACE_GUEST_ERROR, BLS_GUEST_POWER_UP_FAILED, c);
 		bls_mcpm_cpu_power_up_failed(&k->mcpm, cpu, c);

@@ -123,7 +123,7 @@ int bls_sched_set_placement(struct bls_sched *s, enum bls_placement p, uint64_t 
 
 int bls_sched_add_task(struct bls_sched *s, const struct bls_sched_task_config *tc, uint64_t now_ns)
 {
-	const uint32_t all = (1u << s->cfg.ncpus) - 1u;
+	const uint32_t all = s->cfg.ncpus >= 32 ? ~0u : (1u << s->cfg.ncpus) - 1u;
 	if (s->ntasks == BLS_MAX_TASKS || tc->nice < -20 || tc->nice > 19 || (tc->affinity & ~all) ||
 	    (tc->group != 0 && tc->group >= s->cfg.ngroups))
 		return -BLS_EINVAL;

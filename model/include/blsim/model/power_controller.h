@@ -15,6 +15,9 @@
 //                bits 10-11 the global wake-ups (kept, no effect here)
 //   0x30 + 4*c   PWRDN_EN of cluster c: it powers down when its last core does
 //   0x68 + 16*c + 4*k   BX_ADDR of core k of cluster c: where it resumes (kept, no effect)
+// With a cluster of more than 4 cores (none on TC2) the per-core fields take the *wide layout*
+// (wide_layout(); bls/spc.h), indexed by the CPU's number n, 0..7: WAKE_INT_MASK bit n,
+// PWC_STATUS power-up error bit 16 + n, BX_ADDR at 0x68 + 4n. The rest is as above.
 // One DVFS engine serves every cluster: one transition at a time, a completion interrupt at
 // its end (a level line to the GIC). A PERF_LVL write while one is in flight is a guest error
 // and is ignored, as software must serialise (Linux holds a semaphore).
@@ -82,7 +85,8 @@ public:
         return cluster < 2 ? 4 * cluster + core : 16 + 4 * (cluster - 2) + core;
     }
     static constexpr unsigned max_clusters = 4;          // what the register layout serves
-    static constexpr unsigned max_cores_per_cluster = 4; // ... each
+    static constexpr unsigned max_cores_per_cluster = 8; // ... each (more than 4: wide layout)
+    static constexpr unsigned max_cpus_wide = 8;         // ... in all, in the wide layout
     static constexpr std::uint32_t window_bytes = 0x100;
 
     tlm_utils::simple_target_socket<power_controller> regs;
@@ -104,6 +108,8 @@ public:
     unsigned ncpus() const { return static_cast<unsigned>(cpu_cluster_.size()); }
     unsigned nclusters() const { return static_cast<unsigned>(clusters_.size()); }
     unsigned cluster_of(unsigned cpu) const { return cpu_cluster_.at(cpu); }
+    // Whether the per-core fields have the wide layout (a cluster of more than 4 cores).
+    bool wide_layout() const { return wide_; }
 
     core_power core_state(unsigned cpu) const { return cores_.at(cpu); }
     cluster_power cluster_state(unsigned cluster) const;
@@ -166,6 +172,8 @@ private:
     void request_performance(unsigned cluster, std::uint32_t level);
     void set_irq(bool level);
     unsigned wake_bit(unsigned cpu) const;
+    std::uint32_t power_up_err_bit(unsigned cpu) const;
+    void declare_bx_addr(unsigned cluster);
 
     struct cluster_slot {
         std::string name;
@@ -195,6 +203,7 @@ private:
     clock_domain clock_;
     reg_table regs_;
     sc_core::sc_time access_time_; // of the register access being served
+    bool wide_ = false; // the wide layout
     std::uint32_t wake_mask_ = 0;
     std::uint32_t status_ = 0;
     bool irq_level_ = false;
