@@ -45,6 +45,12 @@ power_controller::power_controller(sc_core::sc_module_name name, const soc_param
     for (const cluster_params& cp : soc.clusters)
         wide_ = wide_ || cp.cores > 4;
     BLSIM_CHECK(!wide_ || cpu_cluster_.size() <= max_cpus_wide);
+    // The layout serves the topology: every CPU its own wake-up bit, apart from the global ones.
+    std::uint32_t wake_bits = 3u << 10;
+    for (unsigned cpu = 0; cpu < cpu_cluster_.size(); cpu++) {
+        BLSIM_CHECK(wake_bit(cpu) < 32 && !(wake_bits >> wake_bit(cpu) & 1u));
+        wake_bits |= 1u << wake_bit(cpu);
+    }
     regs.register_b_transport(this, &power_controller::b_transport);
     declare_registers();
     for (unsigned c = 0; c < clusters_.size(); c++)

@@ -180,4 +180,41 @@ TEST_F(run_test, socs_beyond_tc2_run_bbench_in_the_modes_that_make_sense)
     EXPECT_FALSE(fs::exists(dir / "refused" / "summary.json"));
 }
 
+TEST_F(run_test, a_cluster_of_six_cores_powers_its_fifth_and_sixth_down_and_up)
+{
+    // SC7180: six A55s in one cluster (cpu0-5), two A76s (cpu6-7). Cores 4 and 5 of the
+    // silver cluster exist only in the power controller's wide layout (bls/spc.h): had their
+    // wake-up bits or resume addresses landed on another core's, they would never wake, or
+    // wake the wrong core, and the run would stop on MCPM's checks.
+    const std::string soc = std::string(BLSIM_SOURCE_DIR) + "/configs/soc/sc7180.yaml";
+    for (const char* mode : {"hmp", "eas"}) {
+        SCOPED_TRACE(mode);
+        const fs::path out = dir / (std::string("sc7180-") + mode);
+        result r = blsim("run -q " + scenario("bbench-hmp.yaml") + " --out " + out.string() + " --set soc=" + soc +
+                         " --set mode=" + mode + " --set duration_s=20");
+        ASSERT_EQ(r.status, 0) << r.err;
+        const json s = json::parse(slurp(out / "summary.json"));
+        const json& cores = s["residency_s"]["cores"];
+        ASSERT_EQ(cores.size(), 8u);
+        for (const char* cpu : {"cpu0", "cpu3", "cpu4", "cpu5"})
+            EXPECT_EQ(cores[cpu]["cluster"], "silver") << cpu;
+        EXPECT_EQ(cores["cpu6"]["cluster"], "gold");
+        for (const char* cpu : {"cpu4", "cpu5"}) {
+            EXPECT_GT(s["idle"][cpu]["cpu-sleep"]["entries"].get<int>(), 0) << cpu; // powered down ...
+            EXPECT_GT(cores[cpu]["on"].get<double>(), 0) << cpu;                     // ... and up
+        }
+        EXPECT_GT(s["migrations"]["up"].get<int>(), 0);
+        EXPECT_GT(s["migrations"]["down"].get<int>(), 0);
+        EXPECT_EQ(s["power_controller"]["guest_errors"], 0);
+    }
+    // The switcher's modes: refused where the SoC's tables make them impossible.
+    result r = blsim("run -q " + scenario("bbench-hmp.yaml") + " --out " + (dir / "iks").string() + " --set soc=" +
+                     soc + " --set mode=iks");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("sc7180.yaml:92:20: soc.clusters[0].opps[9].freq_mhz: with the switcher, the little "
+                         "cluster's OPPs at half their frequency"),
+              std::string::npos)
+        << r.err;
+}
+
 } // namespace
