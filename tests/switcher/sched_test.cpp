@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <random>
+#include <utility>
 #include <vector>
 
 #include <bls/sched.h>
@@ -467,6 +469,87 @@ TEST(sched, the_checks_find_what_the_sets_and_the_counts_disagree_on)
     bad = s;
     bad.online = 2u; // cpu0 offline, holding its tasks
     EXPECT_FALSE(bls_sched_rq_consistent(&bad, 1));
+    // cpu0's fair heap: tasks 1 and 2 (running), 1 at the root (less vruntime: 2 ran).
+    ASSERT_EQ(s.rq[0].fair_nr, 2u);
+    bad = s;
+    bad.rq[0].fair_nr = 1; // task 2 lost from the heap
+    EXPECT_FALSE(bls_sched_rq_consistent(&bad, 0));
+    bad = s;
+    std::swap(bad.fair_heap[0][0], bad.fair_heap[0][1]); // out of order (and its places stale)
+    EXPECT_TRUE(bls_sched_rq_consistent(&bad, 0));       // what only the whole check sees
+    EXPECT_FALSE(bls_sched_no_task_lost(&bad));
+}
+
+// Issue 26: each CPU's queued CFS tasks are kept in (vruntime, id) order as a heap. Under a
+// seeded storm of every operation that moves a task or its vruntime (wake-ups with placement,
+// runs, sleeps, expiries, yields, affinity changes, balancing, CPUs going offline and back), the
+// whole check -- the heap holds exactly the queued CFS tasks, each at its recorded place, no
+// child before its parent -- holds after each; and the pick is the least (vruntime, id).
+TEST(sched, the_queues_stay_in_vruntime_order_whatever_moves)
+{
+    static bls_sched s;
+    const bls_sched_config c = config(3);
+    ASSERT_EQ(bls_sched_init(&s, &c, 7u, 0), 0);
+    constexpr unsigned n = 300;
+    for (unsigned i = 0; i < n; i++)
+        ASSERT_EQ(add(s, static_cast<int>(i % 7) - 3), (int)i);
+    std::mt19937 rng(26);
+    uint64_t t = 0;
+    unsigned checked_picks = 0;
+    for (unsigned step = 0; step < 20000; step++) {
+        t += rng() % (2 * ms);
+        const unsigned cpu = rng() % 3, op = rng() % 8;
+        const int curr = s.rq[cpu].curr;
+        switch (op) {
+        case 0:
+        case 1: { // a wake-up: a new or sleeping task
+            const unsigned id = rng() % n;
+            if (s.task[id].state == BLS_TASK_NEW || s.task[id].state == BLS_TASK_SLEEPING)
+                bls_sched_wake(&s, id, t, t);
+            break;
+        }
+        case 2:
+            if (curr >= 0)
+                bls_sched_sleep(&s, cpu, t, t + rng() % (20 * ms));
+            break;
+        case 3:
+            bls_sched_expire(&s, cpu, t);
+            break;
+        case 4:
+            if (curr >= 0)
+                bls_sched_yield(&s, cpu, t);
+            break;
+        case 5:
+            if (curr >= 0)
+                bls_sched_set_affinity(&s, cpu, t, (rng() % 7) + 1);
+            break;
+        case 6:
+            bls_sched_balance(&s, cpu, t);
+            break;
+        default:
+            if (step % 1000 == 999) { // cpu2 goes offline, and comes back
+                bls_sched_set_online(&s, s.online == 7u ? 3u : 7u, t);
+                for (unsigned k = 0; k < 3; k++)
+                    bls_sched_pick(&s, k, t);
+            }
+            break;
+        }
+        if (!(s.online >> cpu & 1u))
+            continue;
+        const int picked = bls_sched_pick(&s, cpu, t);
+        ASSERT_TRUE(bls_sched_no_task_lost(&s)) << "step " << step;
+        // A CFS task newly picked, no yield in the way: the least (vruntime, id) queued.
+        if (picked >= 0 && picked != curr && s.rq[cpu].skip < 0) {
+            int least = -1;
+            for (unsigned i = 0; i < n; i++)
+                if (s.task[i].state == BLS_TASK_RUNNABLE && s.task[i].cpu == cpu &&
+                    (least < 0 || s.task[i].vruntime < s.task[least].vruntime))
+                    least = (int)i;
+            ASSERT_EQ(picked, least) << "step " << step;
+            checked_picks++;
+        }
+    }
+    EXPECT_GT(checked_picks, 100u);
 }
 
 } // namespace

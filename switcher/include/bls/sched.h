@@ -27,6 +27,8 @@
 
 #include <stdint.h>
 
+#include <assert.h>
+
 #include "bls/pelt.h"
 #include "bls/tunable.h"
 #include "bls/types.h"
@@ -195,6 +197,7 @@ struct bls_sched_task {
 	enum bls_sched_policy policy;
 	unsigned rt_priority;
 	uint64_t vruntime;     /* ns weighted by NICE_0_WEIGHT / weight, in its run queue's frame */
+	unsigned fair_pos;     /* a queued CFS task's place in its CPU's fair_heap (internal) */
 	uint64_t wake_at_ns;   /* SLEEPING: when its timer fires */
 	int in_iowait;         /* SLEEPING in a wait for block I/O: counted in its CPU's nr_iowait */
 	unsigned event;        /* BLOCKED: on what */
@@ -229,6 +232,7 @@ struct bls_rq {
 	unsigned dl_nr_running;  /* of which deadline ... */
 	unsigned dl_nr_throttled; /* ... of which throttled (queued, waiting for their budget) */
 	int skip;                /* a CFS task that yielded: picked last while others wait; -1 */
+	unsigned fair_nr;        /* CFS tasks queued, curr included: its fair_heap's size */
 	unsigned long weight;    /* the CFS ones' weights' sum */
 	uint64_t min_vruntime;
 	uint64_t exec_start_ns;  /* when curr got the CPU (its slice's start) */
@@ -310,11 +314,19 @@ struct bls_sched {
 	uint64_t ev_dropped;
 	unsigned nev;
 	/* Last, and not zeroed by bls_sched_init: only task[0..ntasks) (each zeroed as it is
-	 * added) and ev[0..nev) are ever read. */
+	 * added), ev[0..nev) and fair_heap[cpu][0..rq[cpu].fair_nr) are ever read. */
 	struct bls_sched_task task[BLS_MAX_TASKS];
 	/* recorded events, drained by the caller: bls_sched_take_events() */
 	struct { unsigned kind, a, b; } ev[BLS_SCHED_MAX_EVENTS];
+	/* Each CPU's queued CFS tasks (running or waiting), a binary min-heap ordered by
+	 * (vruntime, id): the least entitled is at the root, the next among the root's children,
+	 * so picking costs O(1) and a change O(log n) however many are queued, with ties going to
+	 * the lower id as a scan in id order gives them (docs/os.md, "Run-queue data
+	 * structures"). Linux keeps an rbtree, curr out of it; here curr stays in, its key
+	 * updated as it runs. */
+	uint16_t fair_heap[BLS_MAX_CPUS][BLS_MAX_TASKS];
 };
+static_assert(BLS_MAX_TASKS <= 65536, "fair_heap holds task ids in 16 bits");
 
 /* bls_sched_init - @cfg's run queues, every CPU of @online online and idle since @now_ns.
  * Returns 0 or -BLS_EINVAL. */

@@ -207,6 +207,7 @@ static void update_curr(struct bls_sched *s, unsigned cpu, uint64_t now)
 		return;
 	}
 	t->vruntime += delta * BLS_NICE_0_WEIGHT / t->weight;
+	sched_fair_key_changed(s, (unsigned)rq->curr);
 	sched_pelt_sync(s, (unsigned)rq->curr, now);
 	if (rq->nr_running == 1) {
 		if (t->vruntime > rq->min_vruntime)
@@ -220,14 +221,9 @@ static void update_curr(struct bls_sched *s, unsigned cpu, uint64_t now)
 static void update_min_vruntime(struct bls_sched *s, unsigned cpu)
 {
 	struct bls_rq *rq = &s->rq[cpu];
-	uint64_t least = UINT64_MAX;
-	for_each_task(s, i, SCHED_QUEUED(s, cpu)) {
-		const struct bls_sched_task *t = &s->task[i];
-		if (sched_is_fair(t) && t->vruntime < least)
-			least = t->vruntime;
-	}
-	if (least != UINT64_MAX && least > rq->min_vruntime)
-		rq->min_vruntime = least;
+	const int first = sched_fair_first_but(s, cpu, NO_TASK);
+	if (first != NO_TASK && s->task[first].vruntime > rq->min_vruntime)
+		rq->min_vruntime = s->task[first].vruntime;
 }
 
 /* Group scheduling, flattened (docs/os.md, "Task groups"): a group is an entity of its parent
@@ -372,6 +368,7 @@ static void renormalise(struct bls_sched *s, unsigned id, unsigned from, unsigne
 	struct bls_sched_task *t = &s->task[id];
 	const uint64_t a = s->rq[from].min_vruntime, b = s->rq[to].min_vruntime;
 	t->vruntime = t->vruntime >= a ? t->vruntime - a + b : b;
+	sched_fair_key_changed(s, id); /* a queued one is still in @from's heap */
 }
 
 void sched_migrate(struct bls_sched *s, unsigned id, unsigned to, uint64_t now)
@@ -551,7 +548,7 @@ static int wake(struct bls_sched *s, unsigned id, uint64_t now, uint64_t woken_a
 	const uint64_t credit = s->cfg.latency_ns / 2;
 	uint64_t floor = fresh ? rq->min_vruntime : (rq->min_vruntime > credit ? rq->min_vruntime - credit : 0);
 	if (fresh || t->vruntime < floor)
-		t->vruntime = floor;
+		t->vruntime = floor; /* not queued yet: its key is read as it is */
 	enqueue(s, id, cpu, now);
 	t->woken_at_ns = woken_at <= now ? woken_at : now;
 	t->latency_pending = 1;
@@ -605,27 +602,14 @@ uint32_t bls_sched_signal(struct bls_sched *s, unsigned event, int all, uint64_t
 
 /* --- the scheduling point --------------------------------------------------------------- */
 
-/* The most entitled CFS task of @cpu (least vruntime), passing over @skip when another is
- * found; NO_TASK when none. */
-static int leftmost_but(const struct bls_sched *s, unsigned cpu, int skip)
-{
-	int best = NO_TASK;
-	for_each_task(s, i, SCHED_QUEUED(s, cpu)) {
-		const struct bls_sched_task *t = &s->task[i];
-		if (sched_is_fair(t) && (int)i != skip && (best == NO_TASK || t->vruntime < s->task[best].vruntime))
-			best = (int)i;
-	}
-	return best;
-}
-
 /* The CFS task @cpu runs next (pick_next_entity): the most entitled, unless it yielded (the
  * skip buddy) and the next one is within a wake-up granularity of it. */
 static int leftmost(const struct bls_sched *s, unsigned cpu)
 {
-	const int left = leftmost_but(s, cpu, NO_TASK), skip = s->rq[cpu].skip;
+	const int left = sched_fair_first_but(s, cpu, NO_TASK), skip = s->rq[cpu].skip;
 	if (left == NO_TASK || left != skip)
 		return left;
-	const int second = leftmost_but(s, cpu, skip);
+	const int second = sched_fair_first_but(s, cpu, skip);
 	if (second == NO_TASK)
 		return left;
 	const struct bls_sched_task *l = &s->task[left], *r = &s->task[second];
@@ -1035,7 +1019,8 @@ int bls_sched_no_task_lost(const struct bls_sched *s)
 	for (unsigned c = 0; c < s->cfg.ncpus; c++)
 		if (s->rq[c].nr_running != nr[c] || s->rq[c].rt_nr_running != rt[c] || s->rq[c].weight != weight[c] ||
 		    s->rq[c].nr_iowait != iowait[c] || s->rq[c].dl_nr_running != dl[c] ||
-		    s->rq[c].dl_nr_throttled != dl_thr[c] || !bls_sched_rq_consistent(s, c))
+		    s->rq[c].dl_nr_throttled != dl_thr[c] || !bls_sched_rq_consistent(s, c) ||
+		    !sched_fair_heap_consistent(s, c))
 			return 0; /* counts a task it does not hold, or holds one it does not count */
 	for (unsigned c = 0; c < s->cfg.ncpus; c++)
 		if ((s->wake_min_valid >> c & 1u) && s->wake_min_ns[c] != wake[c])
@@ -1046,13 +1031,14 @@ int bls_sched_no_task_lost(const struct bls_sched *s)
 int bls_sched_rq_consistent(const struct bls_sched *s, unsigned cpu)
 {
 	const struct bls_rq *rq = &s->rq[cpu];
-	/* Its count is its set's size, and its running task is in it (word by word: this runs
-	 * at every scheduling point; the classes' counts and the weights are the whole check's). */
+	/* Its count is its set's size and its heap's, and its running task is in it (word by
+	 * word: this runs at every scheduling point; the classes' counts and the weights are the
+	 * whole check's). */
 	unsigned nr = 0;
 	for (unsigned w = 0, nw = (s->ntasks + 63) / 64; w < nw; w++)
-		nr += (unsigned)__builtin_popcountll(s->in_state[sched_state_index(BLS_TASK_RUNNABLE)][w] &
-						     s->on_cpu[cpu][w]);
-	if (nr != rq->nr_running || rq->rt_nr_running + rq->dl_nr_running > nr || rq->dl_nr_throttled > rq->dl_nr_running)
+		nr += sched_popcount(s->in_state[sched_state_index(BLS_TASK_RUNNABLE)][w] & s->on_cpu[cpu][w]);
+	if (nr != rq->nr_running || rq->rt_nr_running + rq->dl_nr_running > nr || rq->dl_nr_throttled > rq->dl_nr_running ||
+	    rq->fair_nr != sched_cfs_nr(rq))
 		return 0;
 	if (rq->curr != NO_TASK && (s->task[rq->curr].state != BLS_TASK_RUNNABLE || s->task[rq->curr].cpu != cpu ||
 				     !sched_bit_test(s->on_cpu[cpu], (unsigned)rq->curr)))

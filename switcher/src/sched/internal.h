@@ -47,13 +47,42 @@ static inline void sched_bit_clear(uint64_t *set, unsigned id)
 	set[id / 64] &= ~(1ull << (id % 64));
 }
 
+/* The tasks in a word of a set. Inline arithmetic: without a -mpopcnt target (Debian's
+ * x86-64 baseline) __builtin_popcountll is a call into libgcc, 3 % more of a 4096-task run. */
+static inline unsigned sched_popcount(uint64_t x)
+{
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned)((x * 0x0101010101010101ull) >> 56);
+}
+
 static inline int sched_bit_test(const uint64_t *set, unsigned id)
 {
 	return (int)(set[id / 64] >> (id % 64) & 1u);
 }
 
-/* The only writer of a task's state: it moves between the state sets with it. A sleeper
- * leaving its sleep may have been its CPU's earliest wake-up. */
+/* --- each CPU's queued CFS tasks in (vruntime, id) order (fair_heap.c) ------------------ */
+
+void sched_fair_insert(struct bls_sched *s, unsigned cpu, unsigned id);
+void sched_fair_remove(struct bls_sched *s, unsigned cpu, unsigned id);
+/* A queued CFS task's vruntime changed (any other task: nothing to do). */
+void sched_fair_key_changed(struct bls_sched *s, unsigned id);
+/* @cpu's least entitled CFS task other than @skip (NO_TASK: none): the heap's root, or the
+ * next when the root is @skip. */
+int sched_fair_first_but(const struct bls_sched *s, unsigned cpu, int skip);
+/* The heap holds exactly @cpu's queued CFS tasks, in order (a check: a full scan). */
+int sched_fair_heap_consistent(const struct bls_sched *s, unsigned cpu);
+
+/* Whether task @t, in state @st, is a queued CFS task (a member of its CPU's heap). */
+static inline int sched_fair_queued(const struct bls_sched_task *t, enum bls_task_state st)
+{
+	return st == BLS_TASK_RUNNABLE && sched_is_fair(t);
+}
+
+/* The only writer of a task's state: it moves between the state sets with it, and into or
+ * out of its CPU's heap. A sleeper leaving its sleep may have been its CPU's earliest
+ * wake-up. */
 static inline void sched_set_state(struct bls_sched *s, unsigned id, enum bls_task_state st)
 {
 	struct bls_sched_task *t = &s->task[id];
@@ -61,7 +90,12 @@ static inline void sched_set_state(struct bls_sched *s, unsigned id, enum bls_ta
 		s->wake_min_valid &= ~(1u << t->cpu);
 	sched_bit_clear(s->in_state[sched_state_index(t->state)], id);
 	sched_bit_set(s->in_state[sched_state_index(st)], id);
+	const int was = sched_fair_queued(t, t->state), is = sched_fair_queued(t, st);
 	t->state = st;
+	if (was && !is)
+		sched_fair_remove(s, t->cpu, id);
+	else if (is && !was)
+		sched_fair_insert(s, t->cpu, id);
 	if (st == BLS_TASK_SLEEPING && (s->wake_min_valid >> t->cpu & 1u) && t->wake_at_ns < s->wake_min_ns[t->cpu])
 		s->wake_min_ns[t->cpu] = t->wake_at_ns;
 }
@@ -77,7 +111,12 @@ static inline void sched_set_cpu(struct bls_sched *s, unsigned id, unsigned cpu)
 	}
 	sched_bit_clear(s->on_cpu[t->cpu], id);
 	sched_bit_set(s->on_cpu[cpu], id);
+	const int queued = sched_fair_queued(t, t->state) && cpu != t->cpu;
+	if (queued)
+		sched_fair_remove(s, t->cpu, id);
 	t->cpu = cpu;
+	if (queued)
+		sched_fair_insert(s, cpu, id);
 }
 
 /* for_each_task(s, id, WORD): every task id whose bit is set in WORD, an expression of the
