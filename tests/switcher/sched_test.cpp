@@ -438,7 +438,8 @@ TEST(sched, the_cap_of_tasks_queues_and_sleeps_by_their_cpus_sets)
 }
 
 // Issue 26: the checks compare the run queues with the task sets, and the sets with the
-// tasks: a task missing from its CPU's set, a count off by one, a stale earliest wake-up.
+// tasks: a task missing from its CPU's set, a count off by one, a sleeper out of its timer
+// queue, a queue out of order.
 TEST(sched, the_checks_find_what_the_sets_and_the_counts_disagree_on)
 {
     static bls_sched s;
@@ -463,19 +464,20 @@ TEST(sched, the_checks_find_what_the_sets_and_the_counts_disagree_on)
     bad.rq[0].nr_running++;
     EXPECT_FALSE(bls_sched_rq_consistent(&bad, 0));
     bad = s;
-    bad.wake_min_ns[0] = 6 * ms; // task 0 wakes at 5 ms
+    bad.rq[0].heap_nr[BLS_HEAP_SLEEP] = 0; // task 0, asleep until 5 ms, out of the timer queue
+    EXPECT_EQ(bls_sched_next_wake(&bad, 0), BLS_NO_DEADLINE);
     EXPECT_TRUE(bls_sched_rq_consistent(&bad, 0)); // what only the whole check sees
     EXPECT_FALSE(bls_sched_no_task_lost(&bad));
     bad = s;
     bad.online = 2u; // cpu0 offline, holding its tasks
     EXPECT_FALSE(bls_sched_rq_consistent(&bad, 1));
     // cpu0's fair heap: tasks 1 and 2 (running), 1 at the root (less vruntime: 2 ran).
-    ASSERT_EQ(s.rq[0].fair_nr, 2u);
+    ASSERT_EQ(s.rq[0].heap_nr[BLS_HEAP_FAIR], 2u);
     bad = s;
-    bad.rq[0].fair_nr = 1; // task 2 lost from the heap
+    bad.rq[0].heap_nr[BLS_HEAP_FAIR] = 1; // task 2 lost from the heap
     EXPECT_FALSE(bls_sched_rq_consistent(&bad, 0));
     bad = s;
-    std::swap(bad.fair_heap[0][0], bad.fair_heap[0][1]); // out of order (and its places stale)
+    std::swap(bad.heap[BLS_HEAP_FAIR][0][0], bad.heap[BLS_HEAP_FAIR][0][1]); // out of order, places stale
     EXPECT_TRUE(bls_sched_rq_consistent(&bad, 0));       // what only the whole check sees
     EXPECT_FALSE(bls_sched_no_task_lost(&bad));
 }

@@ -184,6 +184,13 @@ struct bls_sched_task_stats {
 	uint64_t migrations;   /* moves between run queues */
 };
 
+/* The orders the scheduler keeps each CPU's tasks in, besides the task sets (bls_sched.heap). */
+enum bls_sched_heap {
+	BLS_HEAP_FAIR,  /* its queued CFS tasks, running or waiting, by (vruntime, id) */
+	BLS_HEAP_SLEEP, /* the tasks asleep with their timer on it, by (wake_at_ns, id) */
+	BLS_SCHED_NHEAPS
+};
+
 struct bls_sched_task {
 	/* read-only for callers */
 	enum bls_task_state state;
@@ -197,7 +204,7 @@ struct bls_sched_task {
 	enum bls_sched_policy policy;
 	unsigned rt_priority;
 	uint64_t vruntime;     /* ns weighted by NICE_0_WEIGHT / weight, in its run queue's frame */
-	unsigned fair_pos;     /* a queued CFS task's place in its CPU's fair_heap (internal) */
+	unsigned heap_pos[BLS_SCHED_NHEAPS]; /* its place in its CPU's heaps it is in (internal) */
 	uint64_t wake_at_ns;   /* SLEEPING: when its timer fires */
 	int in_iowait;         /* SLEEPING in a wait for block I/O: counted in its CPU's nr_iowait */
 	unsigned event;        /* BLOCKED: on what */
@@ -232,7 +239,8 @@ struct bls_rq {
 	unsigned dl_nr_running;  /* of which deadline ... */
 	unsigned dl_nr_throttled; /* ... of which throttled (queued, waiting for their budget) */
 	int skip;                /* a CFS task that yielded: picked last while others wait; -1 */
-	unsigned fair_nr;        /* CFS tasks queued, curr included: its fair_heap's size */
+	unsigned heap_nr[BLS_SCHED_NHEAPS]; /* its heaps' sizes: CFS tasks queued (curr included),
+					     * sleepers */
 	unsigned long weight;    /* the CFS ones' weights' sum */
 	uint64_t min_vruntime;
 	uint64_t exec_start_ns;  /* when curr got the CPU (its slice's start) */
@@ -304,29 +312,25 @@ struct bls_sched {
 	 * by state - BLS_TASK_NEW), and the tasks whose cpu is each CPU, whatever their state. */
 	uint64_t in_state[BLS_TASK_NSTATES][BLS_TASK_WORDS];
 	uint64_t on_cpu[BLS_MAX_CPUS][BLS_TASK_WORDS];
-	/* The earliest wake-up of each CPU's sleepers, BLS_NO_DEADLINE when none; valid only
-	 * while wake_min_valid bit cpu is set (recomputed when asked after a sleeper left). */
-	uint64_t wake_min_ns[BLS_MAX_CPUS];
-	uint32_t wake_min_valid;
 	struct bls_sched_stats stats;
 	uint64_t block_seq;
 	uint64_t rt_seq;
 	uint64_t ev_dropped;
 	unsigned nev;
 	/* Last, and not zeroed by bls_sched_init: only task[0..ntasks) (each zeroed as it is
-	 * added), ev[0..nev) and fair_heap[cpu][0..rq[cpu].fair_nr) are ever read. */
+	 * added), ev[0..nev) and heap[h][cpu][0..rq[cpu].heap_nr[h]) are ever read. */
 	struct bls_sched_task task[BLS_MAX_TASKS];
 	/* recorded events, drained by the caller: bls_sched_take_events() */
 	struct { unsigned kind, a, b; } ev[BLS_SCHED_MAX_EVENTS];
-	/* Each CPU's queued CFS tasks (running or waiting), a binary min-heap ordered by
-	 * (vruntime, id): the least entitled is at the root, the next among the root's children,
-	 * so picking costs O(1) and a change O(log n) however many are queued, with ties going to
-	 * the lower id as a scan in id order gives them (docs/os.md, "Run-queue data
+	/* Each CPU's tasks in the orders of enum bls_sched_heap, binary min-heaps of task ids:
+	 * the first is at the root, the next among the root's children, so the pick and the
+	 * next wake-up cost O(1) and a change O(log n) however many tasks there are, ties going
+	 * to the lower id as a scan in id order gives them (docs/os.md, "Run-queue data
 	 * structures"). Linux keeps an rbtree, curr out of it; here curr stays in, its key
 	 * updated as it runs. */
-	uint16_t fair_heap[BLS_MAX_CPUS][BLS_MAX_TASKS];
+	uint16_t heap[BLS_SCHED_NHEAPS][BLS_MAX_CPUS][BLS_MAX_TASKS];
 };
-static_assert(BLS_MAX_TASKS <= 65536, "fair_heap holds task ids in 16 bits");
+static_assert(BLS_MAX_TASKS <= 65536, "the heaps hold task ids in 16 bits");
 
 /* bls_sched_init - @cfg's run queues, every CPU of @online online and idle since @now_ns.
  * Returns 0 or -BLS_EINVAL. */
@@ -428,8 +432,8 @@ void bls_sched_set_scale(struct bls_sched *s, unsigned cpu, uint64_t now_ns, dou
  * its curr one of them, and its nr_iowait exactly the tasks asleep in I/O on it. Holds
  * between any two scheduler calls; the kernel checks it now and then, and the cheaper
  * bls_sched_rq_consistent at every other scheduling point ("no task lost",
- * docs/architecture.md, "Invariants"). Also checks the task sets and the cached earliest
- * wake-ups against the tasks. */
+ * docs/architecture.md, "Invariants"). Also checks the task sets against the tasks, and each
+ * CPU's heaps (enum bls_sched_heap) against their members and their order. */
 int bls_sched_no_task_lost(const struct bls_sched *s);
 
 /* bls_sched_rq_consistent - the part of bls_sched_no_task_lost that costs what @cpu holds, not

@@ -63,7 +63,6 @@ int bls_sched_init(struct bls_sched *s, const struct bls_sched_config *cfg, uint
 		s->rq[c].pull_to = NO_TASK;
 		s->rq[c].pull_task = NO_TASK;
 		s->rq[c].skip = NO_TASK;
-		s->wake_min_ns[c] = BLS_NO_DEADLINE;
 		rt_init_rq(s, c, now_ns);
 	}
 	if (!s->cfg.placement)
@@ -221,7 +220,7 @@ static void update_curr(struct bls_sched *s, unsigned cpu, uint64_t now)
 static void update_min_vruntime(struct bls_sched *s, unsigned cpu)
 {
 	struct bls_rq *rq = &s->rq[cpu];
-	const int first = sched_fair_first_but(s, cpu, NO_TASK);
+	const int first = sched_heap_first_but(s, BLS_HEAP_FAIR, cpu, NO_TASK);
 	if (first != NO_TASK && s->task[first].vruntime > rq->min_vruntime)
 		rq->min_vruntime = s->task[first].vruntime;
 }
@@ -568,16 +567,13 @@ int bls_sched_wake(struct bls_sched *s, unsigned task, uint64_t now_ns, uint64_t
 
 uint32_t bls_sched_expire(struct bls_sched *s, unsigned cpu, uint64_t now_ns)
 {
+	/* Woken in id order, as a scan of the sleepers meets them (the heap's order is the
+	 * time's): the order their wake-ups are placed and traced in. */
+	uint16_t due[BLS_MAX_TASKS];
+	const unsigned n = sched_sleepers_due(s, cpu, now_ns, due);
 	uint32_t kicked = 0;
-	if ((s->wake_min_valid >> cpu & 1u) && s->wake_min_ns[cpu] > now_ns)
-		return 0; /* none due (an invalid cache is not recomputed: the walk below is that) */
-	for_each_task(s, i, SCHED_ASLEEP(s, cpu)) {
-		const struct bls_sched_task *t = &s->task[i];
-		if (t->wake_at_ns <= now_ns) {
-			const int c = wake(s, i, now_ns, t->wake_at_ns);
-			kicked |= 1u << c;
-		}
-	}
+	for (unsigned k = 0; k < n; k++)
+		kicked |= 1u << wake(s, due[k], now_ns, s->task[due[k]].wake_at_ns);
 	return kicked;
 }
 
@@ -606,10 +602,10 @@ uint32_t bls_sched_signal(struct bls_sched *s, unsigned event, int all, uint64_t
  * skip buddy) and the next one is within a wake-up granularity of it. */
 static int leftmost(const struct bls_sched *s, unsigned cpu)
 {
-	const int left = sched_fair_first_but(s, cpu, NO_TASK), skip = s->rq[cpu].skip;
+	const int left = sched_heap_first_but(s, BLS_HEAP_FAIR, cpu, NO_TASK), skip = s->rq[cpu].skip;
 	if (left == NO_TASK || left != skip)
 		return left;
-	const int second = sched_fair_first_but(s, cpu, skip);
+	const int second = sched_heap_first_but(s, BLS_HEAP_FAIR, cpu, skip);
 	if (second == NO_TASK)
 		return left;
 	const struct bls_sched_task *l = &s->task[left], *r = &s->task[second];
@@ -1020,11 +1016,13 @@ int bls_sched_no_task_lost(const struct bls_sched *s)
 		if (s->rq[c].nr_running != nr[c] || s->rq[c].rt_nr_running != rt[c] || s->rq[c].weight != weight[c] ||
 		    s->rq[c].nr_iowait != iowait[c] || s->rq[c].dl_nr_running != dl[c] ||
 		    s->rq[c].dl_nr_throttled != dl_thr[c] || !bls_sched_rq_consistent(s, c) ||
-		    !sched_fair_heap_consistent(s, c))
+		    !sched_heap_consistent(s, BLS_HEAP_FAIR, c) || !sched_heap_consistent(s, BLS_HEAP_SLEEP, c))
 			return 0; /* counts a task it does not hold, or holds one it does not count */
-	for (unsigned c = 0; c < s->cfg.ncpus; c++)
-		if ((s->wake_min_valid >> c & 1u) && s->wake_min_ns[c] != wake[c])
-			return 0; /* a valid earliest wake-up is its sleepers' earliest */
+	for (unsigned c = 0; c < s->cfg.ncpus; c++) {
+		const int first = sched_heap_first_but(s, BLS_HEAP_SLEEP, c, NO_TASK);
+		if ((first == NO_TASK ? BLS_NO_DEADLINE : s->task[first].wake_at_ns) != wake[c])
+			return 0; /* the next wake-up is its sleepers' earliest */
+	}
 	return 1;
 }
 
@@ -1038,7 +1036,7 @@ int bls_sched_rq_consistent(const struct bls_sched *s, unsigned cpu)
 	for (unsigned w = 0, nw = (s->ntasks + 63) / 64; w < nw; w++)
 		nr += sched_popcount(s->in_state[sched_state_index(BLS_TASK_RUNNABLE)][w] & s->on_cpu[cpu][w]);
 	if (nr != rq->nr_running || rq->rt_nr_running + rq->dl_nr_running > nr || rq->dl_nr_throttled > rq->dl_nr_running ||
-	    rq->fair_nr != sched_cfs_nr(rq))
+	    rq->heap_nr[BLS_HEAP_FAIR] != sched_cfs_nr(rq))
 		return 0;
 	if (rq->curr != NO_TASK && (s->task[rq->curr].state != BLS_TASK_RUNNABLE || s->task[rq->curr].cpu != cpu ||
 				     !sched_bit_test(s->on_cpu[cpu], (unsigned)rq->curr)))
@@ -1057,16 +1055,8 @@ int bls_sched_rq_consistent(const struct bls_sched *s, unsigned cpu)
 
 uint64_t bls_sched_next_wake(struct bls_sched *s, unsigned cpu)
 {
-	if (!(s->wake_min_valid >> cpu & 1u)) {
-		uint64_t d = BLS_NO_DEADLINE;
-		for_each_task(s, i, SCHED_ASLEEP(s, cpu)) {
-			if (s->task[i].wake_at_ns < d)
-				d = s->task[i].wake_at_ns;
-		}
-		s->wake_min_ns[cpu] = d;
-		s->wake_min_valid |= 1u << cpu;
-	}
-	return s->wake_min_ns[cpu];
+	const int first = sched_heap_first_but(s, BLS_HEAP_SLEEP, cpu, NO_TASK);
+	return first == NO_TASK ? BLS_NO_DEADLINE : s->task[first].wake_at_ns;
 }
 
 uint64_t bls_sched_next_deadline(struct bls_sched *s, unsigned cpu)

@@ -62,61 +62,61 @@ static inline int sched_bit_test(const uint64_t *set, unsigned id)
 	return (int)(set[id / 64] >> (id % 64) & 1u);
 }
 
-/* --- each CPU's queued CFS tasks in (vruntime, id) order (fair_heap.c) ------------------ */
+/* --- each CPU's tasks in order: queued CFS tasks, sleepers (task_heap.c) ---------------- */
 
-void sched_fair_insert(struct bls_sched *s, unsigned cpu, unsigned id);
-void sched_fair_remove(struct bls_sched *s, unsigned cpu, unsigned id);
+/* Whether task @t, in state @st, belongs in heap @h of its CPU. */
+static inline int sched_heap_member(const struct bls_sched_task *t, enum bls_task_state st, unsigned h)
+{
+	return h == BLS_HEAP_FAIR ? st == BLS_TASK_RUNNABLE && sched_is_fair(t) : st == BLS_TASK_SLEEPING;
+}
+
+void sched_heap_insert(struct bls_sched *s, unsigned h, unsigned cpu, unsigned id);
+void sched_heap_remove(struct bls_sched *s, unsigned h, unsigned cpu, unsigned id);
 /* A queued CFS task's vruntime changed (any other task: nothing to do). */
 void sched_fair_key_changed(struct bls_sched *s, unsigned id);
-/* @cpu's least entitled CFS task other than @skip (NO_TASK: none): the heap's root, or the
- * next when the root is @skip. */
-int sched_fair_first_but(const struct bls_sched *s, unsigned cpu, int skip);
-/* The heap holds exactly @cpu's queued CFS tasks, in order (a check: a full scan). */
-int sched_fair_heap_consistent(const struct bls_sched *s, unsigned cpu);
+/* The first of @cpu's heap @h other than @skip (NO_TASK: none): the root, or the next when
+ * the root is @skip. */
+int sched_heap_first_but(const struct bls_sched *s, unsigned h, unsigned cpu, int skip);
+/* @cpu's sleepers due by @now, into @due (room for every sleeper) in id order; their count. */
+unsigned sched_sleepers_due(const struct bls_sched *s, unsigned cpu, uint64_t now, uint16_t *due);
+/* Heap @h of @cpu holds exactly its members, in order (a check: a full scan). */
+int sched_heap_consistent(const struct bls_sched *s, unsigned h, unsigned cpu);
 
-/* Whether task @t, in state @st, is a queued CFS task (a member of its CPU's heap). */
-static inline int sched_fair_queued(const struct bls_sched_task *t, enum bls_task_state st)
+/* Task @id, state @from on @cpu before, @to now: into or out of the heaps. */
+static inline void sched_heaps_follow(struct bls_sched *s, unsigned id, unsigned from_cpu,
+				      enum bls_task_state from, unsigned to_cpu, enum bls_task_state to)
 {
-	return st == BLS_TASK_RUNNABLE && sched_is_fair(t);
+	const struct bls_sched_task *t = &s->task[id];
+	for (unsigned h = 0; h < BLS_SCHED_NHEAPS; h++) {
+		const int was = sched_heap_member(t, from, h), is = sched_heap_member(t, to, h);
+		if (was && (!is || from_cpu != to_cpu))
+			sched_heap_remove(s, h, from_cpu, id);
+		if (is && (!was || from_cpu != to_cpu))
+			sched_heap_insert(s, h, to_cpu, id);
+	}
 }
 
 /* The only writer of a task's state: it moves between the state sets with it, and into or
- * out of its CPU's heap. A sleeper leaving its sleep may have been its CPU's earliest
- * wake-up. */
+ * out of its CPU's heaps. */
 static inline void sched_set_state(struct bls_sched *s, unsigned id, enum bls_task_state st)
 {
 	struct bls_sched_task *t = &s->task[id];
-	if (t->state == BLS_TASK_SLEEPING)
-		s->wake_min_valid &= ~(1u << t->cpu);
-	sched_bit_clear(s->in_state[sched_state_index(t->state)], id);
+	const enum bls_task_state from = t->state;
+	sched_bit_clear(s->in_state[sched_state_index(from)], id);
 	sched_bit_set(s->in_state[sched_state_index(st)], id);
-	const int was = sched_fair_queued(t, t->state), is = sched_fair_queued(t, st);
 	t->state = st;
-	if (was && !is)
-		sched_fair_remove(s, t->cpu, id);
-	else if (is && !was)
-		sched_fair_insert(s, t->cpu, id);
-	if (st == BLS_TASK_SLEEPING && (s->wake_min_valid >> t->cpu & 1u) && t->wake_at_ns < s->wake_min_ns[t->cpu])
-		s->wake_min_ns[t->cpu] = t->wake_at_ns;
+	sched_heaps_follow(s, id, t->cpu, from, t->cpu, st);
 }
 
 /* The only writer of a task's CPU (after bls_sched_add_task). */
 static inline void sched_set_cpu(struct bls_sched *s, unsigned id, unsigned cpu)
 {
 	struct bls_sched_task *t = &s->task[id];
-	if (t->state == BLS_TASK_SLEEPING) {
-		s->wake_min_valid &= ~(1u << t->cpu);
-		if ((s->wake_min_valid >> cpu & 1u) && t->wake_at_ns < s->wake_min_ns[cpu])
-			s->wake_min_ns[cpu] = t->wake_at_ns;
-	}
-	sched_bit_clear(s->on_cpu[t->cpu], id);
+	const unsigned from = t->cpu;
+	sched_bit_clear(s->on_cpu[from], id);
 	sched_bit_set(s->on_cpu[cpu], id);
-	const int queued = sched_fair_queued(t, t->state) && cpu != t->cpu;
-	if (queued)
-		sched_fair_remove(s, t->cpu, id);
 	t->cpu = cpu;
-	if (queued)
-		sched_fair_insert(s, cpu, id);
+	sched_heaps_follow(s, id, from, t->state, cpu, t->state);
 }
 
 /* for_each_task(s, id, WORD): every task id whose bit is set in WORD, an expression of the
