@@ -23,6 +23,18 @@ inline std::string scenario(const std::string& file)
     return std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/" + file;
 }
 
+// Every shipped scenario (configs/scenarios/*.yaml), sorted; at least 20 of them.
+inline std::vector<std::filesystem::path> shipped_scenarios()
+{
+    std::vector<std::filesystem::path> scenarios;
+    for (const auto& e : std::filesystem::directory_iterator(std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios"))
+        if (e.path().extension() == ".yaml")
+            scenarios.push_back(e.path());
+    std::sort(scenarios.begin(), scenarios.end());
+    EXPECT_GE(scenarios.size(), 20u);
+    return scenarios;
+}
+
 // Runs blsim with @args (already shell-quoted where needed); @env: assignments for its
 // environment ("NAME=value ").
 inline result blsim(const std::string& args, const std::string& env = "")

@@ -24,12 +24,7 @@ using blsim_test::slurp;
 
 TEST_F(run_test, every_shipped_scenarios_effective_config_reruns_to_the_same_results)
 {
-    std::vector<fs::path> scenarios;
-    for (const auto& e : fs::directory_iterator(std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios"))
-        if (e.path().extension() == ".yaml")
-            scenarios.push_back(e.path());
-    std::sort(scenarios.begin(), scenarios.end());
-    ASSERT_GE(scenarios.size(), 20u);
+    const std::vector<fs::path> scenarios = blsim_test::shipped_scenarios();
     for (const fs::path& sc : scenarios) {
         const fs::path first = dir / (sc.stem().string() + "-1"), again = dir / (sc.stem().string() + "-2");
         result r = blsim("run -q --set duration_s=0.3 --out " + first.string() + " " + sc.string());

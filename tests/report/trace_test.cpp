@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "e2e.h"
 #include "shell.h"
 
 namespace {
@@ -241,12 +242,7 @@ TEST_F(trace_test, the_vcd_holds_the_lines_power_states_and_clocks_without_the_d
 // trace kind: the same results to the byte.
 TEST_F(trace_test, no_trace_kind_changes_what_any_shipped_scenario_simulates)
 {
-    std::vector<fs::path> scenarios;
-    for (const auto& e : fs::directory_iterator(std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios"))
-        if (e.path().extension() == ".yaml")
-            scenarios.push_back(e.path());
-    std::sort(scenarios.begin(), scenarios.end());
-    ASSERT_GE(scenarios.size(), 20u);
+    const std::vector<fs::path> scenarios = blsim_test::shipped_scenarios();
     for (const fs::path& sc : scenarios) {
         const std::string n = sc.stem().string();
         ASSERT_EQ(run("--out " + (dir / n / "none").string() + " " + sc.string() + " --set duration_s=1"), 0) << n;
