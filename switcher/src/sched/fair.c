@@ -206,7 +206,7 @@ static void update_curr(struct bls_sched *s, unsigned cpu, uint64_t now)
 		return;
 	}
 	t->vruntime += delta * BLS_NICE_0_WEIGHT / t->weight;
-	sched_fair_key_changed(s, (unsigned)rq->curr);
+	sched_fair_key_grew(s, (unsigned)rq->curr);
 	sched_pelt_sync(s, (unsigned)rq->curr, now);
 	if (rq->nr_running == 1) {
 		if (t->vruntime > rq->min_vruntime)
@@ -220,7 +220,7 @@ static void update_curr(struct bls_sched *s, unsigned cpu, uint64_t now)
 static void update_min_vruntime(struct bls_sched *s, unsigned cpu)
 {
 	struct bls_rq *rq = &s->rq[cpu];
-	const int first = sched_heap_first_but(s, BLS_HEAP_FAIR, cpu, NO_TASK);
+	const int first = sched_heap_first(s, BLS_HEAP_FAIR, cpu);
 	if (first != NO_TASK && s->task[first].vruntime > rq->min_vruntime)
 		rq->min_vruntime = s->task[first].vruntime;
 }
@@ -602,10 +602,10 @@ uint32_t bls_sched_signal(struct bls_sched *s, unsigned event, int all, uint64_t
  * skip buddy) and the next one is within a wake-up granularity of it. */
 static int leftmost(const struct bls_sched *s, unsigned cpu)
 {
-	const int left = sched_heap_first_but(s, BLS_HEAP_FAIR, cpu, NO_TASK), skip = s->rq[cpu].skip;
+	const int left = sched_heap_first(s, BLS_HEAP_FAIR, cpu), skip = s->rq[cpu].skip;
 	if (left == NO_TASK || left != skip)
 		return left;
-	const int second = sched_heap_first_but(s, BLS_HEAP_FAIR, cpu, skip);
+	const int second = sched_heap_second(s, BLS_HEAP_FAIR, cpu);
 	if (second == NO_TASK)
 		return left;
 	const struct bls_sched_task *l = &s->task[left], *r = &s->task[second];
@@ -1019,7 +1019,7 @@ int bls_sched_no_task_lost(const struct bls_sched *s)
 		    !sched_heap_consistent(s, BLS_HEAP_FAIR, c) || !sched_heap_consistent(s, BLS_HEAP_SLEEP, c))
 			return 0; /* counts a task it does not hold, or holds one it does not count */
 	for (unsigned c = 0; c < s->cfg.ncpus; c++) {
-		const int first = sched_heap_first_but(s, BLS_HEAP_SLEEP, c, NO_TASK);
+		const int first = sched_heap_first(s, BLS_HEAP_SLEEP, c);
 		if ((first == NO_TASK ? BLS_NO_DEADLINE : s->task[first].wake_at_ns) != wake[c])
 			return 0; /* the next wake-up is its sleepers' earliest */
 	}
@@ -1055,7 +1055,7 @@ int bls_sched_rq_consistent(const struct bls_sched *s, unsigned cpu)
 
 uint64_t bls_sched_next_wake(struct bls_sched *s, unsigned cpu)
 {
-	const int first = sched_heap_first_but(s, BLS_HEAP_SLEEP, cpu, NO_TASK);
+	const int first = sched_heap_first(s, BLS_HEAP_SLEEP, cpu);
 	return first == NO_TASK ? BLS_NO_DEADLINE : s->task[first].wake_at_ns;
 }
 

@@ -72,11 +72,18 @@ static inline int sched_heap_member(const struct bls_sched_task *t, enum bls_tas
 
 void sched_heap_insert(struct bls_sched *s, unsigned h, unsigned cpu, unsigned id);
 void sched_heap_remove(struct bls_sched *s, unsigned h, unsigned cpu, unsigned id);
-/* A queued CFS task's vruntime changed (any other task: nothing to do). */
+/* A queued CFS task's vruntime changed (any other task: nothing to do); _grew: @id is the
+ * running task, queued, and its vruntime only grew. */
 void sched_fair_key_changed(struct bls_sched *s, unsigned id);
-/* The first of @cpu's heap @h other than @skip (NO_TASK: none): the root, or the next when
- * the root is @skip. */
-int sched_heap_first_but(const struct bls_sched *s, unsigned h, unsigned cpu, int skip);
+void sched_fair_key_grew(struct bls_sched *s, unsigned id);
+/* The second of @cpu's heap @h (NO_TASK: fewer than two). */
+int sched_heap_second(const struct bls_sched *s, unsigned h, unsigned cpu);
+
+/* The first of @cpu's heap @h (NO_TASK: empty). */
+static inline int sched_heap_first(const struct bls_sched *s, unsigned h, unsigned cpu)
+{
+	return s->rq[cpu].heap_nr[h] ? s->heap[h][cpu][0] : NO_TASK;
+}
 /* @cpu's sleepers due by @now, into @due (room for every sleeper) in id order; their count. */
 unsigned sched_sleepers_due(const struct bls_sched *s, unsigned cpu, uint64_t now, uint16_t *due);
 /* Heap @h of @cpu holds exactly its members, in order (a check: a full scan). */

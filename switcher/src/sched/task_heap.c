@@ -85,15 +85,19 @@ void sched_fair_key_changed(struct bls_sched *s, unsigned id)
 	sift_down(s, BLS_HEAP_FAIR, t->cpu, s->task[id].heap_pos[BLS_HEAP_FAIR]);
 }
 
-int sched_heap_first_but(const struct bls_sched *s, unsigned h, unsigned cpu, int skip)
+void sched_fair_key_grew(struct bls_sched *s, unsigned id)
 {
-	const unsigned n = s->rq[cpu].heap_nr[h];
-	if (n == 0)
-		return NO_TASK;
-	const int root = s->heap[h][cpu][0];
-	if (root != skip || n == 1)
-		return root != skip ? root : NO_TASK;
+	const struct bls_sched_task *t = &s->task[id];
+	if (s->rq[t->cpu].heap_nr[BLS_HEAP_FAIR] > 1) /* alone, it stays the root */
+		sift_down(s, BLS_HEAP_FAIR, t->cpu, t->heap_pos[BLS_HEAP_FAIR]);
+}
+
+int sched_heap_second(const struct bls_sched *s, unsigned h, unsigned cpu)
+{
 	/* The next after the root is one of its children. */
+	const unsigned n = s->rq[cpu].heap_nr[h];
+	if (n < 2)
+		return NO_TASK;
 	if (n == 2 || before(s, h, s->heap[h][cpu][1], s->heap[h][cpu][2]))
 		return s->heap[h][cpu][1];
 	return s->heap[h][cpu][2];
@@ -102,6 +106,18 @@ int sched_heap_first_but(const struct bls_sched *s, unsigned h, unsigned cpu, in
 static int by_id(const void *a, const void *b)
 {
 	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+/* Ids in increasing order: an insertion sort, as a handful are due at a time. */
+static void sort_ids(uint16_t *ids, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++) {
+		const uint16_t id = ids[i];
+		unsigned j = i;
+		for (; j > 0 && ids[j - 1] > id; j--)
+			ids[j] = ids[j - 1];
+		ids[j] = id;
+	}
 }
 
 unsigned sched_sleepers_due(const struct bls_sched *s, unsigned cpu, uint64_t now, uint16_t *due)
@@ -120,7 +136,10 @@ unsigned sched_sleepers_due(const struct bls_sched *s, unsigned cpu, uint64_t no
 			if (s->task[heap[child]].wake_at_ns <= now)
 				due[ndue++] = heap[child];
 	}
-	qsort(due, ndue, sizeof(*due), by_id);
+	if (ndue > 32)
+		qsort(due, ndue, sizeof(*due), by_id);
+	else
+		sort_ids(due, ndue);
 	return ndue;
 }
 
