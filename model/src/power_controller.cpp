@@ -48,8 +48,10 @@ power_controller::power_controller(sc_core::sc_module_name name, const soc_param
     // The layout serves the topology: every CPU its own wake-up bit, apart from the global ones.
     std::uint32_t wake_bits = 3u << 10;
     for (unsigned cpu = 0; cpu < cpu_cluster_.size(); cpu++) {
-        BLSIM_CHECK(wake_bit(cpu) < 32 && !(wake_bits >> wake_bit(cpu) & 1u));
-        wake_bits |= 1u << wake_bit(cpu);
+        const unsigned bit = wide_ ? cpu : wake_cpu(cpu_cluster_[cpu], cpu_index_[cpu]);
+        BLSIM_CHECK(bit < 32 && !(wake_bits >> bit & 1u));
+        wake_bits |= 1u << bit;
+        wake_bit_.push_back(bit);
     }
     regs.register_b_transport(this, &power_controller::b_transport);
     declare_registers();
@@ -84,10 +86,7 @@ void power_controller::attach_dvfs(unsigned cluster, dvfs_controller& dvfs)
 
 // --- registers ----------------------------------------------------------------------------
 
-unsigned power_controller::wake_bit(unsigned cpu) const
-{
-    return wide_ ? cpu : wake_cpu(cpu_cluster_.at(cpu), cpu_index_.at(cpu));
-}
+unsigned power_controller::wake_bit(unsigned cpu) const { return wake_bit_[cpu]; }
 
 std::uint32_t power_controller::power_up_err_bit(unsigned cpu) const
 {

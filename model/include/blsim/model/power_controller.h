@@ -204,6 +204,7 @@ private:
     reg_table regs_;
     sc_core::sc_time access_time_; // of the register access being served
     bool wide_ = false; // the wide layout
+    std::vector<unsigned> wake_bit_; // each CPU's WAKE_INT_MASK bit, in the layout it has
     std::uint32_t wake_mask_ = 0;
     std::uint32_t status_ = 0;
     bool irq_level_ = false;
