@@ -68,8 +68,8 @@ TEST_F(explore_test, every_shipped_exploration_passes_its_first_seeds)
         ASSERT_EQ(r.status, 0) << e.path() << r.out << r.err;
         EXPECT_NE(r.out.find("4 of 4 seeds run (1..4), 0 violations;"), std::string::npos) << e.path() << r.out;
     }
-    EXPECT_EQ(explorations, 7); // both-at-once, faults, governor-both, hmp-powerdown, mode-changes-close,
-                                // switch-pingpong, switcher-onoff
+    EXPECT_EQ(explorations, 8); // both-at-once, faults, governor-both, hmp-powerdown, mode-changes-close,
+                                // six-core-cluster, switch-pingpong, switcher-onoff
 }
 
 TEST_F(explore_test, a_violating_seed_is_reported_with_its_kind_and_the_command_that_reproduces_it)
