@@ -1,6 +1,6 @@
 // tests/model/core_test.cpp -- a core executing work event by event: progress at the current
 // frequency, a DVFS change mid-work, memory stall, interrupts, WFI, WFE, register accesses
-// with temporal decoupling, and power-down with wake-up.
+// with temporal decoupling, lookahead, and power-down with wake-up.
 //
 // One SystemC elaboration per process: this executable holds a single TEST.
 #include <gtest/gtest.h>
@@ -96,6 +96,8 @@ TEST(core, executes_work_at_the_current_frequency)
     std::vector<int> c0_rc;
     std::vector<std::uint32_t> values;
     double mmio_local_ns = 0, mmio_synced_ns = 0, c1_released_ns = 0, c1_resumed_ns = 0;
+    std::vector<double> lookahead_ns; // kernel times after the stalls that may be owed
+    sc_core::sc_event poke("poke");
     std::vector<std::pair<double, core_power>> c1_states;
     pc.core_changed.subscribe([&](unsigned cpu, core_power, core_power s) {
         if (cpu == 1)
@@ -134,6 +136,19 @@ TEST(core, executes_work_at_the_current_frequency)
         c0.signal_event();
         c1.signal_event();
         c1_released_ns = now_ns();
+        // Lookahead: nothing else is due for tens of microseconds, so a stall of 100 ns is
+        // owed, not waited; nor is 1 ns more. Then this thread notifies an event due in
+        // 50 ns: once the core forgets the horizon it keeps, the next stall (now 101 ns
+        // ahead) must let that event happen first, and waits.
+        wait(sc_time(1, SC_US)); // cpu1, woken, goes on into its power-down's entry
+        lookahead_ns.push_back(now_ns());
+        c0.stall(sc_time(100, SC_NS));
+        c0.stall(sc_time(1, SC_NS));
+        lookahead_ns.push_back(now_ns());
+        poke.notify(sc_time(50, SC_NS));
+        c0.forget_horizon();
+        c0.stall(sc_time(1, SC_NS));
+        lookahead_ns.push_back(now_ns());
         for (;;)
             wait(sc_time(1, sc_core::SC_MS));
     });
@@ -167,6 +182,9 @@ TEST(core, executes_work_at_the_current_frequency)
     EXPECT_NEAR(mmio_local_ns, 5620, 1e-6);
     EXPECT_NEAR(mmio_synced_ns, 5620, 1e-6);
     EXPECT_NEAR(c1_resumed_ns, c1_released_ns, 1e-6);
+    ASSERT_EQ(lookahead_ns.size(), 3u);
+    EXPECT_NEAR(lookahead_ns[1], lookahead_ns[0], 1e-6);
+    EXPECT_NEAR(lookahead_ns[2], lookahead_ns[0] + 102, 1e-6);
 
     // cpu1: off after its 10 us entry latency, on again at the wake-up (50 us), running
     // its software again 20 us later.

@@ -185,31 +185,54 @@ struct platform_ops_impl {
     }
 };
 
+// Every verb but the shared-memory accesses, the barrier and the clock read ends by making the
+// core forget the lookahead horizon its barrier keeps (core::forget_horizon): it may have
+// waited, letting others run, or notified an event (a timer, an event, a device's). A run of
+// MCPM's shared accesses then asks SystemC what is pending once, not once per access.
+template <typename F, F verb>
+struct forgetting;
+
+template <typename R, typename... A, R (*verb)(void*, unsigned, A...)>
+struct forgetting<R (*)(void*, unsigned, A...), verb> {
+    static R call(void* plat, unsigned cpu, A... args)
+    {
+        struct forget {
+            model::core& c;
+            ~forget() { c.forget_horizon(); }
+        } guard{platform_ops_impl::self(plat).core_at(cpu)};
+        return verb(plat, cpu, args...);
+    }
+};
+
+#define BLSIM_FORGETTING(v) forgetting<decltype(&platform_ops_impl::v), &platform_ops_impl::v>::call
+
 const bls_platform_ops& systemc_platform_ops()
 {
     static const bls_platform_ops ops = {
         .now_ns = platform_ops_impl::now_ns,
-        .cpu_execute = platform_ops_impl::cpu_execute,
-        .cpu_wait_for_interrupt = platform_ops_impl::cpu_wait_for_interrupt,
-        .cpu_wait_for_event = platform_ops_impl::cpu_wait_for_event,
+        .cpu_execute = BLSIM_FORGETTING(cpu_execute),
+        .cpu_wait_for_interrupt = BLSIM_FORGETTING(cpu_wait_for_interrupt),
+        .cpu_wait_for_event = BLSIM_FORGETTING(cpu_wait_for_event),
         .cpu_dsb = platform_ops_impl::cpu_dsb,
-        .cpu_send_event = platform_ops_impl::cpu_send_event,
-        .cpu_power_down = platform_ops_impl::cpu_power_down,
-        .mmio_read32 = platform_ops_impl::mmio_read32,
-        .mmio_write32 = platform_ops_impl::mmio_write32,
-        .mmio_poll32 = platform_ops_impl::mmio_poll32,
+        .cpu_send_event = BLSIM_FORGETTING(cpu_send_event),
+        .cpu_power_down = BLSIM_FORGETTING(cpu_power_down),
+        .mmio_read32 = BLSIM_FORGETTING(mmio_read32),
+        .mmio_write32 = BLSIM_FORGETTING(mmio_write32),
+        .mmio_poll32 = BLSIM_FORGETTING(mmio_poll32),
         .shm_read = platform_ops_impl::shm_read,
         .shm_write = platform_ops_impl::shm_write,
-        .cache_clean_invalidate = platform_ops_impl::cache_clean_invalidate,
-        .cpu_irq_mask = platform_ops_impl::cpu_irq_mask,
-        .mem_read_uncached = platform_ops_impl::mem_read_uncached,
-        .cpu_delay_cycles = platform_ops_impl::cpu_delay_cycles,
-        .timer_set = platform_ops_impl::timer_set,
+        .cache_clean_invalidate = BLSIM_FORGETTING(cache_clean_invalidate),
+        .cpu_irq_mask = BLSIM_FORGETTING(cpu_irq_mask),
+        .mem_read_uncached = BLSIM_FORGETTING(mem_read_uncached),
+        .cpu_delay_cycles = BLSIM_FORGETTING(cpu_delay_cycles),
+        .timer_set = BLSIM_FORGETTING(timer_set),
         .timer_get = platform_ops_impl::timer_get,
         .bug = platform_ops_impl::bug,
-        .trace = platform_ops_impl::trace,
+        .trace = BLSIM_FORGETTING(trace),
     };
     return ops;
 }
+
+#undef BLSIM_FORGETTING
 
 } // namespace blsim::soc

@@ -81,6 +81,11 @@ public:
     void sync();
     // Wait out the local time unless no other process can run before it (see core.cpp).
     void settle();
+    // settle() keeps the time to the next pending activity it last asked SystemC for, and
+    // reuses it while its thread has done nothing but shared accesses and barriers since: no
+    // wait (another process would have run) and no service that could notify an event. Any
+    // other service of the software must end by forgetting it; the platform's verbs do.
+    void forget_horizon() { horizon_known_ = false; }
     // Simulated time as this core sees it (the kernel's time plus its local offset).
     sc_core::sc_time local_time() const { return sc_core::sc_time_stamp() + offset_; }
     const sc_core::sc_time& local_offset() const { return offset_; }
@@ -146,6 +151,8 @@ private:
     tlm::tlm_dmi dmi_;       // shared memory's direct pointer, when dmi_valid_
     bool dmi_valid_ = false;
     bool owed_ = false; // local time is a shared access's latency, to wait before the next access
+    bool horizon_known_ = false;  // horizon_ is still sc_time_to_pending_activity() (settle())
+    sc_core::sc_time horizon_;
     jitter jitter_;     // of the shared-memory accesses
 };
 
