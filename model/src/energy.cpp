@@ -227,19 +227,45 @@ void energy_meter::advance(unsigned cluster, std::uint64_t t_ps)
     c.last_ps = t_ps;
 }
 
+const energy_meter::cluster_acc::price& energy_meter::priced(cluster_acc& c)
+{
+    const cluster_snapshot& s = c.snap;
+    const auto same = [&s](const cluster_snapshot& m) {
+        return m.cores_on == s.cores_on && m.state == s.state && m.opp_index == s.opp_index &&
+               m.freq_mhz == s.freq_mhz && m.voltage_mv == s.voltage_mv;
+    };
+    for (std::size_t i = 0; i < c.nprice; i++)
+        if (same(c.prices[i].snap))
+            return c.prices[i];
+    std::size_t i = c.nprice;
+    if (i < cluster_acc::nprices) {
+        c.nprice++;
+    } else { // full: replace the oldest
+        i = c.next_price;
+        c.next_price = (i + 1) % cluster_acc::nprices;
+    }
+    cluster_acc::price& p = c.prices[i];
+    p.snap = s;
+    for (core_power k : {core_power::on, core_power::wfi, core_power::off})
+        p.core_mw[core_slot(k)] = model_.core_mw(*c.params, s, k);
+    p.uncore_mw = model_.uncore_mw(*c.params, s);
+    return p;
+}
+
 void energy_meter::reprice(unsigned cluster, std::uint64_t t_ps)
 {
     cluster_acc& c = clusters_[cluster];
+    const cluster_acc::price& price = priced(c);
     double total = 0;
     for (unsigned cpu : c.cpus) {
-        const double p = model_.core_mw(*c.params, c.snap, cores_[cpu].state);
+        const double p = price.core_mw[core_slot(cores_[cpu].state)];
         if (!(p >= 0) || !std::isfinite(p))
             invariant_failed("power-within-tables", t_ps, "cpu" + std::to_string(cpu),
                              "core power " + num(p) + " mW");
         cores_[cpu].power_mw = p;
         total += p;
     }
-    c.uncore_mw = model_.uncore_mw(*c.params, c.snap);
+    c.uncore_mw = price.uncore_mw;
     if (!(c.uncore_mw >= 0) || !std::isfinite(c.uncore_mw))
         invariant_failed("power-within-tables", t_ps, c.block, "shared-logic power " + num(c.uncore_mw) + " mW");
     total += c.uncore_mw;

@@ -54,6 +54,8 @@ public:
                            core_power s) const = 0;
     // Power of @cluster's shared logic, in mW.
     virtual double uncore_mw(const cluster_params& cluster, const cluster_snapshot& snap) const = 0;
+    // Both are functions of their arguments alone (the meter reuses a price while the
+    // cluster's snapshot is unchanged).
     // Energy of one power-up or power-down of @cluster, beyond the power it draws meanwhile, in J.
     double transition_j(const cluster_params& cluster, cluster_transition t) const;
     // The most @cluster can draw: every core busy at the top OPP, in mW (the bound the meter
@@ -155,7 +157,20 @@ private:
         std::uint64_t transition_count[2] = {0, 0};
         std::vector<std::uint64_t> opp_ps;
         std::vector<double> opp_j;
+        // The model's last prices, by snapshot: a cluster goes through a handful of
+        // snapshots over and over (its cores on and off, its power states, its OPPs), and
+        // pricing one is the leakage's exp() and the tables' lookups, at every state change.
+        struct price {
+            cluster_snapshot snap;
+            double core_mw[3] = {0, 0, 0}; // by core_slot()
+            double uncore_mw = 0;
+        };
+        static constexpr std::size_t nprices = 16;
+        price prices[nprices];
+        std::size_t nprice = 0, next_price = 0; // filled, and the next to replace once full
     };
+    // The model's prices at @c's snapshot, from the memo or computed into it.
+    const cluster_acc::price& priced(cluster_acc& c);
 
     void advance(unsigned cluster, std::uint64_t t_ps);
     void reprice(unsigned cluster, std::uint64_t t_ps);
