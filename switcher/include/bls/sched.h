@@ -305,6 +305,10 @@ struct bls_sched {
 	uint32_t hmp_fast;           /* HMP's fast domain: every cluster above the slowest */
 	unsigned ntasks;
 	struct bls_rq rq[BLS_MAX_CPUS];
+	/* The sums of rq[].rt_nr_running and of rq[].dl_nr_running: with none queued anywhere,
+	 * the real-time and deadline balancers have nothing to push or pull (Linux's overload
+	 * masks play this part). */
+	unsigned rt_queued, dl_queued;
 	/* Who is where, as sets of task ids (bit i: task i), so that a scan of a CPU's queued
 	 * tasks or sleepers costs their number, not the task count's, and still visits them in
 	 * id order (docs/os.md, "Run-queue data structures"). Kept by the only two writers of a

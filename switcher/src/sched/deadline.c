@@ -302,7 +302,7 @@ int dl_select_cpu(const struct bls_sched *s, unsigned id)
 uint32_t dl_balance(struct bls_sched *s, unsigned cpu, uint64_t now)
 {
 	uint32_t kicked = 0;
-	if (!(s->active >> cpu & 1u))
+	if (!s->dl_queued || !(s->active >> cpu & 1u))
 		return 0;
 	/* Push (push_dl_tasks): what waits here goes where it runs at once. Each move leaves one
 	 * fewer waiting. */

@@ -332,8 +332,10 @@ static void enqueue(struct bls_sched *s, unsigned id, unsigned cpu, uint64_t now
 		t->rt_seq = ++s->rt_seq; /* at the tail of its priority, or of its deadline's equals */
 		if (sched_is_rt(t)) {
 			rq->rt_nr_running++;
+			s->rt_queued++;
 		} else {
 			rq->dl_nr_running++;
+			s->dl_queued++;
 			rq->dl_nr_throttled += t->dl_throttled != 0;
 		}
 	}
@@ -350,8 +352,10 @@ static void dequeue(struct bls_sched *s, unsigned id, uint64_t now)
 	rq->nr_running--;
 	if (sched_is_rt(t)) {
 		rq->rt_nr_running--;
+		s->rt_queued--;
 	} else if (sched_is_dl(t)) {
 		rq->dl_nr_running--;
+		s->dl_queued--;
 		rq->dl_nr_throttled -= t->dl_throttled != 0;
 	} else {
 		rq->weight -= t->weight;
@@ -1012,6 +1016,13 @@ int bls_sched_no_task_lost(const struct bls_sched *s)
 			wake[t->cpu] = t->wake_at_ns;
 		}
 	}
+	unsigned rt_all = 0, dl_all = 0;
+	for (unsigned c = 0; c < s->cfg.ncpus; c++) {
+		rt_all += rt[c];
+		dl_all += dl[c];
+	}
+	if (rt_all != s->rt_queued || dl_all != s->dl_queued)
+		return 0; /* the balancers' shortcut would skip a task */
 	for (unsigned c = 0; c < s->cfg.ncpus; c++)
 		if (s->rq[c].nr_running != nr[c] || s->rq[c].rt_nr_running != rt[c] || s->rq[c].weight != weight[c] ||
 		    s->rq[c].nr_iowait != iowait[c] || s->rq[c].dl_nr_running != dl[c] ||

@@ -256,7 +256,7 @@ static uint32_t rt_move(struct bls_sched *s, unsigned id, unsigned to, uint64_t 
 uint32_t rt_balance(struct bls_sched *s, unsigned cpu, uint64_t now)
 {
 	uint32_t kicked = 0;
-	if (!(s->active >> cpu & 1u) || s->rq[cpu].rt_throttled)
+	if (!s->rt_queued || !(s->active >> cpu & 1u) || s->rq[cpu].rt_throttled)
 		return 0;
 	/* Push (push_rt_tasks): what waits here behind a more urgent task goes where it runs at
 	 * once. Each move leaves one fewer waiting: at most ntasks rounds. (A task waits behind a
