@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <unordered_map>
 #include <nlohmann/json.hpp>
 
 #include "results_text.h"
@@ -172,6 +174,12 @@ json residency_json(platform& p)
 json tasks_json(platform& p)
 {
     json tasks = json::object();
+    // The ordered map's operator[] finds a key by walking the keys before it: thousands of
+    // tasks made that quadratic. Its vector is filled directly, by names looked up in a hash
+    // map, with operator[]'s meaning kept (a name given twice keeps its first place and its
+    // last value).
+    json::object_t::Container& by_name = tasks.get_ref<json::object_t&>();
+    std::unordered_map<std::string, std::size_t> place;
     const bls_kernel& k = p.kernel();
     for (unsigned t = 0; t < p.workload().ntasks(); t++) {
         const bls_sched_task& st = k.sched.task[t];
@@ -184,7 +192,12 @@ json tasks_json(platform& p)
         r["wakeup_latency_us"] = distribution(p.os().wakeup_latency(t));
         r["util_avg"] = st.pelt.util_avg;
         r["cpu"] = st.cpu;
-        tasks[p.workload().info(t).name] = r;
+        const std::string& name = p.workload().info(t).name;
+        const auto [at, fresh] = place.emplace(name, by_name.size());
+        if (fresh)
+            by_name.emplace_back(name, std::move(r));
+        else
+            by_name[at->second].second = std::move(r);
     }
     return tasks;
 }
