@@ -124,7 +124,7 @@ struct bls_kernel {
 	struct bls_kernel_config cfg;
 	struct bls_mcpm mcpm;
 	uint64_t picks;                      /* scheduling points, all CPUs (the whole "no task
-					      * lost" check runs every BLS_SCHED_FULL_CHECK_EVERY) */
+					      * lost" check: bls_sched_full_check_every()) */
 	unsigned mailbox_mhz[BLS_MAX_CPUS];  /* a frequency request per logical CPU */
 	int txn_busy[BLS_MAX_CPUS];          /* its cpufreq transaction was in flight */
 	int tunables_posted;

@@ -445,9 +445,19 @@ int bls_sched_no_task_lost(const struct bls_sched *s);
  * counts fit in it, its curr is one of them, and no CPU that is offline holds a task. The
  * kernel checks it at each scheduling point of @cpu, and the whole bls_sched_no_task_lost
  * instead at the 1st, 2nd, 4th, ... 128th scheduling point of the run and every
- * BLS_SCHED_FULL_CHECK_EVERY-th. */
+ * bls_sched_full_check_every()-th. */
 int bls_sched_rq_consistent(const struct bls_sched *s, unsigned cpu);
 #define BLS_SCHED_FULL_CHECK_EVERY 256u
+
+/* bls_sched_full_check_every - how many scheduling points apart the whole "no task lost"
+ * check runs: BLS_SCHED_FULL_CHECK_EVERY for each 64 tasks (or fewer). The whole check costs
+ * the task count, so spread that way it costs a scheduling point the same however many tasks
+ * there are; what each point changes, bls_sched_rq_consistent checks at once. */
+static inline uint64_t bls_sched_full_check_every(const struct bls_sched *s)
+{
+	const unsigned words = (s->ntasks + 63) / 64;
+	return (uint64_t)BLS_SCHED_FULL_CHECK_EVERY * (words ? words : 1);
+}
 
 /* bls_sched_next_deadline - the earliest time @cpu's timer must fire for the scheduler: the
  * first sleeper's wake-up, and with tasks waiting the slice's end and the next balance.

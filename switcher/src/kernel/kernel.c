@@ -1112,14 +1112,14 @@ static int start_sampled_request(struct bls_kernel *k, unsigned cpu, unsigned l)
 }
 
 /* The most entitled task of @l, or -1. No task lost: this run queue at each of its scheduling
- * points; every task at the first ones and every BLS_SCHED_FULL_CHECK_EVERY after (that check
- * costs the task count). */
+ * points; every task at the first ones and every bls_sched_full_check_every() after (that
+ * check costs the task count). */
 static int pick_task(struct bls_kernel *k, unsigned cpu, unsigned l)
 {
 	const int t = bls_sched_pick(&k->sched, l, now(k, cpu));
 	const uint64_t p = ++k->picks;
 	BLS_CHECK(&k->cfg.hw, cpu,
-		  (p % BLS_SCHED_FULL_CHECK_EVERY && (p & (p - 1)) ? bls_sched_rq_consistent(&k->sched, l)
+		  (p % bls_sched_full_check_every(&k->sched) && (p & (p - 1)) ? bls_sched_rq_consistent(&k->sched, l)
 								    : bls_sched_no_task_lost(&k->sched)) &&
 			  "no task lost: each is on an online run queue that counts it");
 	flush_sched_events(k, cpu);
