@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "blsim/model/invariant.h"
+#include "blsim/model/sim_time.h"
 #include "blsim/model/tlm_util.h"
 
 namespace blsim::model {
@@ -80,7 +81,7 @@ void cci::write_snoop_control(unsigned s, std::uint32_t value, std::uint32_t mas
 
 void cci::b_transport_regs(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
 {
-    access_time_ = sc_core::sc_time_stamp() + delay;
+    access_time_ = sim_now() + delay;
     regs_.access(cpu_of(trans), trans);
     // The status reads change_pending until the change completes, and nothing else changes
     // it meanwhile but another write (which a poller's own loop does not make). With the

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "blsim/model/invariant.h"
+#include "blsim/model/sim_time.h"
 #include "blsim/model/tlm_util.h"
 
 namespace blsim::model {
@@ -26,6 +27,12 @@ core::core(sc_core::sc_module_name name, unsigned cpu, unsigned cluster,
     // too small, and overflowing it silently corrupts the heap.
     set_stack_size(software_stack_bytes);
     bus.register_invalidate_direct_mem_ptr(this, &core::invalidate_dmi);
+    // Every transaction this core issues names it: the extension travels with the reused
+    // payload for good (which deletes it), rather than being set and cleared per access.
+    ext_ = new cpu_extension;
+    ext_->cpu = cpu_;
+    ext_->cluster = cluster_;
+    trans_.set_extension(ext_);
 }
 
 void core::thread()
@@ -80,12 +87,12 @@ int core::execute(double ref_ns, double mem_fraction, double* done_ref_ns)
             break;
         }
         const sc_core::sc_time need = sc_core::sc_time::from_value(static_cast<std::uint64_t>(need_ps));
-        const sc_core::sc_time start = sc_core::sc_time_stamp() + lead;
+        const sc_core::sc_time start = sim_now() + lead;
         if (irq_masked_)
             wait(lead + need, clock_.changed_event());
         else
             wait(lead + need, either(clock_or_irq_, clock_.changed_event(), irq.posedge_event()));
-        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        const sc_core::sc_time now = sim_now();
         if (now < start) {
             lead = start - now; // cut before the work began
             continue;
@@ -126,14 +133,6 @@ void core::wait_for_event()
         in_wfe_ = false;
     }
     event_register_ = false;
-}
-
-void core::signal_event(const sc_core::sc_time& delay)
-{
-    event_register_ = true;
-    // Only a core asleep in WFE needs waking; the others find the register set.
-    if (in_wfe_)
-        event_.notify(delay);
 }
 
 void core::power_down()
@@ -223,10 +222,7 @@ std::uint32_t core::transport(std::uint64_t addr, bool write, std::uint32_t valu
                               sc_core::sc_time* steady_until)
 {
     tlm::tlm_generic_payload& trans = trans_;
-    cpu_extension ext;
-    ext.cpu = cpu_;
-    ext.cluster = cluster_;
-    trans.set_extension(&ext);
+    ext_->steady_until = sc_core::SC_ZERO_TIME; // no promise unless this target makes one
     trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     trans.set_address(addr);
     trans.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
@@ -241,9 +237,8 @@ std::uint32_t core::transport(std::uint64_t addr, bool write, std::uint32_t valu
     // over a register that answers at once must still let simulated time pass.
     if (offset_ == before)
         offset_ += clock_.cycles(1);
-    trans.clear_extension(&ext);
     if (steady_until)
-        *steady_until = ext.steady_until;
+        *steady_until = ext_->steady_until;
     mmio_accesses_++;
     if (!trans.is_response_ok())
         value = 0; // a decode error reads as zero (the router has warned)
@@ -254,12 +249,12 @@ std::uint32_t core::mmio_read(std::uint64_t addr) { return access(addr, false, 0
 
 std::uint32_t core::poll(std::uint64_t addr, std::uint32_t mask, const sc_core::sc_time& timeout)
 {
-    const sc_core::sc_time start = sc_core::sc_time_stamp() + offset_;
+    const sc_core::sc_time start = sim_now() + offset_;
     for (;;) {
-        const sc_core::sc_time issued = sc_core::sc_time_stamp() + offset_;
+        const sc_core::sc_time issued = sim_now() + offset_;
         sc_core::sc_time steady;
         const std::uint32_t v = access(addr, false, 0, 4, &steady);
-        const sc_core::sc_time done = sc_core::sc_time_stamp() + offset_;
+        const sc_core::sc_time done = sim_now() + offset_;
         if (!(v & mask) || done - start > timeout)
             return v;
         // The next reads are issued one access apart; those before @steady read @v again.

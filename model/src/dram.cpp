@@ -1,5 +1,6 @@
 // model/src/dram.cpp
 #include "blsim/model/dram.h"
+#include "blsim/model/sim_time.h"
 
 namespace blsim::model {
 
@@ -12,7 +13,7 @@ dram::dram(sc_core::sc_module_name name, const dram_params& params)
 
 void dram::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
 {
-    const sc_core::sc_time arrival = sc_core::sc_time_stamp() + delay;
+    const sc_core::sc_time arrival = sim_now() + delay;
     const std::uint64_t n = trans.get_data_length();
     const sc_core::sc_time transfer =
         clock_.cycles(static_cast<double>(n) / params_.bytes_per_cycle);

@@ -3,6 +3,7 @@
 #include "blsim/model/generic_timer.h"
 
 #include "blsim/model/invariant.h"
+#include "blsim/model/sim_time.h"
 
 namespace blsim::model {
 
@@ -31,7 +32,7 @@ void generic_timer::set(unsigned cpu, std::uint64_t deadline_ns)
     events_[cpu]->cancel();
     if (deadline_ns == off)
         return;
-    const std::uint64_t now_ps = sc_core::sc_time_stamp().value();
+    const std::uint64_t now_ps = sim_now().value();
     const std::uint64_t at_ps = deadline_ns > UINT64_MAX / 1000 ? UINT64_MAX : deadline_ns * 1000;
     if (at_ps <= now_ps)
         expire(cpu);

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "blsim/model/invariant.h"
+#include "blsim/model/sim_time.h"
 #include "blsim/model/tlm_util.h"
 
 namespace blsim::model {
@@ -429,7 +430,7 @@ void gic400::send_sgi(unsigned from, std::uint32_t value)
     for (unsigned t = 0; t < ncpus_; t++) {
         if (targets & (1u << t)) {
             // Injected: lost on its way to a powered-down CPU (an eligible SGI per such target).
-            if (wakeup_lost_.enabled() && cpu_powered_off_(t) && wakeup_lost_.fires(sc_core::sc_time_stamp())) {
+            if (wakeup_lost_.enabled() && cpu_powered_off_(t) && wakeup_lost_.fires(sim_now())) {
                 sgis_lost_++;
                 irqs_raised_++; // sent all the same
                 continue;
@@ -488,7 +489,7 @@ void gic400::spurious_arrivals()
         if (!listed && !random)
             return;
         const sc_core::sc_time due = listed ? at[next_at] : next_random;
-        spurious_due_.notify(due - sc_core::sc_time_stamp());
+        spurious_due_.notify(due - sim_now());
         wait(spurious_due_);
         if (listed)
             next_at++;
@@ -521,7 +522,7 @@ void gic400::delay_sgi(unsigned cpu, unsigned id, bool was_pending)
     cpu_state& c = cpus_[cpu];
     const std::uint32_t bit = 1u << id;
     const sc_core::sc_time d = sgi_jitter_.delay(jitter_class::sgi_delivery);
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_now();
     if (was_pending && !(c.sgi_in_flight & bit))
         return; // already signalled: another source changes nothing the CPU interface sees
     if (d == sc_core::SC_ZERO_TIME) {
@@ -540,7 +541,7 @@ void gic400::delay_sgi(unsigned cpu, unsigned id, bool was_pending)
 
 void gic400::deliver_sgis()
 {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = sim_now();
     std::uint32_t cpus = 0;
     while (!sgi_flights_.empty() && sgi_flights_.top().at <= now) {
         const sgi_flight f = sgi_flights_.top();

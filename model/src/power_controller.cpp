@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "blsim/model/invariant.h"
+#include "blsim/model/sim_time.h"
 #include "blsim/model/tlm_util.h"
 
 namespace blsim::model {
@@ -145,7 +146,7 @@ void power_controller::declare_registers()
 
 void power_controller::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
 {
-    access_time_ = sc_core::sc_time_stamp() + delay;
+    access_time_ = sim_now() + delay;
     regs_.access(cpu_of(trans), trans);
     delay += jitter_.apply(clock_.cycles(spc_.access_cycles), jitter_class::register_access);
 }
@@ -177,7 +178,7 @@ void power_controller::request_performance(unsigned cluster, std::uint32_t level
     dvfs_level_ = level;
     dvfs_requests_++;
     // The request starts at the writer's own time, which may be ahead of the kernel's.
-    dvfs_start_.notify(access_time_ - sc_core::sc_time_stamp());
+    dvfs_start_.notify(access_time_ - sim_now());
 }
 
 void power_controller::dvfs_engine()
@@ -188,7 +189,7 @@ void power_controller::dvfs_engine()
         std::uint32_t response = stat_complete(dvfs_cluster_);
         if (!c.dvfs || dvfs_level_ >= c.dvfs->opps().size()) {
             response = stat_err(dvfs_cluster_); // no such performance level
-        } else if (dvfs_fault_.fires(sc_core::sc_time_stamp())) {
+        } else if (dvfs_fault_.fires(sim_now())) {
             // Injected: refused as an invalid level is, at once, the clock left as it is.
             response = stat_err(dvfs_cluster_);
         } else if (static_cast<int>(dvfs_level_) != c.dvfs->current_index()) {
@@ -271,10 +272,10 @@ void power_controller::cluster_sequencer(unsigned cluster)
         if (!all_off || !c.powerdown_enabled || c.phase != cluster_phase::on)
             continue;
         set_cluster(cluster, cluster_phase::going_down);
-        const sc_time start = sc_core::sc_time_stamp();
+        const sc_time start = sim_now();
         const sc_time entry = c.power_jitter.apply(c.cluster_entry, jitter_class::power_transition);
         wait(entry, *c.abort_request);
-        if (sc_core::sc_time_stamp() - start < entry) {
+        if (sim_now() - start < entry) {
             // A wake-up before the power switch opened: the cluster stays up.
             entries_aborted_++;
             c.entries_aborted++;
@@ -320,7 +321,7 @@ void power_controller::wait_phase_change(cluster_slot& c)
 bool power_controller::core_power_up_fails(unsigned cpu)
 {
     BLSIM_CHECK(cores_.at(cpu) == core_power::off);
-    if (!power_up_fault_.fires(sc_core::sc_time_stamp()))
+    if (!power_up_fault_.fires(sim_now()))
         return false;
     // The sequence never completes: no power switch closes, neither the cluster's nor the
     // core's. The controller waits its timeout, gives this attempt up and tells software (its
@@ -330,7 +331,7 @@ bool power_controller::core_power_up_fails(unsigned cpu)
     // Keeping the request rather than dropping it means a CPU whose power-up failed never
     // depends on another CPU, perhaps failed too, to be retried.
     failing_since_.resize(cores_.size());
-    failing_since_[cpu] = sc_core::sc_time_stamp();
+    failing_since_[cpu] = sim_now();
     wait(power_up_timeout_);
     failing_since_[cpu].reset();
     power_ups_failed_++;

@@ -3,9 +3,10 @@
 #include <systemc>
 
 #include "blsim/model/invariant.h"
+#include "blsim/model/sim_time.h"
 
 namespace blsim::model {
 
-std::uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
+std::uint64_t now_ps() { return sim_now().value(); }
 
 } // namespace blsim::model

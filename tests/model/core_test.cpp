@@ -1,6 +1,6 @@
 // tests/model/core_test.cpp -- a core executing work event by event: progress at the current
 // frequency, a DVFS change mid-work, memory stall, interrupts, WFI, WFE, register accesses
-// with temporal decoupling, lookahead, and power-down with wake-up.
+// with temporal decoupling, polling, lookahead, and power-down with wake-up.
 //
 // One SystemC elaboration per process: this executable holds a single TEST.
 #include <gtest/gtest.h>
@@ -23,10 +23,14 @@ using sc_core::SC_US;
 
 double now_ns() { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
 
-// A register that reads as 0x100 + the reading CPU, costing 10 ns.
+// A register that reads as 0x100 + the reading CPU, costing 10 ns. Two status registers
+// for polling: 0x20 reads as 0 and promises to until 1 ms from now (the CCI's change-pending
+// window does so), 0x24 reads as 1 and promises nothing.
 struct stub_device : sc_core::sc_module {
+    static constexpr std::uint64_t promising = 0x20, busy = 0x24;
     tlm_utils::simple_target_socket<stub_device> socket{"socket"};
     std::vector<double> seen_at_ns; // the access times the device saw (kernel time + offset)
+    unsigned busy_reads = 0;
     explicit stub_device(sc_core::sc_module_name n) : sc_module(n)
     {
         socket.register_b_transport(this, &stub_device::b_transport);
@@ -36,6 +40,15 @@ struct stub_device : sc_core::sc_module {
         seen_at_ns.push_back((sc_core::sc_time_stamp() + delay).to_seconds() * 1e9);
         if (t.is_read()) {
             std::uint32_t v = 0x100 + cpu_of(t, 99);
+            if (t.get_address() == promising) {
+                v = 0;
+                cpu_extension* ext = nullptr;
+                t.get_extension(ext);
+                ext->steady_until = sc_core::sc_time_stamp() + delay + sc_time(1, sc_core::SC_MS);
+            } else if (t.get_address() == busy) {
+                v = 1;
+                busy_reads++;
+            }
             std::memcpy(t.get_data_ptr(), &v, 4);
         }
         delay += sc_time(10, SC_NS);
@@ -99,6 +112,7 @@ TEST(core, executes_work_at_the_current_frequency)
     std::vector<double> lookahead_ns; // kernel times after the stalls that may be owed
     sc_core::sc_event poke("poke");
     std::vector<std::pair<double, core_power>> c1_states;
+    std::vector<std::uint32_t> c1_polled;
     pc.core_changed.subscribe([&](unsigned cpu, core_power, core_power s) {
         if (cpu == 1)
             c1_states.push_back({now_ns(), s});
@@ -160,6 +174,11 @@ TEST(core, executes_work_at_the_current_frequency)
         // line (raised at 50 us) powers it up again after its 20 us exit latency.
         c1.power_down();
         c1_states.push_back({c1.local_time().to_seconds() * 1e9, core_power::on});
+        // A poll that ends at its first read, on a register that promised its value...
+        c1_polled.push_back(c1.poll(stub_device::promising, 1, sc_time(1, SC_US)));
+        // ...leaves no promise behind for the next access: a poll of a register that
+        // promises nothing reads it every 10 ns until its 50 ns are over, 6 reads.
+        c1_polled.push_back(c1.poll(stub_device::busy, 1, sc_time(50, SC_NS)));
     });
 
     sc_core::sc_start(sc_time(1, sc_core::SC_MS));
@@ -195,6 +214,8 @@ TEST(core, executes_work_at_the_current_frequency)
     EXPECT_EQ(c1_states[1].second, core_power::on);
     EXPECT_NEAR(c1_states[2].first, 70000, 1e-6);
     EXPECT_EQ(pc.cluster_state(0), cluster_power::on);
+    EXPECT_EQ(c1_polled, (std::vector<std::uint32_t>{0, 1}));
+    EXPECT_EQ(dev1.busy_reads, 6u);
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include <bls/spc.h>
 
 #include "blsim/model/invariant.h"
+#include "blsim/model/sim_time.h"
 #include "blsim/soc/platform.h"
 
 namespace blsim::soc {
@@ -64,8 +65,8 @@ struct platform_ops_impl {
         platform& p = self(plat);
         model::core& me = p.core_at(cpu);
         me.settle(); // the event leaves at the sender's local time
-        for (unsigned c = 0; c < p.ncpus(); c++)
-            p.core_at(c).signal_event(me.local_offset());
+        for (model::core* c : p.cores())
+            c->signal_event(me.local_offset());
     }
 
     static void cpu_power_down(void* plat, unsigned cpu) { self(plat).core_at(cpu).power_down(); }
@@ -160,7 +161,7 @@ struct platform_ops_impl {
                     sc_core::sc_is_running() && h.valid() && h.proc_kind() == sc_core::SC_THREAD_PROC_;
                 if (own_thread)
                     c.sync();
-                t = own_thread ? c.local_time().value() : sc_core::sc_time_stamp().value();
+                t = own_thread ? c.local_time().value() : model::sim_now().value();
             }
             p.os_probe_->tracepoint(t, cpu, event, a, b);
             return;

@@ -21,6 +21,8 @@
 #include "blsim/model/jitter.h"
 #include "blsim/model/params.h"
 #include "blsim/model/power_controller.h"
+#include "blsim/model/sim_time.h"
+#include "blsim/model/tlm_util.h"
 
 namespace blsim::model {
 
@@ -87,14 +89,20 @@ public:
     // other service of the software must end by forgetting it; the platform's verbs do.
     void forget_horizon() { horizon_known_ = false; }
     // Simulated time as this core sees it (the kernel's time plus its local offset).
-    sc_core::sc_time local_time() const { return sc_core::sc_time_stamp() + offset_; }
+    sc_core::sc_time local_time() const { return sim_now() + offset_; }
     const sc_core::sc_time& local_offset() const { return offset_; }
 
     // --- hardware side ---
 
     // SEV from any core, sent @delay after the kernel's time: set the event register and
     // wake WFE then. Any context; a non-zero @delay only from a sender that has settle()d.
-    void signal_event(const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
+    void signal_event(const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME)
+    {
+        event_register_ = true;
+        // Only a core asleep in WFE needs waking; the others find the register set.
+        if (in_wfe_)
+            event_.notify(delay);
+    }
     bool irq_pending() const { return irq.read(); }
 
     // Work progress per nanosecond at the current frequency.
@@ -146,6 +154,7 @@ private:
     // Reused for every register access: a payload allocates on construction, and a core has
     // at most one access in flight.
     tlm::tlm_generic_payload trans_;
+    cpu_extension* ext_ = nullptr; // on trans_, which owns it
     std::uint64_t segments_ = 0;
     std::uint64_t mmio_accesses_ = 0;
     tlm::tlm_dmi dmi_;       // shared memory's direct pointer, when dmi_valid_

@@ -60,6 +60,7 @@ public:
     unsigned nclusters() const { return static_cast<unsigned>(clusters_.size()); }
     model::cluster& cluster_at(unsigned i) { return *clusters_.at(i); }
     model::core& core_at(unsigned cpu) { return *cores_.at(cpu); }
+    const std::vector<model::core*>& cores() const { return cores_; }
     model::power_controller& power() { return *pc_; }
     model::gic400& gic() { return *gic_; }
     model::cci& cci() { return *cci_; }
