@@ -106,19 +106,6 @@ void cache_state::absorb_dirty(unsigned ctx, std::uint64_t n)
     }
 }
 
-std::vector<std::pair<unsigned, std::uint64_t>> cache_state::clean()
-{
-    std::vector<std::pair<unsigned, std::uint64_t>> out;
-    for (entry& e : lru_) {
-        if (e.dirty) {
-            out.emplace_back(e.ctx, e.dirty);
-            e.dirty = 0;
-        }
-    }
-    dirty_ = 0;
-    return out;
-}
-
 std::uint64_t cache_state::invalidate()
 {
     const std::uint64_t lost = dirty_;

@@ -31,6 +31,11 @@ cluster::cluster(sc_core::sc_module_name name, unsigned index, const cluster_par
                                                 clock_, pc, reference_capacity));
         l1_.emplace_back(lines_of_kb(static_cast<std::uint64_t>(params.caches.l1d_kb)));
     }
+    // The coherent bursts' payload, reused (one allocates its extension array on construction)
+    // with its extension for good, which it owns. The interconnect and the memory serve a
+    // burst without waiting, so no second burst of this cluster can start while one is in it.
+    coh_ = new coherent_extension;
+    burst_.set_extension(coh_);
 }
 
 void cluster::set_jitter(jitter_source& source)
@@ -51,20 +56,20 @@ std::uint64_t cluster::lines_of_kb(std::uint64_t kb) const
 sc_core::sc_time cluster::burst(tlm::tlm_command cmd, unsigned ctx, std::uint64_t lines,
                                 const sc_core::sc_time& offset)
 {
-    tlm::tlm_generic_payload trans;
-    coherent_extension coh;
-    coh.ctx = ctx;
-    coh.lines = lines;
-    trans.set_extension(&coh);
+    tlm::tlm_generic_payload& trans = burst_;
+    coh_->ctx = ctx;
+    coh_->lines = lines;
+    coh_->snoop_hits = 0;
     trans.set_command(cmd);
     trans.set_address(0); // the statistical caches have no addresses; the length is what counts
     trans.set_data_ptr(nullptr);
     trans.set_data_length(static_cast<unsigned>(lines * static_cast<std::uint64_t>(params_.caches.line_bytes)));
     trans.set_streaming_width(trans.get_data_length());
+    trans.set_byte_enable_ptr(nullptr);
+    trans.set_dmi_allowed(false);
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time delay = offset;
     ace->b_transport(trans, delay);
-    trans.clear_extension(&coh);
     BLSIM_CHECK(trans.is_response_ok());
     return delay - offset;
 }
@@ -120,11 +125,7 @@ sc_core::sc_time cluster::clean_invalidate_l1(unsigned core_index)
 {
     cache_state& l1 = l1_.at(core_index);
     // Set/way maintenance visits every line; each dirty one costs a write into L2.
-    std::uint64_t dirty = 0;
-    for (const auto& [ctx, n] : l1.clean()) {
-        l2_.absorb_dirty(ctx, n);
-        dirty += n;
-    }
+    const std::uint64_t dirty = l1.clean([this](unsigned ctx, std::uint64_t n) { l2_.absorb_dirty(ctx, n); });
     l1.invalidate();
     return maintenance_jitter_.apply(
         clock_.cycles(static_cast<double>(params_.caches.l1_walk_cycles_per_line) * l1.capacity() +
@@ -140,9 +141,7 @@ sc_core::sc_time cluster::clean_invalidate_l2(const sc_core::sc_time& offset)
     for (unsigned i = 0; i < l1_.size(); i++)
         if (l1_[i].valid_lines() > 0)
             t += clean_invalidate_l1(i);
-    std::uint64_t dirty = 0;
-    for (const auto& [ctx, n] : l2_.clean())
-        dirty += n;
+    const std::uint64_t dirty = l2_.clean([](unsigned, std::uint64_t) {});
     l2_.invalidate();
     // The walk issues the dirty lines' write-backs as it goes; the interconnect and DRAM
     // drain them meanwhile. The clean ends when both the walk and the drain are done.

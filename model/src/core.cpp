@@ -300,16 +300,32 @@ void core::shared_write(std::uint64_t addr, unsigned bytes, std::uint32_t value)
 // Shared memory is plain memory: after the first transaction to it the core holds a direct
 // pointer (TLM-2.0 DMI) and its later accesses are a copy and the granted latency, the same
 // bytes and the same time as the transaction, without the bus.
+namespace {
+
+// A copy of a shared access's 1, 2 or 4 bytes (MCPM's states and locks: a word or a byte),
+// each size a constant the compiler turns into one load and store, not a call to memcpy.
+void copy_access(void* to, const void* from, unsigned bytes)
+{
+    switch (bytes) {
+    case 4: std::memcpy(to, from, 4); break;
+    case 1: std::memcpy(to, from, 1); break;
+    case 2: std::memcpy(to, from, 2); break;
+    default: std::memcpy(to, from, bytes); break;
+    }
+}
+
+} // namespace
+
 std::uint32_t core::shared_access(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes)
 {
     if (dmi_valid_ && addr >= dmi_.get_start_address() && addr + bytes - 1 <= dmi_.get_end_address()) {
         unsigned char* p = dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address());
         if (write) {
-            std::memcpy(p, &value, bytes);
+            copy_access(p, &value, bytes);
             offset_ += jitter_.apply(dmi_.get_write_latency(), jitter_class::shared_memory);
         } else {
             value = 0;
-            std::memcpy(&value, p, bytes);
+            copy_access(&value, p, bytes);
             offset_ += jitter_.apply(dmi_.get_read_latency(), jitter_class::shared_memory);
         }
         mmio_accesses_++;

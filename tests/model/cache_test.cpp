@@ -53,7 +53,9 @@ TEST(cache_state, dirty_lines_follow_writes_evictions_and_cleans)
     EXPECT_EQ(c.dirty(1), 28u);
     c.write(2, 1.0);
     EXPECT_EQ(c.dirty_lines(), 428u);
-    EXPECT_EQ(c.clean(), (pairs{{1, 28}, {2, 400}}));
+    pairs cleaned;
+    EXPECT_EQ(c.clean([&](unsigned ctx, std::uint64_t n) { cleaned.push_back({ctx, n}); }), 428u);
+    EXPECT_EQ(cleaned, (pairs{{1, 28}, {2, 400}}));
     EXPECT_EQ(c.dirty_lines(), 0u);
     EXPECT_EQ(c.valid_lines(), 512u); // a clean keeps the lines
     EXPECT_EQ(c.invalidate(), 0u);    // nothing dirty lost

@@ -211,14 +211,13 @@ void platform::check_executing(unsigned cpu, bool starting)
     executing_.at(static_cast<unsigned>(l)) = starting ? static_cast<int>(cpu) : -1;
 }
 
-void platform::check_power_loss(std::uint64_t dirty_lines, const std::string& what)
+void platform::power_loss(std::uint64_t dirty_lines, const std::string& what)
 {
     // Software must clean caches before their power goes: losing dirty data is a bug of the
     // C code running on the model, so the run stops.
-    if (dirty_lines > 0)
-        model::invariant_failed("no-dirty-line-lost", now_ps(), what,
-                                "powered off with " + std::to_string(dirty_lines) +
-                                    " dirty cache lines: they had to be cleaned first");
+    model::invariant_failed("no-dirty-line-lost", now_ps(), what,
+                            "powered off with " + std::to_string(dirty_lines) +
+                                " dirty cache lines: they had to be cleaned first");
 }
 
 void platform::guest_error(unsigned cpu, unsigned code, unsigned detail)

@@ -52,7 +52,9 @@ void platform::wire_observers()
     pc_->core_changed.subscribe([this](unsigned cpu, model::core_power, model::core_power s) {
         meter_->core_state(now_ps(), cpu, s);
         if (s == model::core_power::off) {
-            check_power_loss(cluster_of_cpu(cpu).core_powered_off(core_index(cpu)), "cpu" + std::to_string(cpu));
+            // (The name is built only for the report: this runs at every power-down.)
+            if (const std::uint64_t lost = cluster_of_cpu(cpu).core_powered_off(core_index(cpu)))
+                power_loss(lost, "cpu" + std::to_string(cpu));
             probe_->core_off(now_ps(), cpu, pc_->cluster_of(cpu));
         } else if (s == model::core_power::on) {
             probe_->core_on(now_ps(), cpu, pc_->cluster_of(cpu));
@@ -62,7 +64,8 @@ void platform::wire_observers()
         [this](unsigned cl, model::cluster_power, model::cluster_power s) {
             meter_->cluster_state(now_ps(), cl, s);
             if (s == model::cluster_power::off)
-                check_power_loss(clusters_[cl]->cluster_powered_off(), "cluster " + cfg_.soc.clusters[cl].name);
+                if (const std::uint64_t lost = clusters_[cl]->cluster_powered_off())
+                    power_loss(lost, "cluster " + cfg_.soc.clusters[cl].name);
             probe_->cluster_changed(now_ps(), cl, s);
         });
     for (std::size_t i = 0; i < clusters_.size(); i++) {

@@ -30,6 +30,8 @@ void bls_sched_take_events(struct bls_sched *s, void (*fn)(void *, unsigned, uns
 {
 	/* The callee may call back into the scheduler: take the batch first. */
 	unsigned n = s->nev;
+	if (n == 0)
+		return; /* the common case: taken at every pass of the CPU's loop */
 	struct { unsigned kind, a, b; } ev[BLS_SCHED_MAX_EVENTS];
 	memcpy(ev, s->ev, n * sizeof(ev[0]));
 	s->nev = 0;

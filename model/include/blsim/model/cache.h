@@ -38,8 +38,22 @@ public:
     // of its lines are dirty here (an inclusive cache already counts the lines the level
     // above dirtied); they become valid if they were not.
     void absorb_dirty(unsigned ctx, std::uint64_t n);
-    // Clean every dirty line (they stay valid); returns how many, per context.
-    std::vector<std::pair<unsigned, std::uint64_t>> clean();
+    // Clean every dirty line (they stay valid), calling @each(ctx, n) for each context that
+    // had n > 0 of them, least recently used first; returns how many in all. (A visitor, not
+    // a list: the last man cleans at every cluster power-down.)
+    template <class Each> std::uint64_t clean(Each&& each)
+    {
+        std::uint64_t n = 0;
+        for (entry& e : lru_) {
+            if (e.dirty) {
+                each(e.ctx, e.dirty);
+                n += e.dirty;
+                e.dirty = 0;
+            }
+        }
+        dirty_ = 0;
+        return n;
+    }
     // Drop every line; returns the number of dirty lines lost (0 after a clean).
     std::uint64_t invalidate();
 

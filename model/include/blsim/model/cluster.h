@@ -24,6 +24,7 @@
 #include "blsim/model/jitter.h"
 #include "blsim/model/params.h"
 #include "blsim/model/power_controller.h"
+#include "blsim/model/tlm_util.h"
 #include "blsim/model/voltage_domain.h"
 
 namespace blsim::model {
@@ -98,6 +99,8 @@ private:
     cache_state l2_;
     std::uint64_t l2_hits_ = 0, fetched_ = 0, written_back_ = 0, uncached_reads_ = 0;
     jitter fill_jitter_, maintenance_jitter_;
+    tlm::tlm_generic_payload burst_;    // every coherent burst's (burst())
+    coherent_extension* coh_ = nullptr; // on burst_, which owns it
 };
 
 } // namespace blsim::model

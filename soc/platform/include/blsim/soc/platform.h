@@ -132,7 +132,9 @@ private:
     // enable_traces' two timelines (wire_observers.cpp).
     void record_trace();
     void record_vcd(const std::string& vcd_path);
-    void check_power_loss(std::uint64_t dirty_lines, const std::string& what);
+    // @what (a CPU or a cluster) lost @dirty_lines > 0 dirty cache lines as its power went:
+    // a bug of the C code, and the run stops (no-dirty-line-lost).
+    [[noreturn]] void power_loss(std::uint64_t dirty_lines, const std::string& what);
     // The C code saw the hardware misbehave (enum bls_guest_error): warned, counted, the run
     // goes on.
     void guest_error(unsigned cpu, unsigned code, unsigned detail);
