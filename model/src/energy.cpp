@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "blsim/model/invariant.h"
@@ -234,17 +235,21 @@ const energy_meter::cluster_acc::price& energy_meter::priced(cluster_acc& c)
         return m.cores_on == s.cores_on && m.state == s.state && m.opp_index == s.opp_index &&
                m.freq_mhz == s.freq_mhz && m.voltage_mv == s.voltage_mv;
     };
-    for (std::size_t i = 0; i < c.nprice; i++)
-        if (same(c.prices[i].snap))
-            return c.prices[i];
-    std::size_t i = c.nprice;
-    if (i < cluster_acc::nprices) {
+    // The slot at position @k of the recency order moves to the front.
+    const auto to_front = [&c](std::size_t k) {
+        const std::uint8_t slot = c.recent[k];
+        std::memmove(c.recent + 1, c.recent, k);
+        c.recent[0] = slot;
+        return slot;
+    };
+    for (std::size_t k = 0; k < c.nprice; k++)
+        if (same(c.prices[c.recent[k]].snap))
+            return c.prices[to_front(k)];
+    if (c.nprice < cluster_acc::nprices) { // a free slot, last in the order
+        c.recent[c.nprice] = static_cast<std::uint8_t>(c.nprice);
         c.nprice++;
-    } else { // full: replace the oldest
-        i = c.next_price;
-        c.next_price = (i + 1) % cluster_acc::nprices;
-    }
-    cluster_acc::price& p = c.prices[i];
+    } // else full: the least recently used is replaced
+    cluster_acc::price& p = c.prices[to_front(c.nprice - 1)];
     p.snap = s;
     for (core_power k : {core_power::on, core_power::wfi, core_power::off})
         p.core_mw[core_slot(k)] = model_.core_mw(*c.params, s, k);

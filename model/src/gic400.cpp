@@ -113,11 +113,14 @@ void gic400::declare_dist_bit_registers()
     // GICD_SPENDSGIR only.
     auto act_on_bits = [this](auto action) {
         return [this, action](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t) {
+            std::uint32_t cpus = 0;
             for_each_bit(v, [&](unsigned b) {
-                if (32 * w + b >= nsgi)
+                if (32 * w + b >= nsgi) {
                     action(cpu, 32 * w + b);
+                    cpus |= configured(cpu, 32 * w + b);
+                }
             });
-            update();
+            update(cpus);
         };
     };
 
@@ -150,10 +153,12 @@ void gic400::declare_dist_field_registers()
                return v;
            },
            [this](unsigned cpu, unsigned w, std::uint32_t v, std::uint32_t m) {
+               std::uint32_t cpus = 0;
                for_each_byte(v, m, [&](unsigned k, std::uint8_t p) {
                    state(cpu, 4 * w + k).priority = p & priority_mask;
+                   cpus |= configured(cpu, 4 * w + k);
                });
-               update();
+               update(cpus);
            }});
     t.add({"GICD_ITARGETSR", GICD_ITARGETSR, nirqs_ / 4, reg_access::rw,
            [this](unsigned cpu, unsigned w) {
@@ -604,6 +609,11 @@ void gic400::set_spi_level(unsigned id, bool level)
     }
     s.line = level;
     update();
+}
+
+std::uint32_t gic400::configured(unsigned cpu, std::uint32_t id) const
+{
+    return id < nprivate ? 1u << cpu : ~0u;
 }
 
 std::uint32_t gic400::affected(unsigned cpu, std::uint32_t id) const

@@ -247,6 +247,33 @@ TEST(energy_meter, a_negative_interval_is_a_simulator_bug)
               "accounting-interval @0.001000000000 in cluster c");
 }
 
+// The meter keeps the prices of its last 16 snapshots per cluster, most recently used first.
+// Through 19 supply voltages, each visit followed by the one at 1000 mV (always kept), and
+// three times round (so that snapshots are replaced, and found again at every position of
+// the order), every power is the model's own for that snapshot.
+TEST(energy_meter, remembered_prices_are_the_models_whatever_the_order_of_the_snapshots)
+{
+    soc_params soc = test::small_soc();
+    const cluster_params& cp = soc.clusters[0];
+    eas_power_model eas;
+    energy_meter m(soc, eas);
+    cluster_snapshot snap;
+    snap.opp_index = boot_opp_index(cp);
+    snap.freq_mhz = cp.opps.at(snap.opp_index).freq_mhz;
+    snap.cores_on = cp.cores;
+    std::uint64_t t = 0;
+    unsigned checked = 0;
+    for (int i = 0; i < 3 * 19; i++)
+        for (int mv : {810 + 10 * (i % 19), 1000}) {
+            m.voltage(t += ms, 0, mv);
+            snap.voltage_mv = mv;
+            const double want = eas.uncore_mw(cp, snap) + cp.cores * eas.core_mw(cp, snap, core_power::on);
+            ASSERT_DOUBLE_EQ(m.cluster_power_mw(0), want) << "at " << mv << " mV, step " << i;
+            checked++;
+        }
+    EXPECT_EQ(checked, 114u);
+}
+
 // A function of the snapshot, as every power model is (the meter reuses prices): 1 mW above
 // its bound at 1111 mV, negative at 1234 mV (supplies of no OPP, which the bound leaves out).
 struct spiky_model final : power_model {

@@ -234,6 +234,37 @@ TEST(gic400, irq_line_follows_the_cpu_interface_and_wake_does_not)
     EXPECT_EQ(b.edges, expected);
 }
 
+// A distributor write recomputes the lines of the CPUs the change can matter to: cpu0
+// configures an SPI pending for cpu2, whose line follows its enable and its priority (and
+// the other CPUs' lines stay low).
+TEST(gic400, another_cpus_configuration_of_an_spi_moves_its_targets_line)
+{
+    gic_bench b("bench");
+    run(b, [](gic_bench& b) {
+        b.enable_all();
+        b.setup_spi(40, 0x04); // cpu2
+        b.gic.raise_spi(40);
+        sc_core::wait(sc_core::SC_ZERO_TIME); // the lines take their values a delta later
+        const auto lines = [&b] {
+            std::uint32_t m = 0;
+            for (unsigned c = 0; c < 5; c++)
+                m |= (b.irq_sig[c].read() ? 1u : 0u) << c;
+            return m;
+        };
+        EXPECT_EQ(lines(), 0x04u);
+        b.dw(0, G::GICD_ICENABLER + 4, 1u << 8); // SPI 40 disabled
+        EXPECT_EQ(lines(), 0u);
+        b.dw(0, G::GICD_ISENABLER + 4, 1u << 8); // enabled again
+        EXPECT_EQ(lines(), 0x04u);
+        b.dw(0, G::GICD_IPRIORITYR + 40, 0xf8, 1); // no higher than cpu2's mask (0xf8)
+        EXPECT_EQ(lines(), 0u);
+        b.dw(0, G::GICD_IPRIORITYR + 40, 0x80, 1);
+        EXPECT_EQ(lines(), 0x04u);
+        b.dw(0, G::GICD_ICPENDR + 4, 1u << 8); // its pending state cleared
+        EXPECT_EQ(lines(), 0u);
+    });
+}
+
 TEST(gic400, spi_routing_and_byte_accesses)
 {
     gic_bench b("bench");

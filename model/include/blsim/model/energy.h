@@ -167,7 +167,11 @@ private:
         };
         static constexpr std::size_t nprices = 16;
         price prices[nprices];
-        std::size_t nprice = 0, next_price = 0; // filled, and the next to replace once full
+        std::size_t nprice = 0; // filled
+        // The slots of prices, most recently used first: the snapshots a cluster cycles
+        // through (a handful) stay at the front, where the search finds them; the last slot
+        // is the one replaced once all are filled.
+        std::uint8_t recent[nprices] = {};
     };
     // The model's prices at @c's snapshot, from the memo or computed into it.
     const cluster_acc::price& priced(cluster_acc& c);

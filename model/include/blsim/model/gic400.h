@@ -172,6 +172,11 @@ private:
     // The CPUs a change to interrupt @id seen by @cpu can matter to: @cpu for a private one,
     // the SPI's targets (and @cpu) for a shared one, whose state all its targets see.
     std::uint32_t affected(unsigned cpu, std::uint32_t id) const;
+    // The CPUs a change to interrupt @id's configuration (its enable, pending state or
+    // priority) written by @cpu can matter to: @cpu for a private one (banked: no other CPU
+    // sees it); every CPU for an SPI, whose targets may have changed since it became active
+    // on one (its priority is that CPU's running priority).
+    std::uint32_t configured(unsigned cpu, std::uint32_t id) const;
 
     unsigned ncpus_;
     unsigned nirqs_;
