@@ -116,6 +116,14 @@ struct gic_bench : sc_core::sc_module {
     std::uint32_t cr(unsigned cpu, std::uint32_t off) { return access(true, cpu, false, off, 0, 4); }
     void cw(unsigned cpu, std::uint32_t off, std::uint32_t v) { access(true, cpu, true, off, v, 4); }
 
+    // The irq lines, a bit per CPU interface (as of the last delta).
+    std::uint32_t irq_lines() const
+    {
+        std::uint32_t m = 0;
+        for (unsigned c = 0; c < irq_sig.size(); c++)
+            m |= (irq_sig[c].read() ? 1u : 0u) << c;
+        return m;
+    }
     // Distributor on; every CPU interface on with PMR 0xff (reads back 0xf8). 11 accesses.
     void enable_all()
     {
