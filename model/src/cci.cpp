@@ -82,12 +82,12 @@ void cci::write_snoop_control(unsigned s, std::uint32_t value, std::uint32_t mas
 void cci::b_transport_regs(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay)
 {
     access_time_ = sim_now() + delay;
-    regs_.access(cpu_of(trans), trans);
+    cpu_extension* ext = nullptr;
+    trans.get_extension(ext);
+    regs_.access(ext ? ext->cpu : 0, trans); // as cpu_of(trans)
     // The status reads change_pending until the change completes, and nothing else changes
     // it meanwhile but another write (which a poller's own loop does not make). With the
     // accesses jittered, no promise: the reads it would spare each take a time of their own.
-    cpu_extension* ext = nullptr;
-    trans.get_extension(ext);
     if (ext && trans.is_read() && trans.get_address() == status_offset && access_time_ < pending_until_ &&
         !jitter_.enabled(jitter_class::register_access))
         ext->steady_until = pending_until_;
