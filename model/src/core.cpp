@@ -297,9 +297,6 @@ void core::shared_write(std::uint64_t addr, unsigned bytes, std::uint32_t value)
     owed_ = true;
 }
 
-// Shared memory is plain memory: after the first transaction to it the core holds a direct
-// pointer (TLM-2.0 DMI) and its later accesses are a copy and the granted latency, the same
-// bytes and the same time as the transaction, without the bus.
 namespace {
 
 // A copy of a shared access's 1, 2 or 4 bytes (MCPM's states and locks: a word or a byte),
@@ -316,6 +313,9 @@ void copy_access(void* to, const void* from, unsigned bytes)
 
 } // namespace
 
+// Shared memory is plain memory: after the first transaction to it the core holds a direct
+// pointer (TLM-2.0 DMI) and its later accesses are a copy and the granted latency, the same
+// bytes and the same time as the transaction, without the bus.
 std::uint32_t core::shared_access(std::uint64_t addr, bool write, std::uint32_t value, unsigned bytes)
 {
     if (dmi_valid_ && addr >= dmi_.get_start_address() && addr + bytes - 1 <= dmi_.get_end_address()) {
