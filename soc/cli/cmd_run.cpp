@@ -86,7 +86,8 @@ std::vector<cmdline::option> test_hook_rows()
         cmdline::note("--inject-bug", nullptr, "NAME",
             "make the simulator misbehave on purpose, to see its run-time\n"
             "checks stop the run (exit 1): meter-time-reversal,\n"
-            "mcpm-state-corruption, task-lost (blsim-test only)"),
+            "mcpm-state-corruption, task-lost, dirty-line-lost (blsim-test\n"
+            "only)"),
         cmdline::note("--mutant", nullptr, "NAME",
             "run a known-bad variant of the switcher's C code, to see blsim\n"
             "explore find it (docs/explore.md): gic-forgets-pending-sgis,\n"

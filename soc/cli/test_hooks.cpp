@@ -2,10 +2,12 @@
 // blsim-test only, never into the release blsim.
 #include "test_hooks.h"
 
+#include <memory>
 #include <systemc>
 
 #include <bls/mutant.h>
 
+#include "blsim/model/cluster.h"
 #include "blsim/model/energy.h"
 #include "blsim/model/invariant.h"
 #include "blsim/model/power_controller.h"
@@ -13,7 +15,7 @@
 namespace blsim::soc {
 
 constexpr injected_bug all_injected_bugs[] = {injected_bug::meter_time_reversal, injected_bug::mcpm_state_corruption,
-                                              injected_bug::task_lost};
+                                              injected_bug::task_lost, injected_bug::dirty_line_lost};
 
 const char* to_string(injected_bug b)
 {
@@ -22,6 +24,7 @@ const char* to_string(injected_bug b)
     case injected_bug::meter_time_reversal: return "meter-time-reversal";
     case injected_bug::mcpm_state_corruption: return "mcpm-state-corruption";
     case injected_bug::task_lost: return "task-lost";
+    case injected_bug::dirty_line_lost: return "dirty-line-lost";
     }
     return "?";
 }
@@ -104,6 +107,24 @@ void inject_bug(platform& plat, injected_bug bug)
     platform& p = plat;
     if (bug == injected_bug::none)
         return;
+    if (bug == injected_bug::dirty_line_lost) {
+        // Cache maintenance gone wrong: once the run is halfway, the first cluster to start
+        // its power-down (its last man has cleaned its caches and left coherency) has a
+        // core's L1 and the L2 filled and written behind the clean. Its power going, the
+        // platform finds the dirty lines (invariant no-dirty-line-lost).
+        const std::uint64_t halfway_ps = static_cast<std::uint64_t>(p.cfg_.duration_s / 2 * 1e12);
+        auto armed = std::make_shared<bool>(true);
+        p.pc_->cluster_changed.subscribe([&p, halfway_ps, armed](unsigned cl, model::cluster_power,
+                                                                 model::cluster_power s) {
+            if (!*armed || s != model::cluster_power::powering_down || model::now_ps() < halfway_ps)
+                return;
+            *armed = false;
+            model::cluster& c = *p.clusters_[cl];
+            c.warm(0, 0, 4, sc_core::SC_ZERO_TIME); // 4 KiB of context 0, into core 0's L1
+            c.written(0, 0, 1.0);
+        });
+        return;
+    }
     sc_core::sc_spawn_options opts;
     opts.spawn_method();
     opts.set_sensitivity(&p.inject_event_);

@@ -21,6 +21,7 @@ enum class injected_bug {
     meter_time_reversal, // halfway through, the energy meter hears of a change 1 us in its past
     mcpm_state_corruption, // halfway through, MCPM's record says cpu0 is down while it runs
     task_lost,             // halfway through, the scheduler moves a sleeping task to an offline CPU
+    dirty_line_lost,       // from halfway, the next cluster to go down is written to after its clean
 };
 // The name of @b on the command line, and back (none for an unknown name).
 const char* to_string(injected_bug b);
