@@ -56,13 +56,8 @@ power_controller::power_controller(sc_core::sc_module_name name, const soc_param
     }
     regs.register_b_transport(this, &power_controller::b_transport);
     declare_registers();
-    for (unsigned c = 0; c < clusters_.size(); c++) {
-        sc_core::sc_spawn_options opt;
-        opt.spawn_method();
-        opt.dont_initialize();
-        opt.set_sensitivity(clusters_[c].down_request.get());
-        sc_core::sc_spawn([this, c] { cluster_sequencer(c); }, sc_core::sc_gen_unique_name("cluster_sequencer"), &opt);
-    }
+    for (unsigned c = 0; c < clusters_.size(); c++)
+        sc_core::sc_spawn([this, c] { cluster_sequencer(c); }, sc_core::sc_gen_unique_name("cluster_sequencer"));
     SC_HAS_PROCESS(power_controller);
     SC_THREAD(dvfs_engine);
 }
@@ -269,29 +264,26 @@ void power_controller::core_enter_off(unsigned cpu, const sc_core::sc_time& lead
 void power_controller::cluster_sequencer(unsigned cluster)
 {
     cluster_slot& c = clusters_[cluster];
-    if (c.phase != cluster_phase::going_down) {
-        // A power-down request (down_request, statically). Still the case a delta later? (A
-        // core may have been woken in between.)
+    for (;;) {
+        wait(*c.down_request);
+        // Still the case a delta later? (A core may have been woken in between.)
         const bool all_off = std::all_of(c.cpus.begin(), c.cpus.end(),
                                          [&](unsigned o) { return cores_[o] == core_power::off; });
         if (!all_off || !c.powerdown_enabled || c.phase != cluster_phase::on)
-            return;
+            continue;
         set_cluster(cluster, cluster_phase::going_down);
-        c.entry_start = sim_now();
-        c.entry = c.power_jitter.apply(c.cluster_entry, jitter_class::power_transition);
-        next_trigger(c.entry, *c.abort_request);
-        return;
-    }
-    // Going down (the only phase this process leaves): its entry time is over, or a wake-up
-    // came before the power switch opened, and the cluster stays up.
-    if (sim_now() - c.entry_start < c.entry) {
-        entries_aborted_++;
-        c.entries_aborted++;
-        set_cluster(cluster, cluster_phase::on);
-    } else {
+        const sc_time start = sim_now();
+        const sc_time entry = c.power_jitter.apply(c.cluster_entry, jitter_class::power_transition);
+        wait(entry, *c.abort_request);
+        if (sim_now() - start < entry) {
+            // A wake-up before the power switch opened: the cluster stays up.
+            entries_aborted_++;
+            c.entries_aborted++;
+            set_cluster(cluster, cluster_phase::on);
+            continue;
+        }
         set_cluster(cluster, cluster_phase::off);
     }
-    // next_trigger() not called: back to its static sensitivity, the next request.
 }
 
 void power_controller::cluster_power_up(unsigned cluster)

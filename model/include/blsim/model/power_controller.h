@@ -167,10 +167,7 @@ private:
     void set_core(unsigned cpu, core_power s);
     void set_cluster(unsigned cluster, cluster_phase p);
     void cluster_power_up(unsigned cluster);
-    // The background power-down of one cluster: a method process (no stack, no context
-    // switch), statically sensitive to its down_request; while the cluster goes down, to the
-    // end of its entry time or its abort_request.
-    void cluster_sequencer(unsigned cluster);
+    void cluster_sequencer(unsigned cluster); // the background power-down of one cluster
     void dvfs_engine();
     void request_performance(unsigned cluster, std::uint32_t level);
     void set_irq(bool level);
@@ -191,7 +188,6 @@ private:
         std::vector<std::uint32_t> bx_addr;
         std::uint64_t entries_aborted = 0;
         std::unique_ptr<sc_core::sc_event> changed_event, down_request, abort_request;
-        sc_core::sc_time entry_start, entry; // of the power-down under way (going_down)
         unsigned phase_waiters = 0; // cores waiting on changed_event
         jitter power_jitter; // its power-down and power-up
     };
