@@ -2,6 +2,7 @@
 #include "blsim/model/clock_domain.h"
 
 #include <cmath>
+#include <cstring>
 
 #include "blsim/model/invariant.h"
 
@@ -27,6 +28,21 @@ sc_core::sc_time clock_domain::convert(double cycles) const
     }
     const double ps = std::ceil(cycles * 1e6 / freq_mhz_);
     return sc_core::sc_time::from_value(ps > 0 ? static_cast<std::uint64_t>(ps) : 0);
+}
+
+sc_core::sc_time clock_domain::convert_recalled(double cycles) const
+{
+    std::uint64_t bits;
+    std::memcpy(&bits, &cycles, sizeof bits);
+    // Fibonacci hashing: the top bits of the product spread values that differ in any bit.
+    converted& slot = recent_[(bits * 0x9e3779b97f4a7c15ull) >> 60];
+    static_assert(memo_values == 16, "the shift takes the top four bits");
+    if (slot.mhz != freq_mhz_ || std::memcmp(&slot.cycles, &cycles, sizeof cycles) != 0) {
+        slot.cycles = cycles;
+        slot.mhz = freq_mhz_;
+        slot.time = convert(cycles);
+    }
+    return slot.time;
 }
 
 void clock_domain::set_freq_mhz(int freq_mhz)

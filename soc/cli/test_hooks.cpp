@@ -2,7 +2,6 @@
 // blsim-test only, never into the release blsim.
 #include "test_hooks.h"
 
-#include <memory>
 #include <systemc>
 
 #include <bls/mutant.h>
@@ -113,12 +112,11 @@ void inject_bug(platform& plat, injected_bug bug)
         // core's L1 and the L2 filled and written behind the clean. Its power going, the
         // platform finds the dirty lines (invariant no-dirty-line-lost).
         const std::uint64_t halfway_ps = static_cast<std::uint64_t>(p.cfg_.duration_s / 2 * 1e12);
-        auto armed = std::make_shared<bool>(true);
-        p.pc_->cluster_changed.subscribe([&p, halfway_ps, armed](unsigned cl, model::cluster_power,
-                                                                 model::cluster_power s) {
-            if (!*armed || s != model::cluster_power::powering_down || model::now_ps() < halfway_ps)
+        p.pc_->cluster_changed.subscribe([&p, halfway_ps, armed = true](unsigned cl, model::cluster_power,
+                                                                        model::cluster_power s) mutable {
+            if (!armed || s != model::cluster_power::powering_down || model::now_ps() < halfway_ps)
                 return;
-            *armed = false;
+            armed = false;
             model::cluster& c = *p.clusters_[cl];
             c.warm(0, 0, 4, sc_core::SC_ZERO_TIME); // 4 KiB of context 0, into core 0's L1
             c.written(0, 0, 1.0);

@@ -1,6 +1,7 @@
 // tests/model/core_test.cpp -- a core executing work event by event: progress at the current
 // frequency, a DVFS change mid-work, memory stall, interrupts, WFI, WFE, register accesses
-// with temporal decoupling, polling, lookahead, and power-down with wake-up.
+// with temporal decoupling, polling, lookahead (and SEV's effect on it), and power-down with
+// wake-up.
 //
 // One SystemC elaboration per process: this executable holds a single TEST.
 #include <gtest/gtest.h>
@@ -110,6 +111,8 @@ TEST(core, executes_work_at_the_current_frequency)
     std::vector<std::uint32_t> values;
     double mmio_local_ns = 0, mmio_synced_ns = 0, c1_released_ns = 0, c1_resumed_ns = 0;
     std::vector<double> lookahead_ns; // kernel times after the stalls that may be owed
+    std::vector<double> sev_ns;       // kernel times after the stalls that follow SEVs
+    double c1_rewoken_ns = 0;
     sc_core::sc_event poke("poke");
     std::vector<std::pair<double, core_power>> c1_states;
     std::vector<std::uint32_t> c1_polled;
@@ -163,6 +166,17 @@ TEST(core, executes_work_at_the_current_frequency)
         c0.forget_horizon();
         c0.stall(sc_time(1, SC_NS));
         lookahead_ns.push_back(now_ns());
+        // SEV: an event register set is nothing new to wait for, so the horizon is kept and a
+        // stall stays owed; an event that wakes cpu1 (back in WFE by 100 us) at cpu0's local
+        // time is, and the next stall past it waits.
+        wait(sc_time(100, SC_US) - sc_core::sc_time_stamp());
+        c0.stall(sc_time(100, SC_NS));
+        c0.send_event({&c0});
+        c0.stall(sc_time(1, SC_NS));
+        sev_ns.push_back(now_ns()); // 100 us: owed still
+        c0.send_event({&c0, &c1});  // cpu1 wakes at 100.101 us
+        c0.stall(sc_time(1, SC_NS));
+        sev_ns.push_back(now_ns()); // 100.102 us: waited
         for (;;)
             wait(sc_time(1, sc_core::SC_MS));
     });
@@ -179,6 +193,8 @@ TEST(core, executes_work_at_the_current_frequency)
         // ...leaves no promise behind for the next access: a poll of a register that
         // promises nothing reads it every 10 ns until its 50 ns are over, 6 reads.
         c1_polled.push_back(c1.poll(stub_device::busy, 1, sc_time(50, SC_NS)));
+        c1.wait_for_event(); // from 70.06 us: the SEV in cpu0's run of stalls wakes it
+        c1_rewoken_ns = now_ns();
     });
 
     sc_core::sc_start(sc_time(1, sc_core::SC_MS));
@@ -216,6 +232,10 @@ TEST(core, executes_work_at_the_current_frequency)
     EXPECT_EQ(pc.cluster_state(0), cluster_power::on);
     EXPECT_EQ(c1_polled, (std::vector<std::uint32_t>{0, 1}));
     EXPECT_EQ(dev1.busy_reads, 6u);
+    ASSERT_EQ(sev_ns.size(), 2u);
+    EXPECT_NEAR(sev_ns[0], 100000, 1e-6);
+    EXPECT_NEAR(sev_ns[1], 100102, 1e-6);
+    EXPECT_NEAR(c1_rewoken_ns, 100101, 1e-6);
 }
 
 } // namespace

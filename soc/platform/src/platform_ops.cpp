@@ -63,10 +63,7 @@ struct platform_ops_impl {
     static void cpu_send_event(void* plat, unsigned cpu)
     {
         platform& p = self(plat);
-        model::core& me = p.core_at(cpu);
-        me.settle(); // the event leaves at the sender's local time
-        for (model::core* c : p.cores())
-            c->signal_event(me.local_offset());
+        p.core_at(cpu).send_event(p.cores());
     }
 
     static void cpu_power_down(void* plat, unsigned cpu) { self(plat).core_at(cpu).power_down(); }
@@ -186,10 +183,16 @@ struct platform_ops_impl {
     }
 };
 
-// Every verb but the shared-memory accesses, the barrier and the clock read ends by making the
-// core forget the lookahead horizon its barrier keeps (core::forget_horizon): it may have
-// waited, letting others run, or notified an event (a timer, an event, a device's). A run of
-// MCPM's shared accesses then asks SystemC what is pending once, not once per access.
+// A verb that may notify an event (a timer, a device's, a wake-up) or wait other than through
+// the core's sync() ends by making the core forget the lookahead horizon its barrier keeps
+// (core::forget_horizon): others may have run, or have activity due sooner. A run of MCPM's
+// shared accesses then asks SystemC what is pending once, not once per access. Not wrapped:
+// the shared accesses, the barrier, the clock read and the interrupt mask (they neither wait
+// nor notify: the mask is the core's own flag, read when it next executes or waits); the
+// stalls (a cache clean, uncached reads, a delay) and the tracepoints, whose only way to
+// SystemC is the core's sync(), which forgets by itself; and SEV, which forgets only when it
+// woke a core from WFE (core::send_event; otherwise it sets event registers and notifies
+// nothing).
 template <typename F, F verb>
 struct forgetting;
 
@@ -215,21 +218,21 @@ const bls_platform_ops& systemc_platform_ops()
         .cpu_wait_for_interrupt = BLSIM_FORGETTING(cpu_wait_for_interrupt),
         .cpu_wait_for_event = BLSIM_FORGETTING(cpu_wait_for_event),
         .cpu_dsb = platform_ops_impl::cpu_dsb,
-        .cpu_send_event = BLSIM_FORGETTING(cpu_send_event),
+        .cpu_send_event = platform_ops_impl::cpu_send_event,
         .cpu_power_down = BLSIM_FORGETTING(cpu_power_down),
         .mmio_read32 = BLSIM_FORGETTING(mmio_read32),
         .mmio_write32 = BLSIM_FORGETTING(mmio_write32),
         .mmio_poll32 = BLSIM_FORGETTING(mmio_poll32),
         .shm_read = platform_ops_impl::shm_read,
         .shm_write = platform_ops_impl::shm_write,
-        .cache_clean_invalidate = BLSIM_FORGETTING(cache_clean_invalidate),
-        .cpu_irq_mask = BLSIM_FORGETTING(cpu_irq_mask),
-        .mem_read_uncached = BLSIM_FORGETTING(mem_read_uncached),
-        .cpu_delay_cycles = BLSIM_FORGETTING(cpu_delay_cycles),
+        .cache_clean_invalidate = platform_ops_impl::cache_clean_invalidate,
+        .cpu_irq_mask = platform_ops_impl::cpu_irq_mask,
+        .mem_read_uncached = platform_ops_impl::mem_read_uncached,
+        .cpu_delay_cycles = platform_ops_impl::cpu_delay_cycles,
         .timer_set = BLSIM_FORGETTING(timer_set),
         .timer_get = platform_ops_impl::timer_get,
         .bug = platform_ops_impl::bug,
-        .trace = BLSIM_FORGETTING(trace),
+        .trace = platform_ops_impl::trace,
     };
     return ops;
 }

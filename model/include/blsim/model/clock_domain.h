@@ -38,6 +38,16 @@ private:
     static constexpr int memo_cycles = 64;
     mutable sc_core::sc_time memo_[memo_cycles];
     mutable int memo_mhz_[memo_cycles] = {};
+    // The larger ones recur as well (a line fill of the DRAM, an L1 or L2 clean of so many
+    // lines, the CCI's snoop set-up): a few kept by their exact value, found by its bits.
+    struct converted {
+        double cycles;
+        int mhz = 0; // 0: empty (a frequency is positive)
+        sc_core::sc_time time;
+    };
+    static constexpr unsigned memo_values = 16;
+    mutable converted recent_[memo_values];
+    sc_core::sc_time convert_recalled(double cycles) const;
 };
 
 inline sc_core::sc_time clock_domain::cycles(double cycles) const
@@ -52,7 +62,7 @@ inline sc_core::sc_time clock_domain::cycles(double cycles) const
             return memo_[n];
         }
     }
-    return convert(cycles);
+    return convert_recalled(cycles);
 }
 
 } // namespace blsim::model

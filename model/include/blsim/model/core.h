@@ -16,6 +16,7 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
 
 #include "blsim/model/clock_domain.h"
 #include "blsim/model/jitter.h"
@@ -96,12 +97,29 @@ public:
 
     // SEV from any core, sent @delay after the kernel's time: set the event register and
     // wake WFE then. Any context; a non-zero @delay only from a sender that has settle()d.
-    void signal_event(const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME)
+    // Returns whether it notified (the core was asleep in WFE): only then is there new
+    // activity pending, which the sender's lookahead horizon must not outrun.
+    bool signal_event(const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME)
     {
         event_register_ = true;
         // Only a core asleep in WFE needs waking; the others find the register set.
-        if (in_wfe_)
-            event_.notify(delay);
+        if (!in_wfe_)
+            return false;
+        event_.notify(delay);
+        return true;
+    }
+    // SEV executed by this core (its thread): every core of @cores (this one among them) has
+    // its event register set, and those asleep in WFE wake at this core's local time. Only such
+    // a wake-up is new activity; then the lookahead horizon is forgotten, so that this core's
+    // next shared accesses do not run past it.
+    void send_event(const std::vector<core*>& cores)
+    {
+        settle(); // the event leaves at the sender's local time
+        bool woke = false;
+        for (core* c : cores)
+            woke |= c->signal_event(offset_);
+        if (woke)
+            forget_horizon();
     }
     bool irq_pending() const { return irq.read(); }
 
