@@ -13,13 +13,13 @@ namespace blsim::model {
 
 namespace {
 
-// Apply a set-bit / clear-bit register write: call @fn for each bit set in @value.
+// Apply a set-bit / clear-bit register write: call @fn for each bit set in @value, lowest
+// first (a write sets one bit or a few).
 template <class F>
 void for_each_bit(std::uint32_t value, F fn)
 {
-    for (unsigned b = 0; b < 32; b++)
-        if (value & (1u << b))
-            fn(b);
+    for (; value != 0; value &= value - 1)
+        fn(static_cast<unsigned>(__builtin_ctz(value)));
 }
 
 // Apply a byte-per-interrupt register write: call @fn for each byte lane the access writes.
@@ -354,7 +354,7 @@ std::uint32_t gic400::best_pending(unsigned cpu, bool for_wake) const
         consider(id, c.priv[id], true);
     }
     // Only the SPIs that are pending: usually none or one.
-    for (unsigned w = 0; w < spi_pending_bits_.size(); w++)
+    for (unsigned w = 0; spis_pending_ != 0 && w < spi_pending_bits_.size(); w++)
         for (std::uint32_t m = spi_pending_bits_[w]; m != 0; m &= m - 1) {
             const unsigned i = 32 * w + static_cast<unsigned>(__builtin_ctz(m));
             consider(nprivate + i, spis_[i], (spis_[i].targets & (1u << cpu)) != 0);
@@ -625,9 +625,10 @@ std::uint32_t gic400::affected(unsigned cpu, std::uint32_t id) const
 
 void gic400::update(std::uint32_t cpus)
 {
-    for (unsigned cpu = 0; cpu < ncpus_; cpu++) {
-        if (!(cpus >> cpu & 1u))
-            continue;
+    if (ncpus_ < 32)
+        cpus &= (1u << ncpus_) - 1;
+    for (; cpus != 0; cpus &= cpus - 1) { // the CPUs asked for, lowest first
+        const unsigned cpu = static_cast<unsigned>(__builtin_ctz(cpus));
         // Whatever may be signalled would also wake: no candidate for waking (the common
         // case), no need to look at the interface and the masks.
         const bool w = best_pending(cpu, true) != spurious;

@@ -2,6 +2,7 @@
 #include "blsim/model/reg_table.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <systemc>
 
@@ -28,7 +29,9 @@ void reg_table::build_index() const
     }
 }
 
-const reg_def* reg_table::find(std::uint32_t offset, unsigned& index) const
+// The index not built yet (the first access), or an offset past it, or a table too wide for
+// one: build it if it can be, else scan.
+const reg_def* reg_table::find_unindexed(std::uint32_t offset, unsigned& index) const
 {
     if (index_.empty() && !linear_)
         build_index();
@@ -55,14 +58,26 @@ void reg_table::guest_error(const std::string& what)
     SC_REPORT_WARNING(("blsim/" + owner_).c_str(), what.c_str());
 }
 
-std::uint32_t reg_table::read(unsigned cpu, std::uint32_t offset)
+// The guest's mistakes, kept out of line, away from the accesses that decode.
+[[gnu::cold]] void reg_table::unmapped(bool write, std::uint32_t offset)
+{
+    char msg[96];
+    std::snprintf(msg, sizeof msg, write ? "write of unmapped offset 0x%x (ignored)" : "read of unmapped offset 0x%x (read as zero)",
+                  offset);
+    guest_error(msg);
+}
+
+[[gnu::cold]] void reg_table::written_read_only(const reg_def& r)
+{
+    guest_error(std::string("write to read-only register ") + r.name + " (ignored)");
+}
+
+inline std::uint32_t reg_table::read_word(unsigned cpu, std::uint32_t offset)
 {
     unsigned index = 0;
     const reg_def* r = find(offset & ~3u, index);
     if (!r) {
-        char msg[96];
-        std::snprintf(msg, sizeof msg, "read of unmapped offset 0x%x (read as zero)", offset);
-        guest_error(msg);
+        unmapped(false, offset);
         return 0;
     }
     if (r->access == reg_access::wo || !r->read)
@@ -70,21 +85,26 @@ std::uint32_t reg_table::read(unsigned cpu, std::uint32_t offset)
     return r->read(cpu, index);
 }
 
-void reg_table::write(unsigned cpu, std::uint32_t offset, std::uint32_t value, std::uint32_t mask)
+inline void reg_table::write_word(unsigned cpu, std::uint32_t offset, std::uint32_t value, std::uint32_t mask)
 {
     unsigned index = 0;
     const reg_def* r = find(offset & ~3u, index);
     if (!r) {
-        char msg[96];
-        std::snprintf(msg, sizeof msg, "write of unmapped offset 0x%x (ignored)", offset);
-        guest_error(msg);
+        unmapped(true, offset);
         return;
     }
     if (r->access == reg_access::ro || !r->write) {
-        guest_error(std::string("write to read-only register ") + r->name + " (ignored)");
+        written_read_only(*r);
         return;
     }
     r->write(cpu, index, value & mask, mask);
+}
+
+std::uint32_t reg_table::read(unsigned cpu, std::uint32_t offset) { return read_word(cpu, offset); }
+
+void reg_table::write(unsigned cpu, std::uint32_t offset, std::uint32_t value, std::uint32_t mask)
+{
+    write_word(cpu, offset, value, mask);
 }
 
 void reg_table::access(unsigned cpu, tlm::tlm_generic_payload& trans)
@@ -101,7 +121,7 @@ void reg_table::access(unsigned cpu, tlm::tlm_generic_payload& trans)
     const std::uint32_t mask = (len == 4 ? ~0u : ((1u << (8 * len)) - 1)) << (8 * lane);
     unsigned char* data = trans.get_data_ptr();
     if (trans.is_read()) {
-        std::uint32_t v = read(cpu, word) >> (8 * lane);
+        std::uint32_t v = read_word(cpu, word) >> (8 * lane);
         if (len == 4)
             std::memcpy(data, &v, 4); // a word (nearly every access): a plain store
         else
@@ -112,7 +132,7 @@ void reg_table::access(unsigned cpu, tlm::tlm_generic_payload& trans)
             std::memcpy(&v, data, 4);
         else
             std::memcpy(&v, data, len);
-        write(cpu, word, v << (8 * lane), mask);
+        write_word(cpu, word, v << (8 * lane), mask);
     }
 }
 

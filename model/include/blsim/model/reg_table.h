@@ -49,8 +49,26 @@ public:
     std::uint64_t guest_errors() const { return guest_errors_; }
 
 private:
-    const reg_def* find(std::uint32_t offset, unsigned& index) const;
+    // The register covering word-aligned @offset (and @index, the word within it), or null.
+    // Inline: once the index is built, every access decodes with one load.
+    const reg_def* find(std::uint32_t offset, unsigned& index) const
+    {
+        const std::size_t w = offset / 4;
+        if (w >= index_.size())
+            return find_unindexed(offset, index);
+        const std::uint16_t i = index_[w];
+        if (i == 0)
+            return nullptr;
+        const reg_def& r = regs_[i - 1u];
+        index = static_cast<unsigned>(w - r.offset / 4);
+        return &r;
+    }
+    const reg_def* find_unindexed(std::uint32_t offset, unsigned& index) const;
     void build_index() const;
+    std::uint32_t read_word(unsigned cpu, std::uint32_t offset);
+    void write_word(unsigned cpu, std::uint32_t offset, std::uint32_t value, std::uint32_t mask);
+    void unmapped(bool write, std::uint32_t offset);
+    void written_read_only(const reg_def& r);
     void guest_error(const std::string& what);
 
     std::string owner_;
