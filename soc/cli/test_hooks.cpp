@@ -1,5 +1,6 @@
 // soc/cli/test_hooks.cpp -- the test build's hooks (soc/cli/test_hooks.h): linked into
 // blsim-test only, never into the release blsim.
+#define SC_INCLUDE_DYNAMIC_PROCESSES // the injected bugs run as spawned methods
 #include "test_hooks.h"
 
 #include <systemc>

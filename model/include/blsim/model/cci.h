@@ -39,7 +39,7 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/passthrough_target_socket.h>
 #include <vector>
 
 #include "blsim/model/clock_domain.h"
@@ -71,9 +71,9 @@ public:
         dvm_supported = 1u << 31,
     };
 
-    tlm_utils::simple_target_socket<cci> regs;
+    tlm_utils::passthrough_target_socket<cci> regs;
     // One socket per connected slave interface: slave[k] is interface @slave_ports[k].
-    sc_core::sc_vector<tlm_utils::simple_target_socket_tagged<cci>> slave;
+    sc_core::sc_vector<tlm_utils::passthrough_target_socket_tagged<cci>> slave;
     tlm_utils::simple_initiator_socket<cci> master;
 
     // @slave_ports: the slave interfaces that have a master behind them (3, 4 on TC2), each an

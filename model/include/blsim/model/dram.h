@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/passthrough_target_socket.h>
 
 #include "blsim/model/clock_domain.h"
 #include "blsim/model/jitter.h"
@@ -27,7 +27,7 @@ namespace blsim::model {
 
 class dram : public sc_core::sc_module {
 public:
-    tlm_utils::simple_target_socket<dram> socket;
+    tlm_utils::passthrough_target_socket<dram> socket;
 
     dram(sc_core::sc_module_name name, const dram_params& params);
 

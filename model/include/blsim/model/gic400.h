@@ -31,7 +31,7 @@
 #include <queue>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/passthrough_target_socket.h>
 #include <vector>
 
 #include "blsim/model/clock_domain.h"
@@ -65,8 +65,8 @@ public:
         GICC_EOIR = 0x10, GICC_RPR = 0x14, GICC_HPPIR = 0x18,
     };
 
-    tlm_utils::simple_target_socket<gic400> dist_socket;
-    tlm_utils::simple_target_socket<gic400> cpu_socket;
+    tlm_utils::passthrough_target_socket<gic400> dist_socket;
+    tlm_utils::passthrough_target_socket<gic400> cpu_socket;
     sc_core::sc_vector<sc_core::sc_out<bool>> irq;  // to each core: an interrupt is signalled
     sc_core::sc_vector<sc_core::sc_out<bool>> wake; // to the power controller: one targets the CPU
     // Each write of a line above, as it is made (for observers such as a trace writer, which

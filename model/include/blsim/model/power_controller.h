@@ -46,7 +46,7 @@
 #include <optional>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/passthrough_target_socket.h>
 #include <vector>
 
 #include "blsim/model/clock_domain.h"
@@ -89,7 +89,7 @@ public:
     static constexpr unsigned max_cpus_wide = 8;         // ... in all, in the wide layout
     static constexpr std::uint32_t window_bytes = 0x100;
 
-    tlm_utils::simple_target_socket<power_controller> regs;
+    tlm_utils::passthrough_target_socket<power_controller> regs;
 
     power_controller(sc_core::sc_module_name name, const soc_params& soc);
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/passthrough_target_socket.h>
 #include <vector>
 
 #include "blsim/model/clock_domain.h"
@@ -18,7 +18,7 @@ namespace blsim::model {
 
 class sram : public sc_core::sc_module {
 public:
-    tlm_utils::simple_target_socket<sram> socket;
+    tlm_utils::passthrough_target_socket<sram> socket;
 
     sram(sc_core::sc_module_name name, const sram_params& params);
 
