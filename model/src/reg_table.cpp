@@ -62,8 +62,10 @@ void reg_table::guest_error(const std::string& what)
 [[gnu::cold]] void reg_table::unmapped(bool write, std::uint32_t offset)
 {
     char msg[96];
-    std::snprintf(msg, sizeof msg, write ? "write of unmapped offset 0x%x (ignored)" : "read of unmapped offset 0x%x (read as zero)",
-                  offset);
+    if (write)
+        std::snprintf(msg, sizeof msg, "write of unmapped offset 0x%x (ignored)", offset);
+    else
+        std::snprintf(msg, sizeof msg, "read of unmapped offset 0x%x (read as zero)", offset);
     guest_error(msg);
 }
 
