@@ -67,11 +67,15 @@ bool router::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_d
     return granted;
 }
 
+// Every initiator may hold a pointer into the range: each hears of it (`in->` alone would
+// reach the first bound only).
 void router::invalidate_direct_mem_ptr(int target, sc_dt::uint64 start, sc_dt::uint64 end)
 {
     for (const range& r : map_)
         if (r.target == static_cast<unsigned>(target) && start < r.size)
-            in->invalidate_direct_mem_ptr(start + r.base, std::min<std::uint64_t>(end, r.size - 1) + r.base);
+            for (unsigned i = 0; i < in.size(); i++)
+                in[static_cast<int>(i)]->invalidate_direct_mem_ptr(start + r.base,
+                                                                   std::min<std::uint64_t>(end, r.size - 1) + r.base);
 }
 
 } // namespace blsim::model
