@@ -65,6 +65,22 @@ TEST(pelt, saturates_at_1024_anywhere_in_a_period_and_halves_in_32_idle_periods)
     EXPECT_NEAR(bls_pelt_decay(32), 0.5, 1e-15);
 }
 
+// The decay takes whole periods from a table of y^0..y^31 and halves by whole half-lives:
+// pow()'s own result to the bit, for every whole number of periods the table serves, so the
+// load averages (and every output that follows from them) are those pow() gave.
+TEST(pelt, decay_by_whole_periods_is_pow_to_the_bit)
+{
+    EXPECT_EQ(bls_pelt_decay(0), 1.0);
+    EXPECT_EQ(bls_pelt_decay(32), 0.5);
+    EXPECT_EQ(bls_pelt_decay(64), 0.25);
+    EXPECT_EQ(bls_pelt_decay(1), y);
+    for (int n = 0; n < 32 * 1000; n++)
+        ASSERT_EQ(bls_pelt_decay(n), std::pow(0.5, n / 32.0)) << n << " periods";
+    // Beyond the table, and between whole periods: pow() itself.
+    for (double n : {32000.0, 40000.5, 0.5, 31.25, 1e9})
+        EXPECT_EQ(bls_pelt_decay(n), std::pow(0.5, n / 32.0)) << n << " periods";
+}
+
 TEST(pelt, utilisation_is_scaled_by_capacity_and_runnable_is_not)
 {
     // Always running at half the reference capacity: util 512, runnable 1024. Waiting (runnable,
