@@ -161,7 +161,7 @@ sc_core::sc_time cluster::read_uncached(unsigned words, const sc_core::sc_time& 
 {
     sc_core::sc_time delay = offset;
     std::uint32_t word = 0;
-    tlm::tlm_generic_payload trans;
+    tlm::tlm_generic_payload& trans = uncached_;
     for (unsigned i = 0; i < words; i++) {
         trans.set_command(tlm::TLM_READ_COMMAND);
         trans.set_address(0);

@@ -152,6 +152,26 @@ TEST_F(run_test, merged_interrupt_edges_are_no_lost_interrupts)
         EXPECT_GT(t.num(i, "t_request_s"), 0.2) << i;
 }
 
+TEST_F(run_test, two_inbounds_restoring_at_once_share_the_memory_channel)
+{
+    // Cluster migration moves both logical CPUs at once: both inbounds read 20,000 words
+    // uncached at the same time, each a DRAM round trip of 40 cycles and a 4-byte transfer at
+    // 400 MHz, 101.25 ns: 2025 us a restore, and the channel, busy 1.25 ns a word, hardly
+    // delays either. (The first inbound had booked the channel up to the end of its restore in
+    // one go, and the second's restore took 4051 us.)
+    const std::string scenario = std::string(BLSIM_SOURCE_DIR) + "/configs/scenarios/bbench-cm.yaml";
+    result r = blsim("run -q " + scenario + " --out " + dir.string() +
+                     " --set duration_s=1 --set switcher.restore_uncached_words=20000");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const csv_table t(slurp(dir / "switches.csv"));
+    ASSERT_EQ(t.rows.size(), 2u);
+    EXPECT_EQ(t.num(0, "t_blackout_start_s"), t.num(1, "t_blackout_start_s"));
+    for (std::size_t i = 0; i < t.rows.size(); i++) {
+        EXPECT_GT(t.num(i, "restore_us"), 2025) << i;
+        EXPECT_LT(t.num(i, "restore_us"), 2040) << i;
+    }
+}
+
 TEST_F(run_test, socs_beyond_tc2_run_bbench_in_the_modes_that_make_sense)
 {
     // Exynos 5422 (4+4 behind a CCI-400) under IKS, HMP and EAS; SM8150 (1+3+4 behind a

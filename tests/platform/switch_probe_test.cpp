@@ -39,4 +39,33 @@ TEST(switch_hang_bound, is_derived_from_the_configured_latencies)
     EXPECT_EQ(blsim::soc::switch_hang_bound_ps(soc, jitter, faults), 6'006'004'000'000ull);
 }
 
+// The switch's configured work counts once, whatever the attempts (found by a scan of the keys'
+// ranges: switcher.restore_uncached_words = 1000000 makes a restore of about 101 ms, and
+// two such switches at the end of a run stopped it with 'switch-completes'). Worked by hand:
+// 1000 cycles at the slowest OPP, 500 MHz, are 2 us; 100 words at (40 cycles of latency + 4
+// bytes at 8 a cycle) at 400 MHz are 100 x 40.5 / 400 = 10.125 us; 12.125 us in all, and x 1.5
+// under the jitter's largest percentage (with four SGIs' 1 us each).
+TEST(switch_hang_bound, adds_the_switchs_configured_work)
+{
+    namespace model = blsim::model;
+    model::soc_params soc;
+    soc.clusters.resize(2);
+    soc.clusters[0].power.cluster_off_exit_us = 1000; // 4 attempts x 1000 us
+    soc.clusters[0].opps = {{500, 900, 0, 0}, {1000, 1000, 0, 0}};
+    soc.clusters[1].opps = {{600, 900, 0, 0}};
+    soc.dram.clock_mhz = 400;
+    soc.dram.latency_cycles = 40;
+    soc.dram.bytes_per_cycle = 8;
+    model::jitter_params jitter; // off
+    model::fault_params faults;  // none
+    blsim::soc::switch_software sw;
+    EXPECT_EQ(blsim::soc::switch_hang_bound_ps(soc, jitter, faults, sw), 4'000'000'000ull);
+    sw.cycles = 1000;
+    sw.uncached_words = 100;
+    EXPECT_EQ(blsim::soc::switch_hang_bound_ps(soc, jitter, faults, sw), 4'012'125'000ull);
+    jitter.enabled = true;
+    jitter.memory_access_pct = 50; // the largest; the others 20
+    EXPECT_EQ(blsim::soc::switch_hang_bound_ps(soc, jitter, faults, sw), 6'022'187'500ull); // 6000 + 4 + 18.1875 us
+}
+
 } // namespace

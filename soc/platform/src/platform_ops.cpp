@@ -112,7 +112,14 @@ struct platform_ops_impl {
     {
         platform& p = self(plat);
         model::core& c = p.core_at(cpu);
-        c.stall(p.cluster_of_cpu(cpu).read_uncached(words, c.local_offset()));
+        model::cluster& cl = p.cluster_of_cpu(cpu);
+        // A word at a time, each settled (the lookahead): the memory channel serves its masters
+        // in the order their requests reach it, and these dependent round trips are spread over
+        // the whole restore. Issued in one go, a restore ran ahead of every other master and
+        // booked the channel up to its end: another master's earlier request then queued
+        // behind all of it (two inbounds restoring at once, the second took twice as long).
+        for (unsigned i = 0; i < words; i++)
+            c.stall(cl.read_uncached(1, c.local_offset()));
     }
 
     static void cpu_delay_cycles(void* plat, unsigned cpu, uint64_t cycles)

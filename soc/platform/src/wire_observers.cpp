@@ -48,7 +48,10 @@ void platform::wire_observers()
     power_model_ = model::make_power_model(cfg_.soc.energy);
     meter_ = std::make_unique<model::energy_meter>(cfg_.soc, *power_model_);
     probe_ = std::make_unique<switch_probe>(ncpus, *meter_, [this](std::uint64_t t) { meter_->advance_all(t); });
-    probe_->set_hang_bound(switch_hang_bound_ps(cfg_.soc, cfg_.jitter, cfg_.faults));
+    switch_software sw;
+    sw.cycles = cfg_.switcher.costs_cycles.total();
+    sw.uncached_words = static_cast<std::uint64_t>(cfg_.switcher.restore_uncached_words);
+    probe_->set_hang_bound(switch_hang_bound_ps(cfg_.soc, cfg_.jitter, cfg_.faults, sw));
     pc_->core_changed.subscribe([this](unsigned cpu, model::core_power, model::core_power s) {
         meter_->core_state(now_ps(), cpu, s);
         if (s == model::core_power::off) {

@@ -98,6 +98,8 @@ private:
     std::vector<cache_state> l1_;
     cache_state l2_;
     std::uint64_t l2_hits_ = 0, fetched_ = 0, written_back_ = 0, uncached_reads_ = 0;
+    // read_uncached's transaction, made once: a restore reads its words one call at a time.
+    tlm::tlm_generic_payload uncached_;
     jitter fill_jitter_, maintenance_jitter_;
     tlm::tlm_generic_payload burst_;    // every coherent burst's (burst())
     coherent_extension* coh_ = nullptr; // on burst_, which owns it

@@ -12,7 +12,7 @@
 namespace blsim::soc {
 
 std::uint64_t switch_hang_bound_ps(const model::soc_params& soc, const model::jitter_params& jitter,
-                                   const model::fault_params& faults)
+                                   const model::fault_params& faults, const switch_software& sw)
 {
     using model::jitter_class;
     double slow = 1; // the largest jitter factor of the latencies summed
@@ -34,7 +34,18 @@ std::uint64_t switch_hang_bound_ps(const model::soc_params& soc, const model::ji
     const double attempts = BLS_SWITCH_KICKS + 1;
     // A kick, an "inbound alive", a reschedule, each late by at most the SGI jitter.
     const double sgi_ns = jitter.enabled ? 4 * jitter.bound(jitter_class::sgi_delivery) : 0;
-    return static_cast<std::uint64_t>(attempts * attempt_us * slow * 1e6 + sgi_ns * 1e3);
+    // The switch's configured work, once: its steps' cycles on the slowest clock a CPU may run
+    // at, and its uncached reads, each the memory's latency and a word's transfer.
+    int slowest_mhz = 0;
+    for (const model::cluster_params& cl : soc.clusters)
+        for (const model::opp_point& o : cl.opps)
+            if (o.freq_mhz > 0 && (slowest_mhz == 0 || o.freq_mhz < slowest_mhz))
+                slowest_mhz = o.freq_mhz;
+    const double word_cycles = soc.dram.latency_cycles + 4.0 / soc.dram.bytes_per_cycle;
+    const double software_us =
+        static_cast<double>(sw.cycles) / std::max(slowest_mhz, 1) +
+        static_cast<double>(sw.uncached_words) * word_cycles / soc.dram.clock_mhz;
+    return static_cast<std::uint64_t>(attempts * attempt_us * slow * 1e6 + sgi_ns * 1e3 + software_us * slow * 1e6);
 }
 
 std::uint64_t switch_record::step_ps(int k) const
@@ -314,18 +325,27 @@ void switch_probe::close_settled(std::uint64_t t)
 
 void switch_probe::finish(std::uint64_t t)
 {
-    // Every switch that has powered its inbound up reaches its blackout: one still waiting at
-    // the end of the run, long after, hangs (an "inbound alive" that never came, a CPU parked
-    // at its closed MCPM gate). The bound is far above any switch's request-to-alive time.
+    // Every switch that has powered its inbound up reaches the end of its blackout: one still
+    // open at the end of the run, long after, hangs (an "inbound alive" that never came, a CPU
+    // parked at its closed MCPM gate, an inbound that never releases its outbound). The bound
+    // is far above any switch's kick-to-end time.
     for (const std::optional<open_switch>& s : open_) {
         if (!s || !s->r.t_inbound_power_on || t - s->r.t_inbound_power_on <= switch_hang_ps)
             continue;
         char detail[256];
-        std::snprintf(detail, sizeof detail,
-                      "logical cpu%u's switch to cpu%u, its inbound kicked at %.9f s, had not reached its "
-                      "blackout when the run ended %.3f ms later",
-                      s->r.logical, s->r.inbound, static_cast<double>(s->r.t_inbound_power_on) * 1e-12,
-                      static_cast<double>(t - s->r.t_inbound_power_on) * 1e-9);
+        if (s->r.t_blackout_start)
+            std::snprintf(detail, sizeof detail,
+                          "logical cpu%u's switch to cpu%u, its inbound kicked at %.9f s, was still in its "
+                          "blackout (begun at %.9f s) when the run ended %.3f ms after the kick",
+                          s->r.logical, s->r.inbound, static_cast<double>(s->r.t_inbound_power_on) * 1e-12,
+                          static_cast<double>(s->r.t_blackout_start) * 1e-12,
+                          static_cast<double>(t - s->r.t_inbound_power_on) * 1e-9);
+        else
+            std::snprintf(detail, sizeof detail,
+                          "logical cpu%u's switch to cpu%u, its inbound kicked at %.9f s, had not reached its "
+                          "blackout when the run ended %.3f ms later",
+                          s->r.logical, s->r.inbound, static_cast<double>(s->r.t_inbound_power_on) * 1e-12,
+                          static_cast<double>(t - s->r.t_inbound_power_on) * 1e-9);
         model::invariant_failed("switch-completes", t, "the switcher", detail);
     }
     for (open_switch& s : closing_)

@@ -2,6 +2,7 @@
 // long, which seed. Loaded from YAML, overridden from the command line, validated in one pass.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -152,6 +153,13 @@ struct switch_costs {
     int context_restore = 500;
     int cpu_pm_exit = 400;
     int tick_resume = 500;
+
+    // Every step's, added up (a step added above belongs here too).
+    std::uint64_t total() const
+    {
+        return static_cast<std::uint64_t>(tick_suspend) + cpu_pm_enter + context_save + stack_switch +
+               context_restore + cpu_pm_exit + tick_resume;
+    }
 };
 
 // Turning the switcher on or off at a point of the run.

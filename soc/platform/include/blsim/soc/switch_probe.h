@@ -62,14 +62,23 @@ struct switch_record {
     std::uint64_t step_ps(int k) const;
 };
 
-// The longest a switch may take from its inbound's kick to the outbound's blackout, beyond
-// the software's share, with @soc's power controller and DVFS latencies and the fault
-// timeouts configured, each at its jittered maximum: per attempt (the first kick and each
-// retry, BLS_SWITCH_KICKS + 1) a cluster caught powering down then powered up again, the
+// The switch's own work that the configuration sets (once per switch, whatever the
+// attempts): the cycles of its cost-model steps (switcher.costs_cycles, at the running CPU's
+// clock) and the words its inbound reads uncached (switcher.restore_uncached_words).
+struct switch_software {
+    std::uint64_t cycles = 0;
+    std::uint64_t uncached_words = 0;
+};
+
+// The longest a switch may take from its inbound's kick to the end of its blackout, beyond
+// the unmodelled software's share, with @soc's power controller and DVFS latencies and the
+// fault timeouts configured, each at its jittered maximum: per attempt (the first kick and
+// each retry, BLS_SWITCH_KICKS + 1) a cluster caught powering down then powered up again, the
 // core's power-up, every DVFS step of the largest table, a failed power-up's timeout and a
-// stuck CCI port; plus the SGIs' delivery delays.
+// stuck CCI port; plus the SGIs' delivery delays; plus @sw's cycles at the slowest OPP of any
+// cluster and its uncached words, each a DRAM round trip at the memory's latency.
 std::uint64_t switch_hang_bound_ps(const model::soc_params& soc, const model::jitter_params& jitter,
-                                   const model::fault_params& faults);
+                                   const model::fault_params& faults, const switch_software& sw = {});
 
 class switch_probe {
 public:
@@ -82,9 +91,9 @@ public:
     // The software's share of the 'switch-completes' bound: far above any switch's
     // request-to-alive time at nominal latencies.
     static constexpr std::uint64_t software_hang_ps = 100'000'000'000ull;
-    // The longest a switch's inbound may take from its kick to the outbound's blackout with
-    // the scenario's latencies at their jittered maxima (switch_hang_bound_ps): the bound of
-    // 'switch-completes' is software_hang_ps plus it.
+    // The longest a switch may take from its inbound's kick to the end of its blackout with
+    // the scenario's latencies at their jittered maxima and its configured work
+    // (switch_hang_bound_ps): the bound of 'switch-completes' is software_hang_ps plus it.
     void set_hang_bound(std::uint64_t hardware_ps) { switch_hang_ps = software_hang_ps + hardware_ps; }
     std::uint64_t hang_bound_ps() const { return switch_hang_ps; }
     void core_on(std::uint64_t t_ps, unsigned cpu, unsigned cluster);
