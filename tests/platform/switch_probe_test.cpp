@@ -8,7 +8,7 @@ namespace {
 // The bound of 'switch-completes' follows the configured latencies (issue 24, class 8): a
 // scenario with large but valid latencies has switches slower than the fixed 100 ms once was.
 // Worked by hand: per attempt the slowest cluster's power-down and power-up, its core's, its
-// WFI exit and every DVFS step; BLS_SWITCH_KICKS + 1 = 4 attempts; the jitter's largest
+// WFI entry and exit and every DVFS step; BLS_SWITCH_KICKS + 1 = 4 attempts; the jitter's largest
 // percentage on all of it, four SGIs' delays; a failed power-up's timeout per attempt.
 TEST(switch_hang_bound, is_derived_from_the_configured_latencies)
 {
@@ -50,7 +50,8 @@ TEST(switch_hang_bound, adds_the_switchs_configured_work)
     namespace model = blsim::model;
     model::soc_params soc;
     soc.clusters.resize(2);
-    soc.clusters[0].power.cluster_off_exit_us = 1000; // 4 attempts x 1000 us
+    soc.clusters[0].power.cluster_off_exit_us = 1000;
+    soc.clusters[0].power.core_wfi_entry_us = 500; // (a CPU of the handshake may be entering WFI)
     soc.clusters[0].opps = {{500, 900, 0, 0}, {1000, 1000, 0, 0}};
     soc.clusters[1].opps = {{600, 900, 0, 0}};
     soc.dram.clock_mhz = 400;
@@ -59,13 +60,13 @@ TEST(switch_hang_bound, adds_the_switchs_configured_work)
     model::jitter_params jitter; // off
     model::fault_params faults;  // none
     blsim::soc::switch_software sw;
-    EXPECT_EQ(blsim::soc::switch_hang_bound_ps(soc, jitter, faults, sw), 4'000'000'000ull);
+    EXPECT_EQ(blsim::soc::switch_hang_bound_ps(soc, jitter, faults, sw), 6'000'000'000ull); // 4 x 1500 us
     sw.cycles = 1000;
     sw.uncached_words = 100;
-    EXPECT_EQ(blsim::soc::switch_hang_bound_ps(soc, jitter, faults, sw), 4'012'125'000ull);
+    EXPECT_EQ(blsim::soc::switch_hang_bound_ps(soc, jitter, faults, sw), 6'012'125'000ull);
     jitter.enabled = true;
     jitter.memory_access_pct = 50; // the largest; the others 20
-    EXPECT_EQ(blsim::soc::switch_hang_bound_ps(soc, jitter, faults, sw), 6'022'187'500ull); // 6000 + 4 + 18.1875 us
+    EXPECT_EQ(blsim::soc::switch_hang_bound_ps(soc, jitter, faults, sw), 9'022'187'500ull); // 9000 + 4 + 18.1875 us
 }
 
 } // namespace

@@ -25,7 +25,7 @@ std::uint64_t switch_hang_bound_ps(const model::soc_params& soc, const model::ji
         const model::power_params& p = cl.power;
         const double dvfs = static_cast<double>(cl.opps.size()) * (cl.dvfs.voltage_latency_us + cl.dvfs.freq_latency_us);
         attempt_us = std::max(attempt_us, p.cluster_off_entry_us + p.cluster_off_exit_us + p.core_off_entry_us +
-                                              p.core_off_exit_us + p.core_wfi_exit_us + dvfs);
+                                              p.core_off_exit_us + p.core_wfi_entry_us + p.core_wfi_exit_us + dvfs);
     }
     if (faults.configured(model::fault_kind::power_up_fail))
         attempt_us += faults.power_up_fail.timeout_us;

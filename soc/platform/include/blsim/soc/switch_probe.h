@@ -74,7 +74,7 @@ struct switch_software {
 // the unmodelled software's share, with @soc's power controller and DVFS latencies and the
 // fault timeouts configured, each at its jittered maximum: per attempt (the first kick and
 // each retry, BLS_SWITCH_KICKS + 1) a cluster caught powering down then powered up again, the
-// core's power-up, every DVFS step of the largest table, a failed power-up's timeout and a
+// core's power-up, a WFI's entry and exit, every DVFS step of the largest table, a failed power-up's timeout and a
 // stuck CCI port; plus the SGIs' delivery delays; plus @sw's cycles at the slowest OPP of any
 // cluster and its uncached words, each a DRAM round trip at the memory's latency.
 std::uint64_t switch_hang_bound_ps(const model::soc_params& soc, const model::jitter_params& jitter,
