@@ -125,12 +125,21 @@ void core::wait_for_event()
     // The instruction and the loop around it take a few cycles even when WFE does not sleep
     // (an event already set, an interrupt pending): without them a spin loop would not let
     // simulated time pass, and the CPU it waits for could never get on.
+    // A WFE that does not sleep (the event register set, an interrupt pending: a spin loop)
+    // is settled, not waited out: if nobody has anything due before the core's time, nothing
+    // can set or clear what it looks at, and a loop spinning on a lock whose holder is busy
+    // runs its iterations without a context switch each until the holder's next activity.
+    // One that may sleep first waits out what it owes, and looks again.
     offset_ += clock_.cycles(wfe_cycles);
-    sync();
+    settle();
     if (!event_register_ && !irq.read()) {
-        in_wfe_ = true;
-        wait(either(event_or_irq_, event_, irq.posedge_event()));
-        in_wfe_ = false;
+        sync();
+        if (!event_register_ && !irq.read()) {
+            in_wfe_ = true;
+            wait(either(event_or_irq_, event_, irq.posedge_event()));
+            in_wfe_ = false;
+            forget_horizon(); // others ran
+        }
     }
     event_register_ = false;
 }

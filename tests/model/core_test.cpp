@@ -1,7 +1,7 @@
 // tests/model/core_test.cpp -- a core executing work event by event: progress at the current
 // frequency, a DVFS change mid-work, memory stall, interrupts, WFI, WFE, register accesses
-// with temporal decoupling, polling, lookahead (and SEV's effect on it), and power-down with
-// wake-up.
+// with temporal decoupling, polling, lookahead (and SEV's and a spinning WFE's effect on it),
+// and power-down with wake-up.
 //
 // One SystemC elaboration per process: this executable holds a single TEST.
 #include <gtest/gtest.h>
@@ -112,6 +112,7 @@ TEST(core, executes_work_at_the_current_frequency)
     double mmio_local_ns = 0, mmio_synced_ns = 0, c1_released_ns = 0, c1_resumed_ns = 0;
     std::vector<double> lookahead_ns; // kernel times after the stalls that may be owed
     std::vector<double> sev_ns;       // kernel times after the stalls that follow SEVs
+    std::vector<double> spin_ns;      // a spin loop of WFEs: kernel and local time, then synced
     double c1_rewoken_ns = 0;
     sc_core::sc_event poke("poke");
     std::vector<std::pair<double, core_power>> c1_states;
@@ -177,6 +178,15 @@ TEST(core, executes_work_at_the_current_frequency)
         c0.send_event({&c0, &c1});  // cpu1 wakes at 100.101 us
         c0.stall(sc_time(1, SC_NS));
         sev_ns.push_back(now_ns()); // 100.102 us: waited
+        // A WFE that does not sleep (cpu0's interrupt is still signalled) is settled like a
+        // stall: with nothing due, a spin loop's 100 iterations of 4 cycles at 1000 MHz stay
+        // owed, 400 ns of local time with the kernel's unchanged, until the core syncs.
+        wait(sc_time(200, SC_US) - sc_core::sc_time_stamp());
+        for (int i = 0; i < 100; i++)
+            c0.wait_for_event();
+        spin_ns = {now_ns(), c0.local_time().to_seconds() * 1e9};
+        c0.sync();
+        spin_ns.push_back(now_ns());
         for (;;)
             wait(sc_time(1, sc_core::SC_MS));
     });
@@ -236,6 +246,10 @@ TEST(core, executes_work_at_the_current_frequency)
     EXPECT_NEAR(sev_ns[0], 100000, 1e-6);
     EXPECT_NEAR(sev_ns[1], 100102, 1e-6);
     EXPECT_NEAR(c1_rewoken_ns, 100101, 1e-6);
+    ASSERT_EQ(spin_ns.size(), 3u);
+    EXPECT_NEAR(spin_ns[0], 200000, 1e-6);
+    EXPECT_NEAR(spin_ns[1], 200400, 1e-6);
+    EXPECT_NEAR(spin_ns[2], 200400, 1e-6);
 }
 
 } // namespace

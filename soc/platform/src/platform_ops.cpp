@@ -197,9 +197,10 @@ struct platform_ops_impl {
 // the shared accesses, the barrier, the clock read and the interrupt mask (they neither wait
 // nor notify: the mask is the core's own flag, read when it next executes or waits); the
 // stalls (a cache clean, uncached reads, a delay) and the tracepoints, whose only way to
-// SystemC is the core's sync(), which forgets by itself; and SEV, which forgets only when it
-// woke a core from WFE (core::send_event; otherwise it sets event registers and notifies
-// nothing).
+// SystemC is the core's sync(), which forgets by itself; WFE, which forgets when it waits
+// (core::wait_for_event: the WFE of a spin loop that does not sleep keeps it); and SEV, which
+// forgets only when it woke a core from WFE (core::send_event; otherwise it sets event
+// registers and notifies nothing).
 template <typename F, F verb>
 struct forgetting;
 
@@ -223,7 +224,7 @@ const bls_platform_ops& systemc_platform_ops()
         .now_ns = platform_ops_impl::now_ns,
         .cpu_execute = BLSIM_FORGETTING(cpu_execute),
         .cpu_wait_for_interrupt = BLSIM_FORGETTING(cpu_wait_for_interrupt),
-        .cpu_wait_for_event = BLSIM_FORGETTING(cpu_wait_for_event),
+        .cpu_wait_for_event = platform_ops_impl::cpu_wait_for_event,
         .cpu_dsb = platform_ops_impl::cpu_dsb,
         .cpu_send_event = platform_ops_impl::cpu_send_event,
         .cpu_power_down = BLSIM_FORGETTING(cpu_power_down),
