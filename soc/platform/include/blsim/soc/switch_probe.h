@@ -74,9 +74,10 @@ struct switch_software {
 // the unmodelled software's share, with @soc's power controller and DVFS latencies and the
 // fault timeouts configured, each at its jittered maximum: per attempt (the first kick and
 // each retry, BLS_SWITCH_KICKS + 1) a cluster caught powering down then powered up again, the
-// core's power-up, a WFI's entry and exit, every DVFS step of the largest table, a failed power-up's timeout and a
-// stuck CCI port; plus the SGIs' delivery delays; plus @sw's cycles at the slowest OPP of any
-// cluster and its uncached words, each a DRAM round trip at the memory's latency.
+// core's power-up, a WFI's entry and exit, every DVFS step of the largest table, a failed
+// power-up's timeout and a stuck CCI port; plus the SGIs' delivery delays; plus @sw's cycles
+// at the slowest OPP of any cluster and its uncached words, each a DRAM round trip at the
+// memory's latency.
 std::uint64_t switch_hang_bound_ps(const model::soc_params& soc, const model::jitter_params& jitter,
                                    const model::fault_params& faults, const switch_software& sw = {});
 
@@ -88,8 +89,8 @@ public:
     void tracepoint(std::uint64_t t_ps, unsigned cpu, unsigned event, unsigned a, unsigned b,
                     unsigned cpu_cluster);
 
-    // The software's share of the 'switch-completes' bound: far above any switch's
-    // request-to-alive time at nominal latencies.
+    // The unmodelled software's share of the 'switch-completes' bound: far above what a
+    // switch's C code and register traffic take at nominal latencies.
     static constexpr std::uint64_t software_hang_ps = 100'000'000'000ull;
     // The longest a switch may take from its inbound's kick to the end of its blackout with
     // the scenario's latencies at their jittered maxima and its configured work
