@@ -157,23 +157,21 @@ sc_core::sc_time cluster::clean_invalidate_l2(const sc_core::sc_time& offset)
     return t + std::max(walk, drain);
 }
 
-sc_core::sc_time cluster::read_uncached(unsigned words, const sc_core::sc_time& offset)
+sc_core::sc_time cluster::read_uncached_word(const sc_core::sc_time& offset)
 {
     sc_core::sc_time delay = offset;
     std::uint32_t word = 0;
     tlm::tlm_generic_payload& trans = uncached_;
-    for (unsigned i = 0; i < words; i++) {
-        trans.set_command(tlm::TLM_READ_COMMAND);
-        trans.set_address(0);
-        trans.set_data_ptr(reinterpret_cast<unsigned char*>(&word));
-        trans.set_data_length(4);
-        trans.set_streaming_width(4);
-        trans.set_byte_enable_ptr(nullptr);
-        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        ace->b_transport(trans, delay);
-        BLSIM_CHECK(trans.is_response_ok());
-    }
-    uncached_reads_ += words;
+    trans.set_command(tlm::TLM_READ_COMMAND);
+    trans.set_address(0);
+    trans.set_data_ptr(reinterpret_cast<unsigned char*>(&word));
+    trans.set_data_length(4);
+    trans.set_streaming_width(4);
+    trans.set_byte_enable_ptr(nullptr);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    ace->b_transport(trans, delay);
+    BLSIM_CHECK(trans.is_response_ok());
+    uncached_reads_++;
     return delay - offset;
 }
 

@@ -119,7 +119,7 @@ struct platform_ops_impl {
         // booked the channel up to its end: another master's earlier request then queued
         // behind all of it (two inbounds restoring at once, the second took twice as long).
         for (unsigned i = 0; i < words; i++)
-            c.stall(cl.read_uncached(1, c.local_offset()));
+            c.stall(cl.read_uncached_word(c.local_offset()));
     }
 
     static void cpu_delay_cycles(void* plat, unsigned cpu, uint64_t cycles)

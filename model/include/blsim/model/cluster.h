@@ -65,10 +65,10 @@ public:
     // the write-back leaving at sc_time_stamp() + @offset. Return the time.
     sc_core::sc_time clean_invalidate_l1(unsigned core_index);
     sc_core::sc_time clean_invalidate_l2(const sc_core::sc_time& offset);
-    // @words dependent 32-bit reads from memory with caches off (a resume path): each a round
-    // trip through the interconnect to DRAM, leaving at sc_time_stamp() + @offset. Returns
-    // the time.
-    sc_core::sc_time read_uncached(unsigned words, const sc_core::sc_time& offset);
+    // One 32-bit read from memory with caches off (a resume path issues them one after
+    // another, each settled by its core): a round trip through the interconnect to DRAM,
+    // leaving at sc_time_stamp() + @offset. Returns the time.
+    sc_core::sc_time read_uncached_word(const sc_core::sc_time& offset);
     // Power loss: a core's L1 (or, for the cluster, everything) is gone. Returns the dirty
     // lines that were lost, which software should have cleaned.
     std::uint64_t core_powered_off(unsigned core_index);
@@ -98,7 +98,7 @@ private:
     std::vector<cache_state> l1_;
     cache_state l2_;
     std::uint64_t l2_hits_ = 0, fetched_ = 0, written_back_ = 0, uncached_reads_ = 0;
-    // read_uncached's transaction, made once: a restore reads its words one call at a time.
+    // read_uncached_word's transaction, made once: a restore reads many words.
     tlm::tlm_generic_payload uncached_;
     jitter fill_jitter_, maintenance_jitter_;
     tlm::tlm_generic_payload burst_;    // every coherent burst's (burst())
