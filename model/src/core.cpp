@@ -132,11 +132,16 @@ void core::wait_for_event()
     // One that may sleep first waits out what it owes, and looks again.
     offset_ += clock_.cycles(wfe_cycles);
     settle();
-    if (!event_register_ && !irq.read()) {
+    // An interrupt is a wake-up event only when not masked (CPSR.I), unlike for WFI: a CPU
+    // with interrupts off (MCPM's paths, a switch's blackout) sleeps until an SEV.
+    if (!event_register_ && !irq_wakes_wfe()) {
         sync();
-        if (!event_register_ && !irq.read()) {
+        if (!event_register_ && !irq_wakes_wfe()) {
             in_wfe_ = true;
-            wait(either(event_or_irq_, event_, irq.posedge_event()));
+            if (irq_masked_)
+                wait(event_);
+            else
+                wait(either(event_or_irq_, event_, irq.posedge_event()));
             in_wfe_ = false;
             forget_horizon(); // others ran
         }
@@ -158,6 +163,7 @@ void core::power_down()
     } while (pc_.core_power_up_fails(cpu_));
     owe(pc_.core_exit(cpu_)); // the software runs once the core is out of reset
     event_register_ = false; // a reset clears it
+    irq_masked_ = true;      // and masks interrupts (CPSR.I): software unmasks when it is ready
 }
 
 void core::stall(const sc_core::sc_time& t)

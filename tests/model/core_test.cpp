@@ -114,6 +114,8 @@ TEST(core, executes_work_at_the_current_frequency)
     std::vector<double> sev_ns;       // kernel times after the stalls that follow SEVs
     std::vector<double> spin_ns;      // a spin loop of WFEs: kernel and local time, then synced
     double c1_rewoken_ns = 0;
+    bool c1_masked_after_reset = false; // a power-up out of reset masks interrupts
+    double masked_wfe_ns = 0;           // a WFE with its interrupt pending but masked: at the SEV
     sc_core::sc_event poke("poke");
     std::vector<std::pair<double, core_power>> c1_states;
     std::vector<std::uint32_t> c1_polled;
@@ -187,6 +189,11 @@ TEST(core, executes_work_at_the_current_frequency)
         spin_ns = {now_ns(), c0.local_time().to_seconds() * 1e9};
         c0.sync();
         spin_ns.push_back(now_ns());
+        // Masked (CPSR.I), the same pending interrupt no longer ends a WFE (ARMv7-A; WFI
+        // would still wake): it sleeps until cpu1's SEV at 300 us.
+        c0.set_irq_masked(true);
+        c0.wait_for_event();
+        masked_wfe_ns = now_ns();
         for (;;)
             wait(sc_time(1, sc_core::SC_MS));
     });
@@ -197,6 +204,7 @@ TEST(core, executes_work_at_the_current_frequency)
         // Power down: 10 us entry; not the last core, so the cluster stays up. The wake
         // line (raised at 50 us) powers it up again after its 20 us exit latency.
         c1.power_down();
+        c1_masked_after_reset = c1.irq_masked();
         c1_states.push_back({c1.local_time().to_seconds() * 1e9, core_power::on});
         // A poll that ends at its first read, on a register that promised its value...
         c1_polled.push_back(c1.poll(stub_device::promising, 1, sc_time(1, SC_US)));
@@ -205,6 +213,8 @@ TEST(core, executes_work_at_the_current_frequency)
         c1_polled.push_back(c1.poll(stub_device::busy, 1, sc_time(50, SC_NS)));
         c1.wait_for_event(); // from 70.06 us: the SEV in cpu0's run of stalls wakes it
         c1_rewoken_ns = now_ns();
+        wait(sc_time(300, SC_US) - sc_core::sc_time_stamp());
+        c1.send_event({&c0, &c1});
     });
 
     sc_core::sc_start(sc_time(1, sc_core::SC_MS));
@@ -250,6 +260,8 @@ TEST(core, executes_work_at_the_current_frequency)
     EXPECT_NEAR(spin_ns[0], 200000, 1e-6);
     EXPECT_NEAR(spin_ns[1], 200400, 1e-6);
     EXPECT_NEAR(spin_ns[2], 200400, 1e-6);
+    EXPECT_TRUE(c1_masked_after_reset);
+    EXPECT_NEAR(masked_wfe_ns, 300000, 1e-6);
 }
 
 } // namespace

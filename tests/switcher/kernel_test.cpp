@@ -633,6 +633,13 @@ TEST(kernel, the_last_man_leaves_coherency_and_the_first_man_comes_back)
     EXPECT_EQ(k.mcpm.stats.first_man, 1u);
     EXPECT_EQ(f.shm[0x80000 + BLS_MCPM_CLUSTER_STATE(1)], BLS_CLUSTER_DOWN);
     EXPECT_EQ(f.shm[0x80000 + BLS_MCPM_CPU_STATE(1, 0)], BLS_CPU_DOWN);
+    // Interrupts masked on the way into idle and back, as Linux's idle loop has them: a
+    // pending one still wakes the power controller, but not MCPM's WFE loops (its lock, a
+    // CPU GOING_DOWN), which sleep until an SEV.
+    EXPECT_EQ(only(f.calls, {"mask", "unmask", "power_down", "W GICC_CTLR"}),
+              (std::vector<std::string>{"W GICC_CTLR=0x1", "mask cpu2", "W GICC_CTLR=0x0", "power_down cpu2",
+                                        "W GICC_CTLR=0x1", "unmask cpu2", "mask cpu2", "W GICC_CTLR=0x0",
+                                        "power_down cpu2"}));
 }
 
 } // namespace

@@ -99,7 +99,9 @@ struct bls_platform_ops {
 	void (*cache_clean_invalidate)(void *plat, unsigned cpu, enum bls_cache_level level);
 
 	/* cpu_irq_mask - mask (@masked) or unmask interrupts on @cpu (CPSR.I): while masked,
-	 * cpu_execute is not cut short by an interrupt; WFI still wakes. Runs on @cpu.
+	 * cpu_execute is not cut short by an interrupt and an interrupt does not end a WFE
+	 * (only an SEV does); WFI still wakes. A power-up out of reset starts masked. Runs on
+	 * @cpu.
 	 * Required. */
 	void (*cpu_irq_mask)(void *plat, unsigned cpu, int masked);
 

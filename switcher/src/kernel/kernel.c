@@ -973,6 +973,9 @@ static void do_idle(struct bls_kernel *k, unsigned cpu, unsigned l)
 	    bls_cpufreq_phase(&k->cpufreq, l) != BLS_CPUFREQ_IDLE)
 		idx = 0;
 	const enum bls_idle_kind kind = k->cfg.cpuidle.state[cluster][idx].kind;
+	/* Interrupts off for the way down and back, as Linux's idle loop has them: a pending
+	 * one wakes WFI and the power controller, but not MCPM's WFE loops. */
+	k->ops->cpu_irq_mask(k->plat, cpu, 1);
 	bls_cpuidle_enter(&k->cpuidle, cpu, cluster, l, idx, t);
 	k->ops->trace(k->plat, cpu, BLS_TRACE_CPU_IDLE, idx, l);
 	if (kind == BLS_IDLE_POWER_DOWN)
@@ -982,6 +985,7 @@ static void do_idle(struct bls_kernel *k, unsigned cpu, unsigned l)
 	t = now(k, cpu);
 	bls_cpuidle_exit(&k->cpuidle, cpu, t);
 	k->ops->trace(k->plat, cpu, BLS_TRACE_CPU_IDLE, ~0u, l);
+	k->ops->cpu_irq_mask(k->plat, cpu, 0);
 }
 
 /* --- boot ----------------------------------------------------------------------------------- */

@@ -56,6 +56,8 @@ public:
     // Mask or unmask interrupts (CPSR.I): a masked core's work is not cut short by one.
     void set_irq_masked(bool masked) { irq_masked_ = masked; }
     bool irq_masked() const { return irq_masked_; }
+    // A pending interrupt ends a WFE only if unmasked (ARMv7-A; WFI wakes either way).
+    bool irq_wakes_wfe() const { return irq.read() && !irq_masked_; }
     // WFI: returns at once when an interrupt is signalled, else clock-gates until one is.
     void wait_for_interrupt();
     // WFE: returns at once (clearing it) when the event register is set, else waits for an
