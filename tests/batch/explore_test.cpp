@@ -158,6 +158,21 @@ TEST_F(explore_test, a_cpu_waiting_at_its_gate_still_announces_itself_as_a_switc
     EXPECT_EQ(s["switches"]["mcpm"]["late_pokes"], 1);
 }
 
+TEST_F(explore_test, the_switcher_turned_off_while_a_switch_closes_its_gates_waits_for_it)
+{
+    // Seed 6521: logical cpu0's switch to cpu4 had begun closing its gates (platform verbs, so
+    // other CPUs ran) when cpu1 turned the switcher off. The disable saw no switch in flight
+    // and went ahead; the switch went on with the switcher off, and cpu4, brought online as a
+    // CPU of its own, later found the switch's vector at its idle gate (an internal error).
+    // The switch is now under way before its first verb, and the disable waits for it.
+    const result r = blsim("run -q --out run " + quote(source_dir + "/configs/explore/switcher-onoff.yaml") +
+                           " --set seed=6521");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json s = json::parse(slurp(dir / "run/summary.json"));
+    EXPECT_EQ(s["switches"]["switcher_disables"], 24);
+    EXPECT_EQ(s["switches"]["switcher_enables"], 24);
+}
+
 } // namespace
 
 namespace {

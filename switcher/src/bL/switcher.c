@@ -247,15 +247,22 @@ static void switch_arm(struct bls_switcher *sw, unsigned ob, unsigned l, unsigne
 	const unsigned ib = sw->pair[l][cluster];
 	BLS_CHECK(hw, ob, hw->cpu_cluster[ib] == cluster && ib != ob);
 
+	/* The switch is under way from here, before the first platform verb: another CPU that
+	 * runs while we close the gates must see it in flight. (Turning the switcher off drops a
+	 * move not yet started, and finds the switcher idle: a switch still arming then went on
+	 * with the switcher off, its inbound brought online as a CPU of its own, and that CPU
+	 * later took the switch's vector for its own idle gate's; found by blsim explore,
+	 * switcher-onoff.yaml seed 6521.) Linux's switches are its kthread's: the disable's
+	 * homeward request waits behind one in flight. */
+	set_phase(sw, l, BLS_SWITCH_ARMED);
+	sw->req[l].ib = ib;
+
 	/* Close the gates of both: neither may enter the kernel before we say so. */
 	bls_mcpm_set_entry_vector(sw->mcpm, ob, ob, 0);
 	bls_mcpm_set_entry_vector(sw->mcpm, ob, ib, 0);
 
 	/* The inbound's very first store will raise "inbound alive" on us. */
 	bls_mcpm_set_early_poke(sw->mcpm, ob, ib, (uint32_t)(hw->gic_dist_base + BLS_GICD_SGIR), alive_sgi(ob));
-
-	set_phase(sw, l, BLS_SWITCH_ARMED);
-	sw->req[l].ib = ib;
 
 	/* Power it up (possibly with its cluster: milliseconds), and kick it out of any WFI
 	 * a racing power-down may have left it in. */
