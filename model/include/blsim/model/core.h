@@ -53,7 +53,8 @@ public:
     // Runs work until done (returns 0) or until an interrupt is pending (returns 1, the
     // caller's -EINTR). *done_ref_ns: the part completed.
     int execute(double ref_ns, double mem_fraction, double* done_ref_ns);
-    // Mask or unmask interrupts (CPSR.I): a masked core's work is not cut short by one.
+    // Mask or unmask interrupts (CPSR.I): a masked core's work is not cut short by one, nor
+    // its WFE ended.
     void set_irq_masked(bool masked) { irq_masked_ = masked; }
     bool irq_masked() const { return irq_masked_; }
     // A pending interrupt ends a WFE only if unmasked (ARMv7-A; WFI wakes either way).
