@@ -74,6 +74,8 @@ public:
     std::function<void(unsigned cpu, uint32_t v)> on_sgi;
     // A deaf CPU loses every interrupt sent to it (a lost wake-up), logged as "irq lost".
     std::array<bool, ncpus> deaf{};
+    // cpu_irq_mask's calls, in order: (cpu, masked). Kept out of the log.
+    std::vector<std::pair<unsigned, int>> irq_masks;
 
     // Run @fn as CPU @cpu's software, starting at @start_ns.
     void run(unsigned cpu, double start_ns, std::function<void()> fn)
@@ -277,7 +279,7 @@ private:
         .shm_read = shm_read,
         .shm_write = shm_write,
         .cache_clean_invalidate = clean,
-        .cpu_irq_mask = [](void*, unsigned, int) {},
+        .cpu_irq_mask = [](void* p, unsigned cpu, int masked) { self(p).irq_masks.emplace_back(cpu, masked); },
         .mem_read_uncached = [](void*, unsigned, unsigned words) {
             sc_core::wait(sc_core::sc_time(100.0 * words, sc_core::SC_NS));
         },

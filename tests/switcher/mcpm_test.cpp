@@ -111,6 +111,9 @@ TEST(mcpm, last_man_first_man_races_and_aborts)
     // A
     EXPECT_EQ(a.m.stats.last_man, 1u);
     EXPECT_EQ(a.m.stats.first_man, 1u);
+    // cpu0's power-up masks its interrupts around MCPM's lock, as Linux's does, and unmasks
+    // them after (the idle paths here are the test's, which leaves the masking to its kernel).
+    EXPECT_EQ(a.soc.irq_masks, (std::vector<std::pair<unsigned, int>>{{0, 1}, {0, 0}}));
     EXPECT_EQ(a.soc.cluster_power_offs[1], 1u);
     // cpu3: its wake-up armed (cpu2's already is: bit 4, now bit 5 too), GIC interface off,
     // cluster power-down enabled and the global wake-ups armed, L1 and L2 cleaned, CCI S4

@@ -157,14 +157,16 @@ void bls_mcpm_set_early_poke(struct bls_mcpm *m, unsigned cpu, unsigned target, 
 
 /* bls_mcpm_cpu_power_up - count @target up and arm its (and if needed its cluster's)
  * power-up. Asynchronous: @target comes up later, through bls_mcpm_entry_point(). Set its
- * entry vector first. Runs on @cpu. Returns 0. */
+ * entry vector first. Runs on @cpu, with interrupts on: it masks them around MCPM's lock and
+ * unmasks them after, as Linux's does. Returns 0. */
 int bls_mcpm_cpu_power_up(struct bls_mcpm *m, unsigned cpu, unsigned target);
 
 /* bls_mcpm_cpu_power_up_cancel - withdraw a power-up of @target that has not happened (the
  * caller gave up waiting, or the power controller reported it failed): its use count goes
  * back to 0 and its wake-up is disarmed. Returns 0, or -BLS_EBUSY when @target is no longer
  * down (it came up after all, or its use count says someone else wants it): nothing changes,
- * and the caller must treat the power-up as under way. Runs on @cpu. */
+ * and the caller must treat the power-up as under way. Runs on @cpu, with interrupts on, as
+ * bls_mcpm_cpu_power_up(). */
 int bls_mcpm_cpu_power_up_cancel(struct bls_mcpm *m, unsigned cpu, unsigned target);
 
 /* bls_mcpm_cpu_power_up_failed - the power controller reported that an attempt to power

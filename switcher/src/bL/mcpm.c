@@ -155,10 +155,23 @@ void bls_mcpm_set_early_poke(struct bls_mcpm *m, unsigned cpu, unsigned target, 
 
 /* --- power up ----------------------------------------------------------------------------- */
 
+/* Interrupts off around the lock, as Linux's mcpm_cpu_power_up has them (its callers run with
+ * them on, and there is no arch_spin_lock_irq): a waiter sleeps in WFE until the holder's SEV. */
+static void irqs_off(struct bls_mcpm *m, unsigned cpu)
+{
+	m->hw->ops->cpu_irq_mask(m->hw->plat, cpu, 1);
+}
+
+static void irqs_on(struct bls_mcpm *m, unsigned cpu)
+{
+	m->hw->ops->cpu_irq_mask(m->hw->plat, cpu, 0);
+}
+
 int bls_mcpm_cpu_power_up(struct bls_mcpm *m, unsigned cpu, unsigned target)
 {
 	const unsigned cl = m->hw->cpu_cluster[target], i = bls_mcpm_cpu_index(m->hw, target);
 
+	irqs_off(m, cpu);
 	mcpm_lock(m, cpu);
 	const int cpu_is_down = m->use_count[cl][i] == 0;
 	const int cluster_is_down = cluster_unused(m, cl);
@@ -173,18 +186,21 @@ int bls_mcpm_cpu_power_up(struct bls_mcpm *m, unsigned cpu, unsigned target)
 		m->be->cpu_powerup(m, cpu, target);
 	}
 	mcpm_unlock(m, cpu);
+	irqs_on(m, cpu);
 	return 0;
 }
 
 int bls_mcpm_cpu_power_up_cancel(struct bls_mcpm *m, unsigned cpu, unsigned target)
 {
 	const unsigned cl = m->hw->cpu_cluster[target], i = bls_mcpm_cpu_index(m->hw, target);
+	irqs_off(m, cpu);
 	mcpm_lock(m, cpu);
 	/* Down in MCPM's eyes (it writes COMING_UP before anything else) and wanted only by the
 	 * power-up being withdrawn: a CPU that got as far as its entry point goes on, and will
 	 * wait at its gate as any CPU woken without being asked. */
 	if (m->use_count[cl][i] != 1 || shm_rd(m, cpu, BLS_MCPM_CPU_STATE(cl, i)) != BLS_CPU_DOWN) {
 		mcpm_unlock(m, cpu);
+		irqs_on(m, cpu);
 		return -BLS_EBUSY;
 	}
 	m->use_count[cl][i] = 0;
@@ -192,6 +208,7 @@ int bls_mcpm_cpu_power_up_cancel(struct bls_mcpm *m, unsigned cpu, unsigned targ
 		m->be->cpu_powerup_cancel(m, cpu, target);
 	m->stats.power_ups_cancelled++;
 	mcpm_unlock(m, cpu);
+	irqs_on(m, cpu);
 	return 0;
 }
 
